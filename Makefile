@@ -1,0 +1,31 @@
+# wolftable — see README.md. `make demo` runs the main job, `make test` the tests.
+export PATH := /usr/local/go/bin:$(PATH)
+GO ?= go
+BIN := bin/wolftable
+
+.PHONY: setup build demo test vet fmt-check fuzz bench clean
+
+setup:
+	./scripts/setup
+
+build: setup
+	$(GO) build -o $(BIN) ./cmd/wolftable
+
+# The main job on the embedded default: a bundled example game, played
+# through the real engine with the judge's transcript.
+demo: build
+	$(BIN) scenario run scenarios/examples/demo.wolf
+
+# The tests: formatting, vet, the race-enabled test suite (which runs every
+# scenario file), the scenario suite through the CLI, and a short fuzz smoke.
+test: setup
+	./scripts/test
+
+fuzz: setup
+	./scripts/fuzz 60s
+
+bench: setup
+	$(GO) test -run=NONE -bench=. -benchmem ./engine/ ./firmware-bridge/... ./audio/...
+
+clean:
+	rm -rf bin

@@ -1,0 +1,86 @@
+// Package boards holds the board definitions of the table as data: the
+// twelve seed-000 tournament boards are embedded (data/*.board), venues may
+// add their own from a folder (LoadDir), and both go through one parser and
+// one validator. A board is an engine.Board: composition, night order and
+// rule options.
+//
+// # File format
+//
+// A board file is UTF-8 text, one directive per line. A "#" starts a comment
+// that runs to the end of the line; blank lines are ignored; tokens are
+// separated by any Unicode white space (an ideographic space U+3000 counts).
+// A byte-order mark at the start of the file and CR before LF are ignored.
+//
+//	# 預女獵愚 — seed 000 三（一）
+//	id       seer-witch-hunter-idiot
+//	name     預女獵愚
+//	players  12
+//	roles    werewolf*4 seer witch hunter idiot villager*4
+//	night 1    wolves/90/hurry=60 witch/30/hurry=15 seer/30 hunter/10 idiot/5
+//	night 2-   wolves/60/hurry=30 witch/30/hurry=10 seer/30 hunter/10 idiot/5
+//	option speaking.clock_rule minute_mod_n
+//	option speaking.exile_clock_rule minute_digit_sum
+//
+// The directives:
+//
+//	id ID           required, once. Lower-case ASCII letters and digits in
+//	                words joined by "-" ("wolfking-guard"), at most 64 bytes.
+//	name NAME       required, once. The board's Chinese name (狼王守衛); the
+//	                rest of the line, runs of white space read as one space.
+//	players N       required, once. 6..18 seats.
+//	roles ROLE...   required, once. The composition: exactly N roles. A
+//	                ROLE is an engine role id (werewolf, seer, …) or its
+//	                Chinese name (狼人, 預言家, 白痴, …, see engine.LookupRole);
+//	                ROLE*K stands for K of them (K 1..18).
+//	night SPEC STEP...
+//	                the night order of the nights SPEC names, one or more
+//	                lines. SPEC is "N" (night N), "N-M" (nights N to M) or
+//	                "N-" (night N and every later night); nights are 1..99.
+//	option KEY VALUE
+//	                a rule option (rules.md, engine.OptionNames), set with
+//	                engine.Options.Set on top of engine.DefaultOptions; each
+//	                key at most once.
+//
+// A STEP is
+//
+//	KIND/SECONDS[/hurry=S][/mark=ROLE]
+//
+// KIND is an engine.StepKind (guard, wolves, witch, seer, …) and names the
+// role whose eyes open; SECONDS (1..600) is the step's action window
+// (行動時間). hurry=S says the hurry line ("X請迅猛") S seconds after the step
+// opens, 1 <= S < SECONDS; without it there is no hurry line. The judge's
+// manual (seed 000) writes the hurry point two ways: "（剩餘 30 秒後提示）" in
+// a 90 s step is hurry=60, "（超過 30 秒後提示）" is hurry=30. mark=ROLE is
+// allowed on the wolves step only: the open line asks that special wolf to
+// raise a hand ("狼王請舉手示意"); ROLE must be in the composition and wake
+// with the wolves. The attributes may come in either order, each once.
+//
+// # Validation
+//
+// Parse rejects, naming the file, the line and the problem:
+//
+//   - an unknown directive; a missing or repeated id, name, players or roles
+//     line; no night line;
+//   - players outside 6..18, or a roles line whose count differs from it;
+//   - an unknown role, step kind, mark role or step attribute; bad seconds
+//     or hurry;
+//   - a composition with no wolf-camp role, or no good role;
+//   - a step whose role is not in the composition — the wolves step needs a
+//     role that wakes with the wolves (werewolf, wolfking, whitewolfking,
+//     wolfbeauty, evilknight, bloodmoon, nightmare, eclipsequeen, wolfwitch;
+//     not the gargoyle, who never meets them);
+//   - a seer, witch or guard in the composition with no step on any night,
+//     or wolves that wake together with no wolves step on any night;
+//   - night plans that do not start at night 1, overlap, leave a gap, or do
+//     not end with an open "N-" plan;
+//   - an unknown option, a bad option value (engine.Options.Set's message)
+//     or a repeated option.
+//
+// Problems of one line are reported at that line; problems between lines
+// (a step whose role is missing from the composition, a plan gap) at the
+// line that shows them (the night line, the roles line); a missing directive
+// at line 1. Errors are *Error; Parse stops at the first problem.
+//
+// Boards whose roles the engine does not implement yet load and list like
+// any other (engine.Board.Playable reports them).
+package boards

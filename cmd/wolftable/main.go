@@ -1,0 +1,45 @@
+// Command wolftable is the tournament Werewolf table: one binary with
+// subcommands (see `wolftable help`).
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "0.1.0-dev"
+
+const usage = `wolftable — the tournament 狼人殺 table controller
+
+usage:
+  wolftable boards                      list boards (id, name, players, composition)
+  wolftable boards show ID              night order with timings, options
+  wolftable scenario run FILE [--json]  play a scenario; print the transcript or JSON lines
+  wolftable scenario check DIR|FILE...  run every .wolf file; summary "N passed, M failed"
+  wolftable version                     print the version
+`
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "boards":
+		return cmdBoards(args[1:], stdout, stderr)
+	case "scenario":
+		return cmdScenario(args[1:], stdout, stderr)
+	case "version", "--version":
+		fmt.Fprintln(stdout, "wolftable", version)
+		return 0
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "wolftable: unknown command %q\n\n%s", args[0], usage)
+	return 2
+}

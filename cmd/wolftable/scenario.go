@@ -1,0 +1,174 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"wolftable/boards"
+	"wolftable/scenario"
+)
+
+func cmdScenario(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprintln(stderr, "usage: wolftable scenario run FILE [--json] | check DIR|FILE...")
+		return 2
+	}
+	switch args[0] {
+	case "run":
+		var file string
+		asJSON := false
+		for _, a := range args[1:] {
+			switch {
+			case a == "--json":
+				asJSON = true
+			case strings.HasPrefix(a, "-"):
+				fmt.Fprintf(stderr, "scenario run: unknown flag %s\n", a)
+				return 2
+			case file == "":
+				file = a
+			default:
+				fmt.Fprintln(stderr, "scenario run: one file at a time")
+				return 2
+			}
+		}
+		if file == "" {
+			fmt.Fprintln(stderr, "usage: wolftable scenario run FILE [--json]")
+			return 2
+		}
+		res, perr := runFile(file)
+		if perr != nil {
+			if asJSON {
+				fmt.Fprintf(stdout, "{\"type\":\"error\",\"line\":%d,\"message\":%q}\n", lineOf(perr), perr.Error())
+			}
+			fmt.Fprintln(stderr, perr)
+			return 2
+		}
+		if asJSON {
+			scenario.WriteJSON(stdout, res)
+		} else {
+			scenario.WriteTranscript(stdout, res)
+		}
+		if res.Err != nil {
+			fmt.Fprintf(stderr, "%s:%d: %s\n", file, res.Err.Line, res.Err.Msg)
+		}
+		for _, f := range res.Failures {
+			fmt.Fprintf(stderr, "%s:%d: expect failed: %s\n", file, f.Line, f.Msg)
+		}
+		return res.ExitStatus()
+	case "check":
+		files, err := collect(args[1:])
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return 2
+		}
+		passed, failed := 0, 0
+		for _, f := range files {
+			ok, msg := checkFile(f)
+			if ok {
+				passed++
+				fmt.Fprintf(stdout, "ok    %s\n", f)
+			} else {
+				failed++
+				fmt.Fprintf(stdout, "FAIL  %s: %s\n", f, msg)
+			}
+		}
+		fmt.Fprintf(stdout, "%d passed, %d failed\n", passed, failed)
+		if failed > 0 {
+			return 1
+		}
+		return 0
+	}
+	fmt.Fprintf(stderr, "scenario: unknown subcommand %q\n", args[0])
+	return 2
+}
+
+func lineOf(err error) int {
+	if pe, ok := err.(*scenario.ParseError); ok {
+		return pe.Line
+	}
+	return 0
+}
+
+func runFile(file string) (*scenario.Result, error) {
+	src, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	f, err := scenario.Parse(file, src)
+	if err != nil {
+		return nil, err
+	}
+	return scenario.Run(f, boards.Get), nil
+}
+
+// checkFile runs one file. A file whose first line is "# reject-line: N"
+// must stop with exit status 2 at line N; every other file must pass.
+func checkFile(file string) (bool, string) {
+	src, err := os.ReadFile(file)
+	if err != nil {
+		return false, err.Error()
+	}
+	want := scenario.RejectLine(src)
+	res, err := runFile(file)
+	if err != nil {
+		if want > 0 && lineOf(err) == want {
+			return true, ""
+		}
+		return false, err.Error()
+	}
+	if want > 0 {
+		if res.Err != nil && res.Err.Line == want {
+			return true, ""
+		}
+		if res.Err != nil {
+			return false, fmt.Sprintf("refused at line %d, want line %d: %s", res.Err.Line, want, res.Err.Msg)
+		}
+		return false, fmt.Sprintf("line %d was accepted; it must be refused", want)
+	}
+	if res.Err != nil {
+		return false, fmt.Sprintf("line %d: %s", res.Err.Line, res.Err.Msg)
+	}
+	if len(res.Failures) > 0 {
+		var m []string
+		for _, f := range res.Failures {
+			m = append(m, fmt.Sprintf("line %d: %s", f.Line, f.Msg))
+		}
+		return false, strings.Join(m, "; ")
+	}
+	return true, ""
+}
+
+func collect(args []string) ([]string, error) {
+	if len(args) == 0 {
+		return nil, fmt.Errorf("usage: wolftable scenario check DIR|FILE...")
+	}
+	var files []string
+	for _, a := range args {
+		st, err := os.Stat(a)
+		if err != nil {
+			return nil, err
+		}
+		if !st.IsDir() {
+			files = append(files, a)
+			continue
+		}
+		err = filepath.WalkDir(a, func(p string, d os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.IsDir() && strings.HasSuffix(p, ".wolf") {
+				files = append(files, p)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	sort.Strings(files)
+	return files, nil
+}

@@ -1,0 +1,216 @@
+package engine
+
+// ExileDay (A7): speeches (the sheriff picks 順/逆 and speaks last, 150 s;
+// without a sheriff the clock rule), the sheriff's 歸票, the vote, PK once,
+// then the exiled player's skill, badge and last words.
+
+func (g *Game) exileDay() {
+	sh := g.sheriff
+	if sh != 0 && g.present(sh) {
+		g.orderStep(sh)
+		return
+	}
+	rule := g.opt.ExileClockRule
+	if rule == "" {
+		rule = g.opt.ClockRule
+	}
+	g.exileSpeeches(g.clockOrder(rule, g.present))
+}
+
+// orderStep: the sheriff's 順 (up) or 逆 (down); time running out means 順.
+func (g *Game) orderStep(sh int) {
+	st := &step{name: "order", seat: sh, actors: []int{sh}}
+	g.wait(st)
+	g.say("exile.order.ask")
+	dir := 1
+	st.act = func(seat int, a Action, t int) error {
+		switch a {
+		case ActUp:
+			dir = 1
+		case ActDown:
+			dir = -1
+		default:
+			return errf(ErrNotNow, "the sheriff gives the order: up = 順, down = 逆")
+		}
+		return nil
+	}
+	done := func() {
+		g.finish(st)
+		var order []int
+		for i := 1; i < g.n; i++ {
+			s := ((sh-1+i*dir)%g.n+g.n)%g.n + 1
+			if g.present(s) {
+				order = append(order, s)
+			}
+		}
+		g.exileSpeeches(append(order, sh))
+	}
+	st.after, st.pedal, st.abort = done, done, done
+	g.timer(st, g.opt.ChoiceSeconds, done)
+}
+
+func (g *Game) exileSpeeches(order []int) {
+	var t []func()
+	for _, s := range order {
+		t = append(t, func() {
+			if !g.present(s) {
+				return
+			}
+			secs := g.opt.SpeechSeconds
+			if s == g.sheriff {
+				secs = g.opt.SheriffSeconds
+			}
+			g.speech("exile", s, secs, "放逐")
+		})
+	}
+	t = append(t, g.guide, func() { g.exileVote(order) })
+	g.next(t...)
+}
+
+// guide: 歸票 — the sheriff names one seat, two for a PK, or none; announced only.
+func (g *Game) guide() {
+	sh := g.sheriff
+	if sh == 0 || !g.present(sh) {
+		return
+	}
+	st := &step{name: "guide", seat: sh, actors: []int{sh}}
+	g.wait(st)
+	g.say("guide.ask")
+	var picks []int
+	st.act = func(seat int, a Action, t int) error {
+		switch a {
+		case ActWave:
+			picks = nil
+			return nil
+		case ActTarget:
+		default:
+			return errf(ErrNotNow, "歸票: a seat (twice for a PK), or wave for none")
+		}
+		if t == 0 {
+			picks = nil
+			return nil
+		}
+		if !g.present(t) || contains(picks, t) {
+			return errf(ErrBadTarget, "cannot 歸票 seat %d", t)
+		}
+		if len(picks) == 2 {
+			return errf(ErrRule, "歸票 names at most two seats")
+		}
+		picks = append(picks, t)
+		return nil
+	}
+	st.reset = func() { picks = nil }
+	done := func() {
+		g.finish(st)
+		switch len(picks) {
+		case 0:
+			g.say("guide.none")
+		case 1:
+			g.say("guide.one", picks[0])
+		default:
+			g.say("guide.pk", picks...)
+		}
+	}
+	st.pedal, st.abort = done, done
+	g.timer(st, g.opt.ChoiceSeconds, done)
+}
+
+func (g *Game) exileVoters(except []int) []int {
+	var v []int
+	for s := 1; s <= g.n; s++ {
+		if g.present(s) && !g.seats[s].revealed && !contains(except, s) {
+			v = append(v, s)
+		}
+	}
+	return v
+}
+
+func (g *Game) exileVote(order []int) {
+	var targets []int
+	for s := 1; s <= g.n; s++ {
+		if g.present(s) {
+			targets = append(targets, s)
+		}
+	}
+	g.vote("exile", g.exileVoters(nil), targets, false, func(top []int) {
+		switch len(top) {
+		case 0:
+			g.nobodyExiled()
+		case 1:
+			g.exile(top[0])
+		default:
+			g.exilePK(top, order)
+		}
+	})
+}
+
+// exilePK: the tied speak once more (in the day's order), then the players
+// not on the stage vote among them; a second tie: nobody is exiled.
+func (g *Game) exilePK(top, order []int) {
+	g.say("exile.pk", top...)
+	var t []func()
+	for _, s := range order {
+		if contains(top, s) {
+			t = append(t, func() {
+				if g.present(s) {
+					g.speech("exile-pk", s, g.opt.SpeechSeconds, "放逐")
+				}
+			})
+		}
+	}
+	t = append(t, func() {
+		var stage []int
+		for _, s := range top {
+			if g.present(s) {
+				stage = append(stage, s)
+			}
+		}
+		voters := g.exileVoters(stage)
+		if len(stage) == 0 || len(voters) == 0 {
+			g.nobodyExiled()
+			return
+		}
+		g.vote("exile-pk", voters, stage, true, func(top2 []int) {
+			if len(top2) == 1 {
+				g.exile(top2[0])
+			} else {
+				g.nobodyExiled()
+			}
+		})
+	})
+	g.next(t...)
+}
+
+func (g *Game) nobodyExiled() {
+	g.say("exile.none")
+	g.record(Record{Type: RecExile, Day: g.day, Seat: 0})
+	g.next(g.nightfall)
+}
+
+// exile: the idiot's first exile reveals him; anyone else is out with skill,
+// badge and last words (always), then leaves.
+func (g *Game) exile(s int) {
+	g.say("exile.out", s)
+	g.record(Record{Type: RecExile, Day: g.day, Seat: s})
+	if g.role(s) == Idiot && !g.seats[s].revealed {
+		g.seats[s].revealed = true
+		g.say("idiot.reveal", s)
+		g.record(Record{Type: RecReveal, Seat: s, Role: Idiot})
+		if g.sheriff == s && !g.opt.IdiotKeepsBadge {
+			g.loseBadge()
+			g.light(s, g.seatLight(s), false)
+		}
+		g.next(g.nightfall)
+		return
+	}
+	g.dies(s, CauseExile, false)
+	if g.over {
+		return
+	}
+	b := &batch{entries: []lwEntry{{s, true}}}
+	t := g.deathTasks(b) // skill, badge, last words, leave
+	if g.role(s) == WolfBeauty {
+		t = append([]func(){t[0], func() { g.charmFollow(b, s) }}, t[1:]...)
+	}
+	g.next(append(t, g.nightfall)...)
+}

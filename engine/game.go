@@ -1,0 +1,466 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+)
+
+// seatState is one player's public and hidden state.
+type seatState struct {
+	role     Role
+	out      bool    // out of the game, publicly (announced, exiled, exploded, DQ)
+	dying    bool    // died last night, not announced yet: takes part as if alive (A5)
+	causes   []Cause // why the seat went out, in order
+	when     string  // "night-2" / "day-3"
+	revealed bool    // a revealed idiot: alive, no vote
+	lightOff bool    // the light is off (left the table)
+}
+
+// Config is what a game starts from.
+type Config struct {
+	Board *Board
+	Deal  []Role // Deal[i] is the role of seat i+1; must be the board's composition
+	Seed  uint64 // seeds the engine's own random choices (plausible step lengths)
+}
+
+// Game is one game: a pure state machine. Apply inputs, get effects.
+type Game struct {
+	b      Board
+	opt    Options
+	n      int
+	seats  []seatState // index 1..n
+	rng    uint64
+	halves int // the sheriff's vote in half-votes
+
+	night, day int
+	started    bool
+	over       bool
+	winner     string
+	paused     bool
+
+	sheriff    int
+	badgeGone  bool // no sheriff for the rest of the game
+	hour, min  int
+	agenda     []func()
+	cur        *step
+	nextTimer  TimerID
+	out        []Effect
+	lastSay    *Effect
+	knightUsed bool
+
+	// night bookkeeping
+	ns            nightState
+	lastGuard     int
+	lastCharm     int
+	charmed       int // the charm of the most recent night
+	antidoteUsed  bool
+	poisonUsed    bool
+	exploded      []int // wolves that exploded the day before: they point the next kill
+	pending       []int // last night's dead, not announced, in the order they died
+	pendingResult string
+	resultsRead   bool // this day's night results have been read
+
+	el election
+}
+
+// nightState is what the night's steps decided.
+type nightState struct {
+	kill     int // wolves' agreed target, 0 = none
+	guard    int
+	saved    bool
+	poison   int
+	check    int
+	charm    int
+	poisoned map[int]bool
+}
+
+// New deals a game. The deal must be a permutation of the board's roles.
+func New(cfg Config) (*Game, error) {
+	b := cfg.Board
+	if b == nil {
+		return nil, errf(ErrBadInput, "no board")
+	}
+	if r, bad := b.Unimplemented(); bad {
+		return nil, &ErrNotImplemented{Role: r}
+	}
+	if b.Options.SheriffRetry {
+		return nil, errf(ErrBadInput, "option sheriff.retry_next_day is not implemented yet")
+	}
+	if len(cfg.Deal) != b.Players {
+		return nil, errf(ErrBadInput, "deal has %d roles, board %s has %d players", len(cfg.Deal), b.ID, b.Players)
+	}
+	want := map[Role]int{}
+	for _, r := range b.Roles {
+		want[r]++
+	}
+	for _, r := range cfg.Deal {
+		want[r]--
+	}
+	for _, r := range b.Roles {
+		if want[r] != 0 {
+			return nil, errf(ErrBadInput, "deal does not match the composition of %s (role %s)", b.ID, r.Name())
+		}
+	}
+	g := &Game{b: *b, opt: b.Options, n: b.Players, rng: cfg.Seed ^ 0x9E3779B97F4A7C15}
+	g.halves = int(g.opt.SheriffWeight*2 + 0.5)
+	g.seats = make([]seatState, g.n+1)
+	for i, r := range cfg.Deal {
+		g.seats[i+1].role = r
+	}
+	return g, nil
+}
+
+// Deal shuffles a board's composition with a seeded generator (A2).
+func Deal(b *Board, seed uint64) []Role {
+	d := append([]Role(nil), b.Roles...)
+	r := seed ^ 0xD1B54A32D192ED03
+	for i := len(d) - 1; i > 0; i-- {
+		j := int(splitmix(&r) % uint64(i+1))
+		d[i], d[j] = d[j], d[i]
+	}
+	return d
+}
+
+func splitmix(s *uint64) uint64 {
+	*s += 0x9E3779B97F4A7C15
+	z := *s
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EB
+	return z ^ (z >> 31)
+}
+
+// Start begins the game: "選手請查看身份牌，天黑請閉眼", lights, night 1.
+func (g *Game) Start() ([]Effect, error) {
+	if g.started {
+		return nil, errf(ErrNotNow, "game already started")
+	}
+	g.started = true
+	g.out = nil
+	for s := 1; s <= g.n; s++ {
+		g.light(s, LightGreen, false)
+	}
+	g.say("game.start")
+	g.beginNight()
+	g.run()
+	return g.flush(), nil
+}
+
+func (g *Game) flush() []Effect {
+	o := g.out
+	g.out = nil
+	return o
+}
+
+// Apply feeds one input to the game. On error the state is unchanged and no
+// effect is returned.
+func (g *Game) Apply(in Input) ([]Effect, error) {
+	if !g.started && in.Kind != InClock {
+		return nil, errf(ErrNotNow, "the game has not started")
+	}
+	g.out = nil
+	var err error
+	switch in.Kind {
+	case InSeat:
+		err = g.applySeat(in)
+	case InPedal:
+		err = g.applyPedal(in.Pedal)
+	case InTimer:
+		err = g.applyTimer(in.Timer)
+	case InClock:
+		if in.Hour < 0 || in.Hour > 23 || in.Minute < 0 || in.Minute > 59 {
+			err = errf(ErrBadInput, "clock %d:%d out of range", in.Hour, in.Minute)
+		} else {
+			g.hour, g.min = in.Hour, in.Minute
+		}
+	case InJudge:
+		err = g.applyJudge(in)
+	default:
+		err = errf(ErrBadInput, "unknown input kind %d", in.Kind)
+	}
+	if err != nil {
+		g.out = nil
+		return nil, err
+	}
+	g.run()
+	return g.flush(), nil
+}
+
+func (g *Game) applySeat(in Input) error {
+	if g.over {
+		return errf(ErrGameOver, "the game is over")
+	}
+	if g.paused {
+		return errf(ErrPaused, "timers are paused")
+	}
+	if in.Seat < 1 || in.Seat > g.n {
+		return errf(ErrBadInput, "seat %d out of range 1..%d", in.Seat, g.n)
+	}
+	if in.Action < ActTarget || in.Action > ActBoom {
+		return errf(ErrBadInput, "unknown action %d", in.Action)
+	}
+	if in.Action == ActTarget && (in.Target < 0 || in.Target > g.n) {
+		return errf(ErrBadTarget, "target %d out of range 0..%d", in.Target, g.n)
+	}
+	if in.Action == ActBoom {
+		return g.boom(in.Seat)
+	}
+	s := g.cur
+	if s == nil || s.act == nil {
+		return errf(ErrNotNow, "no step takes seat input now")
+	}
+	if !s.isActor(in.Seat) || (!s.outOK && !g.present(in.Seat) && !(s.name == "night" && contains(g.exploded, in.Seat))) {
+		return errf(ErrNotActor, "seat %d does not act in this step (%s)", in.Seat, s.describe())
+	}
+	if err := s.act(in.Seat, in.Action, in.Target); err != nil {
+		return err
+	}
+	s.inputs = append(s.inputs, in)
+	if s.after != nil {
+		s.after()
+	}
+	return nil
+}
+
+func (g *Game) applyPedal(p PedalPress) error {
+	switch p {
+	case PedalLong:
+		return g.repeat()
+	case PedalDouble:
+		if g.over {
+			return errf(ErrGameOver, "the game is over")
+		}
+		if g.paused {
+			g.paused = false
+			g.emit(Effect{Kind: EffResume})
+		} else {
+			g.paused = true
+			g.emit(Effect{Kind: EffPause})
+		}
+		return nil
+	case PedalShort:
+		if g.over {
+			return errf(ErrGameOver, "the game is over")
+		}
+		if g.paused {
+			return errf(ErrPaused, "timers are paused")
+		}
+		if g.cur == nil || g.cur.pedal == nil {
+			return errf(ErrNotNow, "the pedal does not advance this step")
+		}
+		g.cur.pedal()
+		return nil
+	}
+	return errf(ErrBadInput, "unknown pedal press %d", p)
+}
+
+func (g *Game) applyTimer(id TimerID) error {
+	if g.over {
+		return errf(ErrGameOver, "the game is over")
+	}
+	if g.paused {
+		return errf(ErrPaused, "timers are paused")
+	}
+	if g.cur != nil {
+		for i, t := range g.cur.timers {
+			if t.id == id {
+				g.cur.timers = append(g.cur.timers[:i:i], g.cur.timers[i+1:]...)
+				t.fire()
+				return nil
+			}
+		}
+	}
+	return errf(ErrUnknownTimer, "timer %d is not running", id)
+}
+
+// run starts queued tasks until one waits for input or the game ends.
+func (g *Game) run() {
+	for g.cur == nil && !g.over && len(g.agenda) > 0 {
+		t := g.agenda[0]
+		g.agenda = g.agenda[1:]
+		t()
+	}
+}
+
+// then appends tasks to the end of the agenda.
+func (g *Game) then(t ...func()) { g.agenda = append(g.agenda, t...) }
+
+// next puts tasks at the front of the agenda, in the order given.
+func (g *Game) next(t ...func()) {
+	g.agenda = append(append(make([]func(), 0, len(t)+len(g.agenda)), t...), g.agenda...)
+}
+
+// interrupt drops the current step and everything queued (an explosion ends the day).
+func (g *Game) interrupt() {
+	if g.cur != nil {
+		g.finish(g.cur)
+	}
+	g.agenda = nil
+}
+
+func (g *Game) emit(e Effect) { g.out = append(g.out, e) }
+
+func (g *Game) say(line string, args ...int) {
+	e := Effect{Kind: EffSay, Line: line, Args: args}
+	g.emit(e)
+	g.lastSay = &e
+}
+
+func (g *Game) cue(seat int, line string, args ...int) {
+	g.emit(Effect{Kind: EffCue, Seat: seat, Line: line, Args: args})
+}
+
+func (g *Game) record(r Record) { g.emit(Effect{Kind: EffRecord, Record: &r}) }
+
+func (g *Game) light(seat int, l Light, pulse bool) {
+	g.emit(Effect{Kind: EffLight, Seat: seat, Light: l, Pulse: pulse})
+}
+
+// seatLight is the light a present seat shows by day.
+func (g *Game) seatLight(s int) Light {
+	if g.seats[s].lightOff {
+		return LightOff
+	}
+	if s == g.sheriff || g.el.isCandidateLit(s) {
+		return LightRed
+	}
+	return LightGreen
+}
+
+func (g *Game) repeat() error {
+	if g.over {
+		return errf(ErrGameOver, "the game is over")
+	}
+	if g.lastSay == nil {
+		return errf(ErrNotNow, "nothing to repeat")
+	}
+	g.emit(*g.lastSay)
+	return nil
+}
+
+// draw returns a uniform int in [lo, hi].
+func (g *Game) draw(lo, hi int) int {
+	if hi <= lo {
+		return lo
+	}
+	return lo + int(splitmix(&g.rng)%uint64(hi-lo+1))
+}
+
+// present reports whether a seat is still in the game as the players know it.
+func (g *Game) present(s int) bool { return s >= 1 && s <= g.n && !g.seats[s].out }
+
+// living is present and not dead last night (for the night's steps and wins).
+func (g *Game) living(s int) bool { return g.present(s) && !g.seats[s].dying }
+
+func (g *Game) role(s int) Role { return g.seats[s].role }
+
+func (g *Game) holders(r Role) []int {
+	var out []int
+	for s := 1; s <= g.n; s++ {
+		if g.seats[s].role == r {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func (g *Game) when() string {
+	if g.day == g.night {
+		return fmt.Sprintf("day-%d", g.day)
+	}
+	return fmt.Sprintf("night-%d", g.night)
+}
+
+// winCheck is the 屠邊 rule (A12), counting only living seats.
+func (g *Game) winCheck() string {
+	var wolves, villagers, gods int
+	for s := 1; s <= g.n; s++ {
+		if !g.living(s) {
+			continue
+		}
+		switch g.role(s).Camp() {
+		case CampWolf:
+			wolves++
+		case CampVillager:
+			villagers++
+		case CampGod:
+			gods++
+		}
+	}
+	switch {
+	case wolves == 0:
+		return "好人"
+	case villagers == 0 || gods == 0:
+		return "狼人"
+	}
+	return ""
+}
+
+// end finishes the game: nothing owed is taken any more (獵人封槍).
+func (g *Game) end(winner string) {
+	if g.over {
+		return
+	}
+	g.interrupt()
+	g.over = true
+	g.winner = winner
+	switch winner {
+	case "好人":
+		g.say("game.over.good")
+	case "狼人":
+		g.say("game.over.wolves")
+	default:
+		g.say("game.over.void")
+	}
+	g.record(Record{Type: RecResult, Winner: winner})
+}
+
+// dies takes a seat out by day (or a DQ at any time), records it and checks
+// the win. The light goes off now when off is set, else when the seat leaves.
+func (g *Game) dies(s int, c Cause, off bool) {
+	st := &g.seats[s]
+	wasPending := st.dying
+	st.out, st.dying = true, false
+	st.causes = append(st.causes, c)
+	st.when = g.when()
+	if wasPending {
+		g.dropPending(s)
+	}
+	g.record(Record{Type: RecDeath, Seat: s, Cause: c, When: st.when})
+	if off {
+		g.lightOff(s)
+	}
+	if w := g.winCheck(); w != "" {
+		g.end(w)
+	}
+}
+
+func (g *Game) lightOff(s int) {
+	if !g.seats[s].lightOff {
+		g.seats[s].lightOff = true
+		g.light(s, LightOff, false)
+	}
+}
+
+func (g *Game) dropPending(s int) {
+	for i, x := range g.pending {
+		if x == s {
+			g.pending = append(g.pending[:i:i], g.pending[i+1:]...)
+			return
+		}
+	}
+}
+
+func sortedCopy(a []int) []int {
+	b := append([]int(nil), a...)
+	sort.Ints(b)
+	return b
+}
+
+func contains(a []int, x int) bool {
+	for _, y := range a {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,251 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Action is what a seat's panel says: a target number or a gesture key.
+type Action int
+
+const (
+	ActTarget Action = iota // digits + OK: a seat number (0 = none / empty knife / abstain)
+	ActUp                   // 拇指向上: save (witch), 順 (sheriff's order)
+	ActDown                 // 拇指向下: poison (witch, then a target), 逆 (order), tear the badge
+	ActWave                 // 擺手: do not use the skill / abstain / 不歸票
+	ActHand                 // 舉手: sign up (上警), toggle 退水
+	ActBoom                 // 自爆 for a wolf; reveal-and-duel for the knight (guarded key)
+)
+
+func (a Action) String() string {
+	switch a {
+	case ActTarget:
+		return "target"
+	case ActUp:
+		return "up"
+	case ActDown:
+		return "down"
+	case ActWave:
+		return "wave"
+	case ActHand:
+		return "hand"
+	case ActBoom:
+		return "boom"
+	}
+	return fmt.Sprintf("action(%d)", int(a))
+}
+
+// PedalPress is a press of the judge's foot pedal.
+type PedalPress int
+
+const (
+	PedalShort  PedalPress = iota // advance / end the current speech or window
+	PedalLong                     // repeat the current line
+	PedalDouble                   // pause / resume timers
+)
+
+// JudgeCommand is one of the judge's powers (rules.md A13).
+type JudgeCommand int
+
+const (
+	JudgeDQ      JudgeCommand = iota // 點殺: the seat is out at once, no skill, no last words
+	JudgeVoid                        // 流局
+	JudgePenalty                     // 扣分: Points against Seat
+	JudgeUndo                        // undo the last seat input of the current step
+	JudgeRepeat                      // say the last line again
+	JudgePause                       // pause timers
+	JudgeResume                      // resume timers
+)
+
+// InputKind says which fields of an Input are meaningful.
+type InputKind int
+
+const (
+	InSeat  InputKind = iota // Seat, Action, Target
+	InPedal                  // Pedal
+	InTimer                  // Timer: the runtime's timer expired
+	InClock                  // Hour, Minute: the judge's wall clock (A8)
+	InJudge                  // Judge, Seat, Points
+)
+
+// TimerID names a timer the engine asked the runtime to start.
+type TimerID int
+
+// Input is everything that can happen to the game. Build it with the
+// constructors below; the zero value is not a valid input.
+type Input struct {
+	Kind   InputKind
+	Seat   int
+	Action Action
+	Target int
+	Pedal  PedalPress
+	Timer  TimerID
+	Hour   int
+	Minute int
+	Judge  JudgeCommand
+	Points float64
+}
+
+// SeatTarget is a seat entering a number and OK.
+func SeatTarget(seat, target int) Input {
+	return Input{Kind: InSeat, Seat: seat, Action: ActTarget, Target: target}
+}
+
+// SeatGesture is a seat pressing a gesture key.
+func SeatGesture(seat int, a Action) Input { return Input{Kind: InSeat, Seat: seat, Action: a} }
+
+// Pedal is a press of the judge's pedal.
+func Pedal(p PedalPress) Input { return Input{Kind: InPedal, Pedal: p} }
+
+// TimerExpired reports that a timer the engine started ran out.
+func TimerExpired(id TimerID) Input { return Input{Kind: InTimer, Timer: id} }
+
+// Clock is the judge's wall clock, sampled by the runtime.
+func Clock(hour, minute int) Input { return Input{Kind: InClock, Hour: hour, Minute: minute} }
+
+// Judge is a judge command; seat and points only where the command takes them.
+func Judge(c JudgeCommand, seat int, points float64) Input {
+	return Input{Kind: InJudge, Judge: c, Seat: seat, Points: points}
+}
+
+// Light is a seat's number light (A1).
+type Light int
+
+const (
+	LightOff Light = iota
+	LightGreen
+	LightRed
+	LightBlue
+)
+
+func (l Light) String() string {
+	switch l {
+	case LightGreen:
+		return "green"
+	case LightRed:
+		return "red"
+	case LightBlue:
+		return "blue"
+	}
+	return "off"
+}
+
+// EffectKind says which fields of an Effect are meaningful.
+type EffectKind int
+
+const (
+	EffSay         EffectKind = iota // Line, Args: speak a catalogue line
+	EffLight                         // Seat, Light, Pulse
+	EffTimerStart                    // Timer, Seconds
+	EffTimerCancel                   // Timer
+	EffCue                           // Line, Args, Seat (who to gesture to): judge-only
+	EffRecord                        // Record: an entry of the game record
+	EffPause                         // the runtime pauses every running timer
+	EffResume                        // ... and resumes them
+)
+
+// Effect is one thing the engine asks the world to do. Effects are returned
+// in order; the runtime performs them in that order.
+type Effect struct {
+	Kind    EffectKind
+	Line    string // catalogue line id (say, cue)
+	Args    []int  // line arguments: seat numbers or counts
+	Seat    int
+	Light   Light
+	Pulse   bool
+	Timer   TimerID
+	Seconds int
+	Record  *Record
+}
+
+// RecordType names an entry of the game record.
+type RecordType string
+
+const (
+	RecPhase   RecordType = "phase"   // Phase: "night-1", "day-1"
+	RecDeath   RecordType = "death"   // Seat, Cause, When
+	RecVote    RecordType = "vote"    // VoteKind, Day, Votes, Tally
+	RecSheriff RecordType = "sheriff" // Seat (0 = none / torn / lost)
+	RecCheck   RecordType = "check"   // By, Target, Result
+	RecExile   RecordType = "exile"   // Day, Seat (0 = nobody)
+	RecReveal  RecordType = "reveal"  // Seat, Role
+	RecSpeech  RecordType = "speech"  // Day, SpeechKind, Seat
+	RecResult  RecordType = "result"  // Winner
+	RecPenalty RecordType = "penalty" // Seat, Points
+	RecAction  RecordType = "action"  // a night action, for the 復盤: By, Target, What
+)
+
+// Cause is why a seat went out (scenario-format.md's cause words).
+type Cause string
+
+const (
+	CauseWolf    Cause = "wolf"
+	CausePoison  Cause = "poison"
+	CauseExile   Cause = "exile"
+	CauseShot    Cause = "shot"
+	CauseExplode Cause = "explode"
+	CauseTaken   Cause = "taken"
+	CauseDuel    Cause = "duel"
+	CauseCharm   Cause = "charm"
+	CauseDQ      Cause = "dq"
+)
+
+// Vote is one ballot: Target 0 = abstained.
+type Vote struct{ Voter, Target int }
+
+// Tally is one candidate's total in half-votes (1.5 = 3).
+type Tally struct{ Seat, Halves int }
+
+// Record is an entry of the game record.
+type Record struct {
+	Type       RecordType
+	Phase      string
+	Seat       int
+	Cause      Cause
+	When       string
+	VoteKind   string // sheriff | sheriff-pk | exile | exile-pk
+	Day        int
+	Votes      []Vote
+	Tally      []Tally
+	By         int
+	Target     int
+	Result     string // check result: 好人 | 狼人 | a role name
+	Role       Role
+	Winner     string // 好人 | 狼人 | 流局
+	Points     float64
+	SpeechKind string // sheriff sheriff-pk exile exile-pk last-words
+	What       string // action: guard, kill, save, poison, check, charm, signup, withdraw, duel
+}
+
+// ErrorCode classifies why an input was refused.
+type ErrorCode int
+
+const (
+	ErrNotNow       ErrorCode = iota + 1 // nothing accepts this input at this point
+	ErrNotActor                          // this seat does not act in the current step
+	ErrBadTarget                         // the target is out of range, dead or not allowed
+	ErrRule                              // a rule forbids it (same guard twice, self-save, …)
+	ErrGameOver                          // the game has ended
+	ErrUnknownTimer                      // a timer that is not running
+	ErrPaused                            // timers are paused
+	ErrBadInput                          // malformed input
+)
+
+// Error is the typed error every refused input returns; the game state is
+// unchanged when Apply returns one.
+type Error struct {
+	Code ErrorCode
+	Msg  string
+}
+
+func (e *Error) Error() string { return "engine: " + e.Msg }
+
+func errf(code ErrorCode, format string, a ...any) error {
+	return &Error{Code: code, Msg: fmt.Sprintf(format, a...)}
+}
+
+// IsCode reports whether err is an engine Error with the code.
+func IsCode(err error, code ErrorCode) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Code == code
+}

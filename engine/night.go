@@ -1,0 +1,480 @@
+package engine
+
+import "fmt"
+
+// Night: every step of the board's night order runs, for living, dead and
+// absent roles alike, with the same lines and a plausible length (A3, A15;
+// seed 002 裁判準則 3: 夜晚不得跳過任何有功能角色流程). Lights never change.
+
+func (g *Game) beginNight() {
+	g.night++
+	g.ns = nightState{poisoned: map[int]bool{}}
+	g.record(Record{Type: RecPhase, Phase: fmt.Sprintf("night-%d", g.night)})
+	for _, st := range g.b.StepsFor(g.night) {
+		st := st
+		g.then(func() { g.nightStep(st) })
+	}
+	if g.night == 1 && g.opt.Sheriff {
+		g.then(g.signup)
+	}
+	g.then(g.endNight)
+}
+
+// wakesWithWolves: the wolf-camp roles that open eyes in the wolves' step.
+func wakesWithWolves(r Role) bool {
+	switch r {
+	case Werewolf, WolfKing, WhiteWolfKing, WolfBeauty:
+		return true
+	}
+	return false
+}
+
+// nightActors are the seats that act in a night step.
+func (g *Game) nightActors(k StepKind) []int {
+	var out []int
+	for s := 1; s <= g.n; s++ {
+		if !g.living(s) {
+			continue
+		}
+		r := g.role(s)
+		if (k == StepWolves && wakesWithWolves(r)) || (k != StepWolves && Role(k) == r) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// hasConfirm: steps where the judge asks "確認是他嗎？" after the gesture.
+func hasConfirm(k StepKind) bool {
+	switch k {
+	case StepWolves, StepGuard, StepSeer, StepWitch, StepWolfBeauty:
+		return true
+	}
+	return false
+}
+
+// nightStep runs one step. The step closes when its actor has acted and the
+// plausible length drawn for it has passed, or when its window runs out. A
+// step whose role is dead or absent closes at the drawn length: the length
+// is drawn the same way for every step, live or not (A15).
+func (g *Game) nightStep(st Step) {
+	k := st.Kind
+	actors := g.nightActors(k)
+	s := &step{name: "night", kind: string(k), actors: actors}
+	live := len(actors) > 0
+	if k == StepWolves {
+		s.actors = append(s.actors, g.exploded...)
+	}
+	g.wait(s)
+	g.say("night." + string(k) + ".open")
+	if st.Mark != "" && g.b.Has(st.Mark) {
+		g.say("night.mark." + string(st.Mark))
+	}
+	pct := g.opt.StepMinPercent
+	lo := (st.Seconds*pct + 99) / 100
+	if lo < 1 {
+		lo = 1
+	}
+	drawn := g.draw(lo, st.Seconds)
+	var acted, drawnDone bool
+	closeStep := func() {
+		if s.closed {
+			return
+		}
+		g.closeNightStep(s, st, live, !live || (s.chose != nil && s.chose()))
+	}
+	tryClose := func() {
+		if acted && drawnDone {
+			closeStep()
+		}
+	}
+	s.after = func() { acted = s.done(); tryClose() }
+
+	switch k {
+	case StepWolves:
+		g.wolvesStep(s)
+	case StepWitch:
+		g.witchStep(s, live)
+	case StepSeer:
+		g.seerStep(s)
+	case StepGuard:
+		g.guardStep(s)
+	case StepWolfBeauty:
+		g.charmStep(s)
+	case StepHunter:
+		g.say("night.hunter.status")
+		if live {
+			h := actors[0]
+			line := "cue.hunter.can"
+			if !g.canShootTonight(h) {
+				line = "cue.hunter.cannot"
+			}
+			g.cue(h, line, h)
+		}
+		acted = true
+	case StepWhiteWolfKing:
+		g.say("night.whitewolfking.status")
+		if live {
+			w := actors[0]
+			line := "cue.whitewolfking.can"
+			if g.ns.poisoned[w] {
+				line = "cue.whitewolfking.cannot"
+			}
+			g.cue(w, line, w)
+		}
+		acted = true
+	default:
+		acted = true // open and close only (愚者, 騎士)
+	}
+	if !live {
+		acted = false // nobody acts: the drawn length alone closes the step
+	}
+	if st.Hurry > 0 && st.Hurry < st.Seconds {
+		g.timer(s, st.Hurry, func() {
+			if !acted || !live {
+				g.say("night." + string(k) + ".hurry")
+			}
+		})
+	}
+	if k == StepWolves && len(g.exploded) > 0 && g.opt.ExplodeWolfSecs < st.Seconds {
+		// the exploded wolf points the kill for 30 s, then leaves (A11)
+		g.timer(s, g.opt.ExplodeWolfSecs, func() {
+			var keep []int
+			for _, a := range s.actors {
+				if !contains(g.exploded, a) {
+					keep = append(keep, a)
+				}
+			}
+			s.actors = keep
+			s.after()
+		})
+	}
+	g.timer(s, drawn, func() {
+		drawnDone = true
+		if !live {
+			closeStep()
+			return
+		}
+		tryClose()
+	})
+	g.timer(s, st.Seconds, closeStep)
+}
+
+// closeNightStep says the confirmation and result lines, commits the step's
+// choice to the night and closes eyes.
+func (g *Game) closeNightStep(s *step, st Step, live, confirm bool) {
+	k := st.Kind
+	if hasConfirm(k) && confirm {
+		g.say("night.confirm")
+	}
+	if s.commit != nil && live {
+		s.commit()
+	}
+	if k == StepSeer {
+		g.say("night.seer.result")
+		if live && g.ns.check > 0 {
+			seer, t := s.actors[0], g.ns.check
+			res, line := "好人", "cue.seer.good"
+			if g.role(t).IsWolf() {
+				res, line = "狼人", "cue.seer.wolf"
+			}
+			g.cue(seer, line, seer, t)
+			g.record(Record{Type: RecCheck, By: seer, Target: t, Result: res})
+		}
+	}
+	g.say("night." + string(k) + ".close")
+	g.finish(s)
+}
+
+// wolvesStep: the shared kill (rules.md B 狼人). Every wolf points; the kill
+// happens only when all of them agree before time runs out, else 空刀.
+func (g *Game) wolvesStep(s *step) {
+	g.say("night.wolves.ask")
+	point := map[int]int{}
+	s.act = func(seat int, a Action, t int) error {
+		if a != ActTarget {
+			return errf(ErrNotNow, "the wolves point at a seat (0 = empty knife)")
+		}
+		if t != 0 && !g.living(t) {
+			return errf(ErrBadTarget, "seat %d is out", t)
+		}
+		if t != 0 && g.role(t) == WolfBeauty {
+			return errf(ErrRule, "狼美人 cannot be knifed by her own side")
+		}
+		point[seat] = t
+		return nil
+	}
+	s.reset = func() { point = map[int]int{} }
+	s.agreed = func() (int, bool) {
+		target := -1
+		for _, a := range s.actors {
+			if !g.living(a) && !contains(g.exploded, a) {
+				continue // DQ'd
+			}
+			t, ok := point[a]
+			if !ok || (target >= 0 && t != target) {
+				return 0, false
+			}
+			target = t
+		}
+		return target, target >= 0
+	}
+	s.done = func() bool { _, ok := s.agreed(); return ok }
+	s.chose = s.done
+	s.commit = func() {
+		if t, ok := s.agreed(); ok {
+			g.ns.kill = t
+			g.record(Record{Type: RecAction, What: "kill", Target: t, When: g.when()})
+		} else {
+			g.record(Record{Type: RecAction, What: "kill", Target: 0, When: g.when()})
+		}
+	}
+}
+
+// witchStep: told the victim while the antidote is unused (std), one potion a
+// night, never saves herself by default (witch.self_save).
+func (g *Game) witchStep(s *step, live bool) {
+	g.say("night.witch.victim")
+	witch := 0
+	if live {
+		witch = s.actors[0]
+		switch {
+		case g.antidoteUsed:
+			g.cue(witch, "cue.witch.used", witch)
+		case g.ns.kill > 0:
+			g.cue(witch, "cue.witch.victim", witch, g.ns.kill)
+		default:
+			g.cue(witch, "cue.witch.none", witch)
+		}
+	}
+	g.say("night.witch.ask")
+	var save, armed, wave bool
+	var poison int
+	s.act = func(seat int, a Action, t int) error {
+		if save || poison > 0 || wave {
+			return errf(ErrRule, "the witch has already chosen tonight (one potion a night)")
+		}
+		switch a {
+		case ActUp:
+			if g.antidoteUsed {
+				return errf(ErrRule, "the antidote is used")
+			}
+			if g.ns.kill == 0 {
+				return errf(ErrRule, "nobody to save tonight")
+			}
+			if g.ns.kill == seat && !g.selfSaveAllowed() {
+				return errf(ErrRule, "the witch cannot save herself (witch.self_save=%s)", g.opt.WitchSelfSave)
+			}
+			save = true
+		case ActDown:
+			if g.poisonUsed {
+				return errf(ErrRule, "the poison is used")
+			}
+			armed = true
+		case ActTarget:
+			if t == 0 {
+				wave = true
+				return nil
+			}
+			if !armed {
+				return errf(ErrNotNow, "thumb down first to poison")
+			}
+			if !g.living(t) {
+				return errf(ErrBadTarget, "seat %d is out", t)
+			}
+			poison = t
+		case ActWave:
+			wave = true
+		default:
+			return errf(ErrNotNow, "the witch saves (up), poisons (down + seat) or waves")
+		}
+		return nil
+	}
+	s.reset = func() { save, armed, wave, poison = false, false, false, 0 }
+	s.done = func() bool { return save || poison > 0 || wave }
+	s.chose = func() bool { return save || poison > 0 }
+	s.commit = func() {
+		if save {
+			g.antidoteUsed = true
+			g.ns.saved = true
+			g.record(Record{Type: RecAction, What: "save", By: witch, Target: g.ns.kill, When: g.when()})
+		}
+		if poison > 0 {
+			g.poisonUsed = true
+			g.ns.poison = poison
+			g.ns.poisoned[poison] = true
+			g.record(Record{Type: RecAction, What: "poison", By: witch, Target: poison, When: g.when()})
+		}
+	}
+}
+
+func (g *Game) selfSaveAllowed() bool {
+	switch g.opt.WitchSelfSave {
+	case "first_night":
+		return g.night == 1
+	case "no_guard":
+		return !g.b.Has(Guard)
+	}
+	return false
+}
+
+func (g *Game) seerStep(s *step) {
+	target := 0
+	s.act = func(seat int, a Action, t int) error {
+		if a != ActTarget || t == 0 {
+			return errf(ErrNotNow, "the seer points at a seat")
+		}
+		if !g.living(t) {
+			return errf(ErrBadTarget, "seat %d is out", t)
+		}
+		if t == seat {
+			return errf(ErrBadTarget, "the seer cannot check herself")
+		}
+		target = t
+		return nil
+	}
+	s.reset = func() { target = 0 }
+	s.done = func() bool { return target > 0 }
+	s.chose = s.done
+	s.commit = func() { g.ns.check = target }
+}
+
+// guardStep: any player, self included, or none; never the same player two
+// nights running (rules.md B 守衛).
+func (g *Game) guardStep(s *step) {
+	target, chosen := 0, false
+	s.act = func(seat int, a Action, t int) error {
+		switch a {
+		case ActWave:
+			target, chosen = 0, true
+			return nil
+		case ActTarget:
+		default:
+			return errf(ErrNotNow, "the guard points at a seat (0 or wave = none)")
+		}
+		if t != 0 && !g.living(t) {
+			return errf(ErrBadTarget, "seat %d is out", t)
+		}
+		if t != 0 && t == g.lastGuard {
+			return errf(ErrRule, "the guard cannot guard seat %d two nights running", t)
+		}
+		target, chosen = t, true
+		return nil
+	}
+	s.reset = func() { target, chosen = 0, false }
+	s.done = func() bool { return chosen }
+	s.chose = func() bool { return target > 0 }
+	s.commit = func() {
+		g.ns.guard = target
+		g.record(Record{Type: RecAction, What: "guard", By: s.actors[0], Target: target, When: g.when()})
+	}
+}
+
+// charmStep: 狼美人 charms one other player, not the same two nights running
+// (seed 003).
+func (g *Game) charmStep(s *step) {
+	target := 0
+	s.act = func(seat int, a Action, t int) error {
+		if a != ActTarget || t == 0 {
+			return errf(ErrNotNow, "狼美人 points at a seat")
+		}
+		if !g.living(t) {
+			return errf(ErrBadTarget, "seat %d is out", t)
+		}
+		if t == seat {
+			return errf(ErrBadTarget, "狼美人 cannot charm herself")
+		}
+		if t == g.lastCharm {
+			return errf(ErrRule, "狼美人 cannot charm seat %d two nights running", t)
+		}
+		target = t
+		return nil
+	}
+	s.reset = func() { target = 0 }
+	s.done = func() bool { return target > 0 }
+	s.chose = s.done
+	s.commit = func() {
+		g.ns.charm = target
+		g.record(Record{Type: RecAction, What: "charm", By: s.actors[0], Target: target, When: g.when()})
+	}
+}
+
+// canShootTonight: the hunter's night status: poisoned tonight → cannot.
+func (g *Game) canShootTonight(h int) bool { return !g.ns.poisoned[h] }
+
+// signup: night 1, after the steps (A4): "上警玩家請舉手" 3-2-1, hands with eyes closed.
+func (g *Game) signup() {
+	s := &step{name: "signup"}
+	for x := 1; x <= g.n; x++ {
+		if g.living(x) {
+			s.actors = append(s.actors, x)
+		}
+	}
+	g.wait(s)
+	g.say("signup.ask")
+	hands := map[int]bool{}
+	s.act = func(seat int, a Action, t int) error {
+		if a != ActHand {
+			return errf(ErrNotNow, "raise a hand (HAND) to run for sheriff")
+		}
+		hands[seat] = !hands[seat]
+		return nil
+	}
+	s.reset = func() { hands = map[int]bool{} }
+	done := func() {
+		var c []int
+		for x := 1; x <= g.n; x++ {
+			if hands[x] {
+				c = append(c, x)
+			}
+		}
+		g.el = election{candidates: c, ran: map[int]bool{}, withdrawn: map[int]bool{}}
+		for _, x := range c {
+			g.el.ran[x] = true
+			g.record(Record{Type: RecAction, What: "signup", By: x, When: g.when()})
+		}
+		g.el.pending = len(c) > 0
+		if len(c) == 0 {
+			g.say("signup.none")
+		} else {
+			g.say("signup.list", c...)
+		}
+		g.finish(s)
+	}
+	g.timer(s, g.opt.SignupSeconds-3, func() { g.say("count.321") })
+	g.timer(s, g.opt.SignupSeconds, done)
+}
+
+// endNight resolves the night's deaths (狼刀在先: the knife first, then the
+// poison), checking the win after each (A12).
+func (g *Game) endNight() {
+	g.lastGuard = g.ns.guard
+	g.lastCharm = g.ns.charm
+	g.charmed = g.ns.charm
+	g.exploded = nil
+	g.pending = nil
+	k := g.ns.kill
+	if k > 0 && g.living(k) {
+		guarded, saved := g.ns.guard == k, g.ns.saved
+		if guarded == saved { // neither, or 同守同救
+			g.nightDeath(k, CauseWolf)
+		}
+	}
+	if p := g.ns.poison; p > 0 && (g.living(p) || g.seats[p].dying) {
+		g.nightDeath(p, CausePoison)
+	}
+	g.beginDay()
+}
+
+func (g *Game) nightDeath(s int, c Cause) {
+	st := &g.seats[s]
+	if !st.dying {
+		st.dying = true
+		g.pending = append(g.pending, s)
+	}
+	st.causes = append(st.causes, c)
+	st.when = fmt.Sprintf("night-%d", g.night)
+	if g.pendingResult == "" {
+		g.pendingResult = g.winCheck()
+	}
+}

@@ -1,0 +1,153 @@
+package engine
+
+// step is what the game waits on: a night step, a speech, a vote, a skill
+// window… Only seats in actors may act in it; its timers are its own and are
+// cancelled when it finishes.
+type step struct {
+	name   string // night signup speech withdraw vote skill badge order guide last-words explode take duel
+	kind   string // the night step kind, the vote or speech kind
+	seat   int    // the seat the step is about (speaker, dying player, sheriff)
+	actors []int
+	window string // explosion window: 警上 退水 放逐 ("" = none)
+
+	act    func(seat int, a Action, target int) error // validate, then change step-local state
+	after  func()                                     // runs after an accepted input (e.g. close when done)
+	reset  func()                                     // clears step-local state, for undo
+	pedal  func()                                     // short pedal; nil = the pedal does nothing here
+	abort  func()                                     // the step's seat left the game (DQ): end as if time ran out
+	rerun  func()                                     // restarts the step (an interrupted speech)
+	timers []timer
+	inputs []Input
+	closed bool
+	outOK  bool // actors may be out (a dead player's skill, a dying sheriff's badge)
+
+	// night steps
+	done   func() bool        // the actor's choice is complete
+	chose  func() bool        // the actor chose a target (the judge confirms it)
+	commit func()             // writes the choice into the night
+	agreed func() (int, bool) // wolves: the agreed target
+}
+
+type timer struct {
+	id   TimerID
+	fire func()
+}
+
+func (s *step) isActor(seat int) bool { return contains(s.actors, seat) }
+
+func (s *step) describe() string {
+	if s.kind != "" {
+		return s.name + " " + s.kind
+	}
+	return s.name
+}
+
+// wait makes s the current step.
+func (g *Game) wait(s *step) { g.cur = s }
+
+// timer starts a timer of the current step.
+func (g *Game) timer(s *step, seconds int, fire func()) TimerID {
+	g.nextTimer++
+	id := g.nextTimer
+	s.timers = append(s.timers, timer{id: id, fire: fire})
+	g.emit(Effect{Kind: EffTimerStart, Timer: id, Seconds: seconds})
+	return id
+}
+
+// finish ends a step: its remaining timers are cancelled.
+func (g *Game) finish(s *step) {
+	if s.closed {
+		return
+	}
+	s.closed = true
+	for _, t := range s.timers {
+		g.emit(Effect{Kind: EffTimerCancel, Timer: t.id})
+	}
+	s.timers = nil
+	if g.cur == s {
+		g.cur = nil
+	}
+}
+
+// undo removes the last seat input of the current step (A13).
+func (g *Game) undo() error {
+	s := g.cur
+	if s == nil || len(s.inputs) == 0 || s.reset == nil {
+		return errf(ErrNotNow, "no seat input to undo in this step")
+	}
+	mark := len(g.out)
+	s.reset()
+	var kept []Input
+	for _, in := range s.inputs[:len(s.inputs)-1] {
+		// An input that no longer applies (its target was DQ'd since) is dropped.
+		if err := s.act(in.Seat, in.Action, in.Target); err == nil {
+			kept = append(kept, in)
+		}
+	}
+	g.out = g.out[:mark]
+	s.inputs = kept
+	return nil
+}
+
+// Prompt describes what the game waits for: the current step and who may act.
+type Prompt struct {
+	Over   bool
+	Night  int    // the current night (or the last one, by day)
+	Day    int    // the current day, 0 at night
+	Step   string // night signup speech withdraw vote skill badge order guide last-words explode take duel
+	Kind   string // night step kind (wolves, seer…), vote kind, speech kind
+	Seat   int
+	Actors []int
+	Window string // 警上 退水 放逐: explosions (and the knight's duel by day) are allowed
+	Pedal  bool   // a short pedal press advances
+}
+
+// Awaiting returns what the game waits for now.
+func (g *Game) Awaiting() Prompt {
+	p := Prompt{Over: g.over, Night: g.night}
+	if g.day == g.night {
+		p.Day = g.day
+	}
+	if s := g.cur; s != nil {
+		p.Step, p.Kind, p.Seat, p.Window, p.Pedal = s.name, s.kind, s.seat, s.window, s.pedal != nil
+		for _, a := range s.actors {
+			if s.name == "night" || g.present(a) {
+				p.Actors = append(p.Actors, a)
+			}
+		}
+	}
+	return p
+}
+
+// SeatView is a seat as the judge sees it.
+type SeatView struct {
+	Role     Role
+	Out      bool
+	Dying    bool
+	Revealed bool
+	Causes   []Cause
+}
+
+// Seat returns the judge's view of a seat (1..Players).
+func (g *Game) Seat(s int) SeatView {
+	if s < 1 || s > g.n {
+		return SeatView{}
+	}
+	st := g.seats[s]
+	return SeatView{Role: st.role, Out: st.out, Dying: st.dying, Revealed: st.revealed, Causes: append([]Cause(nil), st.causes...)}
+}
+
+// Players is the seat count.
+func (g *Game) Players() int { return g.n }
+
+// Sheriff is the sheriff's seat (0 = none).
+func (g *Game) Sheriff() int { return g.sheriff }
+
+// Over reports whether the game has ended, and the winner (好人 狼人 流局).
+func (g *Game) Over() (bool, string) { return g.over, g.winner }
+
+// Board is the board the game is played on.
+func (g *Game) Board() *Board { return &g.b }
+
+// Paused reports whether the judge paused the timers.
+func (g *Game) Paused() bool { return g.paused }

@@ -1,0 +1,20 @@
+module wolftable
+
+go 1.26
+
+require (
+	github.com/creack/pty v1.1.24 // indirect
+	github.com/ebitengine/oto/v3 v3.4.0 // indirect
+	github.com/ebitengine/purego v0.9.0 // indirect
+	github.com/go-audio/audio v1.0.0 // indirect
+	github.com/go-audio/riff v1.0.0 // indirect
+	github.com/go-audio/wav v1.1.0 // indirect
+	github.com/hajimehoshi/go-mp3 v0.3.4 // indirect
+	github.com/mozillazg/go-pinyin v0.21.0 // indirect
+	github.com/pelletier/go-toml/v2 v2.4.3 // indirect
+	go.bug.st/serial v1.8.0 // indirect
+	golang.org/x/sys v0.43.0 // indirect
+	periph.io/x/conn/v3 v3.7.3 // indirect
+	periph.io/x/devices/v3 v3.7.4 // indirect
+	periph.io/x/host/v3 v3.8.5 // indirect
+)

@@ -1,0 +1,129 @@
+package scenario
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"wolftable/engine"
+)
+
+// WriteJSON writes one JSON object per event, then an error line if the run
+// stopped on one.
+func WriteJSON(w io.Writer, res *Result) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for _, e := range res.Events {
+		if err := enc.Encode(e); err != nil {
+			return err
+		}
+	}
+	if res.Err != nil {
+		return enc.Encode(map[string]any{"type": "error", "line": res.Err.Line, "message": res.Err.Msg})
+	}
+	for _, f := range res.Failures {
+		if err := enc.Encode(map[string]any{"type": "expect-failed", "line": f.Line, "message": f.Msg}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+var lightWords = map[string]string{"green": "綠", "red": "紅", "blue": "藍", "off": "滅"}
+
+func clock(sec int) string { return fmt.Sprintf("%02d:%02d", sec/60, sec%60) }
+
+// WriteTranscript writes the judge's transcript: every line, light, tally,
+// death and the result.
+func WriteTranscript(w io.Writer, res *Result) error {
+	var b strings.Builder
+	for _, e := range res.Events {
+		t := clock(e.At)
+		switch e.Type {
+		case "phase":
+			n := strings.TrimLeft(e.Phase, "nightday-")
+			if strings.HasPrefix(e.Phase, "night") {
+				fmt.Fprintf(&b, "\n== 第%s夜 ==\n", n)
+			} else {
+				fmt.Fprintf(&b, "\n== 第%s天 ==\n", n)
+			}
+		case "say":
+			fmt.Fprintf(&b, "%s  法官：%s\n", t, e.Text)
+		case "cue":
+			fmt.Fprintf(&b, "%s    〔手勢〕%s\n", t, e.Text)
+		case "light":
+			p := ""
+			if e.Pulse {
+				p = "（閃）"
+			}
+			fmt.Fprintf(&b, "%s    〔燈〕%d號 %s%s\n", t, *e.Seat, lightWords[e.State], p)
+		case "vote":
+			var parts []string
+			for _, v := range e.votes {
+				if v.Target == 0 {
+					parts = append(parts, fmt.Sprintf("%d棄", v.Voter))
+				} else {
+					parts = append(parts, fmt.Sprintf("%d→%d", v.Voter, v.Target))
+				}
+			}
+			var tally []string
+			for _, x := range e.tally {
+				tally = append(tally, fmt.Sprintf("%d號 %v票", x.Seat, halves(x.Halves)))
+			}
+			fmt.Fprintf(&b, "%s    〔票型〕%s：%s ｜ 計票：%s\n", t, voteName(e.Kind), strings.Join(parts, " "), strings.Join(tally, "，"))
+		case "death":
+			fmt.Fprintf(&b, "%s    〔出局〕%d號（%s，%s）\n", t, *e.Seat, e.Cause, e.When)
+		case "sheriff":
+			if *e.Seat == 0 {
+				fmt.Fprintf(&b, "%s    〔警長〕無\n", t)
+			} else {
+				fmt.Fprintf(&b, "%s    〔警長〕%d號\n", t, *e.Seat)
+			}
+		case "check":
+			fmt.Fprintf(&b, "%s    〔查驗〕%d號查驗%d號：%s\n", t, e.By, *e.Target, e.Result)
+		case "exile":
+			fmt.Fprintf(&b, "%s    〔放逐〕第%d天：%s\n", t, e.Day, seatOrNobody(*e.Seat))
+		case "reveal":
+			fmt.Fprintf(&b, "%s    〔翻牌〕%d號 %s\n", t, *e.Seat, e.Role)
+		case "penalty":
+			fmt.Fprintf(&b, "%s    〔扣分〕%d號 %v分\n", t, *e.Seat, e.Points)
+		case "pause", "resume":
+			fmt.Fprintf(&b, "%s    〔%s〕\n", t, map[string]string{"pause": "暫停", "resume": "繼續"}[e.Type])
+		case "result":
+			fmt.Fprintf(&b, "%s    〔結果〕%s\n", t, e.Winner)
+		}
+	}
+	if res.Err != nil {
+		fmt.Fprintf(&b, "error: line %d: %s\n", res.Err.Line, res.Err.Msg)
+	}
+	for _, f := range res.Failures {
+		fmt.Fprintf(&b, "expect failed: line %d: %s\n", f.Line, f.Msg)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func voteName(k string) string {
+	switch k {
+	case "sheriff":
+		return "警長投票"
+	case "sheriff-pk":
+		return "警長PK投票"
+	case "exile":
+		return "放逐投票"
+	case "exile-pk":
+		return "放逐PK投票"
+	}
+	return k
+}
+
+func seatOrNobody(s int) string {
+	if s == 0 {
+		return "無人"
+	}
+	return fmt.Sprintf("%d號", s)
+}
+
+// RoleName is the canonical name of a role id, for messages.
+func RoleName(r engine.Role) string { return r.Name() }

@@ -1,0 +1,659 @@
+package scenario
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"wolftable/engine"
+	"wolftable/script"
+)
+
+// Event is one line of the run's output (JSON-lines or transcript).
+type Event struct {
+	Type   string            `json:"type"`
+	Line   string            `json:"line,omitempty"`
+	Text   string            `json:"text,omitempty"`
+	Seat   *int              `json:"seat,omitempty"`
+	State  string            `json:"state,omitempty"`
+	Pulse  bool              `json:"pulse,omitempty"`
+	Kind   string            `json:"kind,omitempty"`
+	Day    int               `json:"day,omitempty"`
+	Votes  map[string]int    `json:"votes,omitempty"`
+	Tally  map[string]any    `json:"tally,omitempty"`
+	By     int               `json:"by,omitempty"`
+	Target *int              `json:"target,omitempty"`
+	Result string            `json:"result,omitempty"`
+	Cause  string            `json:"cause,omitempty"`
+	When   string            `json:"when,omitempty"`
+	Role   string            `json:"role,omitempty"`
+	Winner string            `json:"winner,omitempty"`
+	Phase  string            `json:"phase,omitempty"`
+	Points float64           `json:"points,omitempty"`
+	What   string            `json:"what,omitempty"`
+	At     int               `json:"at"` // game seconds since the start (the fake clock)
+	Extra  map[string]string `json:"-"`
+	// ordered copies for the transcript
+	votes []engine.Vote
+	tally []engine.Tally
+}
+
+// Failure is an expectation that did not hold.
+type Failure struct {
+	Line int
+	Msg  string
+}
+
+// RunError is a decision that could not be applied (exit status 2).
+type RunError struct {
+	Line int
+	Msg  string
+}
+
+func (e *RunError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
+
+// Result is a finished run.
+type Result struct {
+	Events   []Event
+	Failures []Failure
+	Err      *RunError
+	Winner   string
+	Game     *engine.Game
+}
+
+// ExitStatus is 0 (all expectations hold), 1 (an expectation failed) or 2
+// (invalid file or a decision that could not be applied).
+func (r *Result) ExitStatus() int {
+	switch {
+	case r.Err != nil:
+		return 2
+	case len(r.Failures) > 0:
+		return 1
+	}
+	return 0
+}
+
+// BoardSource finds a board by id or name.
+type BoardSource func(idOrName string) (*engine.Board, error)
+
+type runner struct {
+	f      *File
+	g      *engine.Game
+	cat    *script.Catalogue
+	now    int
+	timers map[engine.TimerID]int
+	events []Event
+	checks []engine.Record
+	deaths []engine.Record
+	exiles []engine.Record
+}
+
+// maxSteps bounds a run: a stuck game is an error, never a hang.
+const maxSteps = 200000
+
+// Run plays a parsed scenario through the engine.
+func Run(f *File, boards BoardSource) *Result {
+	res := &Result{}
+	fail := func(line int, format string, a ...any) *Result {
+		res.Err = &RunError{Line: line, Msg: fmt.Sprintf(format, a...)}
+		return res
+	}
+	b, err := boards(f.Board)
+	if err != nil {
+		return fail(f.BoardLine, "%v", err)
+	}
+	for _, o := range f.Options {
+		if err := b.Options.Set(o.Key, o.Value); err != nil {
+			return fail(o.Line, "%v", err)
+		}
+	}
+	g, err := engine.New(engine.Config{Board: b, Deal: f.Roles, Seed: f.Seed})
+	if err != nil {
+		line := f.RolesLine
+		var ni *engine.ErrNotImplemented
+		if errors.As(err, &ni) || line == 0 {
+			line = f.BoardLine
+		}
+		return fail(line, "%v", err)
+	}
+	r := &runner{f: f, g: g, cat: script.New(), timers: map[engine.TimerID]int{}}
+	res.Game = g
+	defer func() { res.Events = r.events }()
+	if f.Clock != nil {
+		if _, err := r.apply(engine.Clock(f.Clock.Hour, f.Clock.Minute)); err != nil {
+			return fail(f.Clock.Line, "%v", err)
+		}
+	}
+	effs, err := g.Start()
+	if err != nil {
+		return fail(f.BoardLine, "%v", err)
+	}
+	r.observe(effs)
+	for _, sec := range f.Sections {
+		if over, _ := g.Over(); over {
+			break
+		}
+		if e := r.enter(sec); e != nil {
+			res.Err = e
+			return res
+		}
+		queue := append([]Decision(nil), sec.Decisions...)
+		for len(queue) > 0 {
+			if over, _ := g.Over(); over {
+				break
+			}
+			d := queue[0]
+			queue = queue[1:]
+			follow, e := r.decide(sec, d)
+			if e != nil {
+				res.Err = e
+				return res
+			}
+			if follow != nil {
+				queue = append([]Decision{*follow}, queue...)
+			}
+		}
+		if e := r.leave(sec); e != nil {
+			res.Err = e
+			return res
+		}
+	}
+	_, res.Winner = g.Over()
+	res.Failures = r.expectations()
+	return res
+}
+
+func (r *runner) inSection(p engine.Prompt, sec Section) bool {
+	if sec.Night {
+		return p.Day == 0 && p.Night == sec.N
+	}
+	return p.Day == sec.N
+}
+
+// position orders game phases: night 1 = 1, day 1 = 2, night 2 = 3…
+func position(p engine.Prompt) int {
+	if p.Day > 0 {
+		return p.Day * 2
+	}
+	return p.Night*2 - 1
+}
+
+func sectionPos(sec Section) int {
+	if sec.Night {
+		return sec.N*2 - 1
+	}
+	return sec.N * 2
+}
+
+func (r *runner) enter(sec Section) *RunError {
+	for i := 0; i < maxSteps; i++ {
+		p := r.g.Awaiting()
+		if p.Over || r.inSection(p, sec) {
+			return nil
+		}
+		if position(p) > sectionPos(sec) {
+			return &RunError{Line: sec.Line, Msg: fmt.Sprintf("%s has already passed", sec)}
+		}
+		if e := r.advance(p, sec.Line); e != nil {
+			return e
+		}
+	}
+	return &RunError{Line: sec.Line, Msg: "the game is stuck"}
+}
+
+func (r *runner) leave(sec Section) *RunError {
+	for i := 0; i < maxSteps; i++ {
+		p := r.g.Awaiting()
+		if p.Over || !r.inSection(p, sec) {
+			return nil
+		}
+		if e := r.advance(p, sec.Line); e != nil {
+			return e
+		}
+	}
+	return &RunError{Line: sec.Line, Msg: "the game is stuck"}
+}
+
+// advance does what an idle judge does: presses the pedal where it
+// advances, else lets the earliest timer run out.
+func (r *runner) advance(p engine.Prompt, line int) *RunError {
+	if p.Pedal {
+		if _, err := r.apply(engine.Pedal(engine.PedalShort)); err != nil {
+			return &RunError{Line: line, Msg: err.Error()}
+		}
+		return nil
+	}
+	if len(r.timers) == 0 {
+		return &RunError{Line: line, Msg: fmt.Sprintf("the game waits for input in step %s and has no timer", p.Step)}
+	}
+	var best engine.TimerID
+	bestAt := -1
+	for id, at := range r.timers {
+		if bestAt < 0 || at < bestAt || (at == bestAt && id < best) {
+			best, bestAt = id, at
+		}
+	}
+	r.now = bestAt
+	if _, err := r.apply(engine.TimerExpired(best)); err != nil {
+		return &RunError{Line: line, Msg: err.Error()}
+	}
+	return nil
+}
+
+func (r *runner) apply(in engine.Input) ([]engine.Effect, error) {
+	effs, err := r.g.Apply(in)
+	if err != nil {
+		return nil, err
+	}
+	if in.Kind == engine.InTimer {
+		delete(r.timers, in.Timer)
+	}
+	r.observe(effs)
+	return effs, nil
+}
+
+func intp(n int) *int { return &n }
+
+func (r *runner) observe(effs []engine.Effect) {
+	for _, e := range effs {
+		switch e.Kind {
+		case engine.EffTimerStart:
+			r.timers[e.Timer] = r.now + e.Seconds
+		case engine.EffTimerCancel:
+			delete(r.timers, e.Timer)
+		case engine.EffSay, engine.EffCue:
+			text, err := r.cat.Render(e.Line, e.Args)
+			if err != nil {
+				text = "?" + err.Error()
+			}
+			typ := "say"
+			ev := Event{Type: typ, Line: e.Line, Text: text, At: r.now}
+			if e.Kind == engine.EffCue {
+				ev.Type, ev.Seat = "cue", intp(e.Seat)
+			}
+			r.events = append(r.events, ev)
+		case engine.EffLight:
+			r.events = append(r.events, Event{Type: "light", Seat: intp(e.Seat), State: e.Light.String(), Pulse: e.Pulse, At: r.now})
+		case engine.EffPause, engine.EffResume:
+			t := "pause"
+			if e.Kind == engine.EffResume {
+				t = "resume"
+			}
+			r.events = append(r.events, Event{Type: t, At: r.now})
+		case engine.EffRecord:
+			r.events = append(r.events, r.recordEvent(e.Record))
+		}
+	}
+}
+
+func (r *runner) recordEvent(rec *engine.Record) Event {
+	ev := Event{Type: string(rec.Type), At: r.now}
+	switch rec.Type {
+	case engine.RecPhase:
+		ev.Phase = rec.Phase
+	case engine.RecDeath:
+		ev.Seat, ev.Cause, ev.When = intp(rec.Seat), string(rec.Cause), rec.When
+		r.deaths = append(r.deaths, *rec)
+	case engine.RecVote:
+		ev.Kind, ev.Day = rec.VoteKind, rec.Day
+		ev.Votes, ev.Tally = map[string]int{}, map[string]any{}
+		for _, v := range rec.Votes {
+			ev.Votes[fmt.Sprint(v.Voter)] = v.Target
+		}
+		for _, t := range rec.Tally {
+			ev.Tally[fmt.Sprint(t.Seat)] = halves(t.Halves)
+		}
+		ev.votes, ev.tally = rec.Votes, rec.Tally
+	case engine.RecSheriff:
+		ev.Seat = intp(rec.Seat)
+	case engine.RecCheck:
+		ev.By, ev.Target, ev.Result = rec.By, intp(rec.Target), rec.Result
+		r.checks = append(r.checks, *rec)
+	case engine.RecExile:
+		ev.Day, ev.Seat = rec.Day, intp(rec.Seat)
+		r.exiles = append(r.exiles, *rec)
+	case engine.RecReveal:
+		ev.Seat, ev.Role = intp(rec.Seat), rec.Role.Name()
+	case engine.RecSpeech:
+		ev.Day, ev.Kind, ev.Seat = rec.Day, rec.SpeechKind, intp(rec.Seat)
+	case engine.RecResult:
+		ev.Winner = rec.Winner
+	case engine.RecPenalty:
+		ev.Seat, ev.Points = intp(rec.Seat), rec.Points
+	case engine.RecAction:
+		ev.What, ev.By, ev.Target, ev.When = rec.What, rec.By, intp(rec.Target), rec.When
+	}
+	return ev
+}
+
+// halves renders a half-vote count: 3 → 1.5, 4 → 2.
+func halves(h int) any {
+	if h%2 == 0 {
+		return h / 2
+	}
+	return float64(h) / 2
+}
+
+func (r *runner) seatInputs(d Decision, ins ...engine.Input) *RunError {
+	for _, in := range ins {
+		if _, err := r.apply(in); err != nil {
+			return &RunError{Line: d.Line, Msg: err.Error()}
+		}
+	}
+	return nil
+}
+
+// decide applies one decision to the next step of the section that takes
+// it, advancing the game (pedal, timers) until then.
+func (r *runner) decide(sec Section, d Decision) (*Decision, *RunError) {
+	for i := 0; i < maxSteps; i++ {
+		p := r.g.Awaiting()
+		if p.Over {
+			return nil, nil
+		}
+		if !r.inSection(p, sec) {
+			return nil, &RunError{Line: d.Line, Msg: fmt.Sprintf("%q could not be applied: %s ended first", d.Text, sec)}
+		}
+		done, follow, e := r.try(p, d)
+		if e != nil || done {
+			return follow, e
+		}
+		if e := r.advance(p, d.Line); e != nil {
+			return nil, e
+		}
+	}
+	return nil, &RunError{Line: d.Line, Msg: "the game is stuck"}
+}
+
+func nightKindOf(role engine.Role) string {
+	switch role {
+	case engine.Werewolf:
+		return string(engine.StepWolves)
+	}
+	return string(role)
+}
+
+// try applies d if the current step takes it.
+func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
+	target := func(seat, t int) engine.Input { return engine.SeatTarget(seat, t) }
+	gesture := engine.SeatGesture
+	fail := func(format string, a ...any) (bool, *Decision, *RunError) {
+		return false, nil, &RunError{Line: d.Line, Msg: fmt.Sprintf(format, a...)}
+	}
+	ok := func(e *RunError) (bool, *Decision, *RunError) { return e == nil, nil, e }
+	switch d.Kind {
+	case KClock:
+		_, err := r.apply(engine.Clock(d.Hour, d.Minute))
+		if err != nil {
+			return fail("%v", err)
+		}
+		return true, nil, nil
+	case KDQ:
+		return ok(r.seatInputs(d, engine.Judge(engine.JudgeDQ, d.Seats[0], 0)))
+	case KPenalty:
+		return ok(r.seatInputs(d, engine.Judge(engine.JudgePenalty, d.Seats[0], d.Points)))
+	case KVoid:
+		return ok(r.seatInputs(d, engine.Judge(engine.JudgeVoid, 0, 0)))
+	case KReveal:
+		return fail("翻牌: 定序王子 is not implemented yet")
+	case KNight:
+		if p.Step != "night" || p.Kind != nightKindOf(d.Role) {
+			return false, nil, nil
+		}
+		if len(p.Actors) == 0 {
+			return fail("no living %s acts tonight", d.Role.Name())
+		}
+		var ins []engine.Input
+		switch d.Role {
+		case engine.Werewolf:
+			if d.Word == "分歧" {
+				for i, a := range p.Actors {
+					t := 0
+					if i > 0 {
+						t = r.someSeat(a)
+					}
+					ins = append(ins, target(a, t))
+				}
+			} else {
+				if len(d.Seats) != 1 {
+					return fail("狼人 takes a seat (0 = empty knife) or 分歧")
+				}
+				for _, a := range p.Actors {
+					ins = append(ins, target(a, d.Seats[0]))
+				}
+			}
+		case engine.Witch:
+			w := p.Actors[0]
+			switch d.Word {
+			case "救":
+				ins = append(ins, gesture(w, engine.ActUp))
+			case "毒":
+				ins = append(ins, gesture(w, engine.ActDown), target(w, d.Seats[0]))
+			case "不用":
+				ins = append(ins, gesture(w, engine.ActWave))
+			default:
+				return fail("女巫 救 | 毒 N | 不用")
+			}
+		default:
+			if len(d.Seats) != 1 || d.Word != "" {
+				return fail("%s takes one seat", d.Role.Name())
+			}
+			ins = append(ins, target(p.Actors[0], d.Seats[0]))
+		}
+		return ok(r.seatInputs(d, ins...))
+	case KSignup, KWithdraw:
+		want := "signup"
+		if d.Kind == KWithdraw {
+			want = "withdraw"
+		}
+		if p.Step != want {
+			return false, nil, nil
+		}
+		var ins []engine.Input
+		for _, s := range d.Seats {
+			ins = append(ins, gesture(s, engine.ActHand))
+		}
+		return ok(r.seatInputs(d, ins...))
+	case KVote:
+		if p.Step != "vote" || p.Kind != d.VoteKind {
+			return false, nil, nil
+		}
+		var ins []engine.Input
+		for _, v := range d.Votes {
+			ins = append(ins, target(v.Voter, v.Target))
+		}
+		return ok(r.seatInputs(d, ins...))
+	case KSkill:
+		if p.Step != "skill" || p.Seat != d.Seats[0] {
+			return false, nil, nil
+		}
+		if d.Word == "不發動" {
+			return ok(r.seatInputs(d, gesture(p.Seat, engine.ActWave)))
+		}
+		return ok(r.seatInputs(d, target(p.Seat, d.Seats[1])))
+	case KBadge:
+		if p.Step != "badge" {
+			return false, nil, nil
+		}
+		if d.Word == "撕毀" {
+			return ok(r.seatInputs(d, gesture(p.Seat, engine.ActDown)))
+		}
+		return ok(r.seatInputs(d, target(p.Seat, d.Seats[0])))
+	case KOrder:
+		if p.Step != "order" {
+			return false, nil, nil
+		}
+		a := engine.ActUp
+		if d.Word == "逆" {
+			a = engine.ActDown
+		}
+		return ok(r.seatInputs(d, gesture(p.Seat, a)))
+	case KGuide:
+		if p.Step != "guide" {
+			return false, nil, nil
+		}
+		if d.Word == "不歸" {
+			return ok(r.seatInputs(d, gesture(p.Seat, engine.ActWave)))
+		}
+		var ins []engine.Input
+		for _, s := range d.Seats {
+			ins = append(ins, target(p.Seat, s))
+		}
+		return ok(r.seatInputs(d, ins...))
+	case KExplode:
+		inWindow := p.Step == "explode" || ((p.Step == "speech" || p.Step == "withdraw") && p.Window != "" && (d.Window == "" || d.Window == p.Window))
+		if !inWindow {
+			return false, nil, nil
+		}
+		if e := r.seatInputs(d, gesture(d.Seats[0], engine.ActBoom)); e != nil {
+			return false, nil, e
+		}
+		if len(d.Seats) == 2 {
+			return true, &Decision{Line: d.Line, Kind: KTake, Seats: d.Seats, Text: d.Text}, nil
+		}
+		return true, nil, nil
+	case KTake:
+		if p.Step != "take" || p.Seat != d.Seats[0] {
+			return false, nil, nil
+		}
+		return ok(r.seatInputs(d, target(p.Seat, d.Seats[1])))
+	case KDuel:
+		if p.Step != "speech" || p.Window != "放逐" {
+			return false, nil, nil
+		}
+		return ok(r.seatInputs(d, gesture(d.Seats[0], engine.ActBoom), target(d.Seats[0], d.Seats[1])))
+	}
+	return fail("unknown decision")
+}
+
+// someSeat is a seat a disagreeing wolf points at: any present seat the
+// wolf may knife other than the first wolf's choice (an empty knife).
+func (r *runner) someSeat(wolf int) int {
+	for s := 1; s <= r.g.Players(); s++ {
+		v := r.g.Seat(s)
+		if !v.Out && s != wolf && v.Role != engine.WolfBeauty {
+			return s
+		}
+	}
+	return wolf
+}
+
+func (r *runner) expectations() []Failure {
+	var out []Failure
+	g := r.g
+	for _, e := range r.f.Expects {
+		failf := func(format string, a ...any) {
+			out = append(out, Failure{Line: e.Line, Msg: fmt.Sprintf("%s: %s", e.Text, fmt.Sprintf(format, a...))})
+		}
+		seat := func(i int) int { n, _ := seatNum(e.Args[i]); return n }
+		switch e.What {
+		case "winner":
+			over, w := g.Over()
+			want := e.Args[0]
+			if want == "无" {
+				want = "無"
+			}
+			got := w
+			if !over {
+				got = "無"
+			}
+			if got != want {
+				failf("winner is %s", got)
+			}
+		case "dead", "alive":
+			for i := range e.Args {
+				s := seat(i)
+				if s < 1 || s > g.Players() {
+					failf("no seat %d", s)
+					continue
+				}
+				v := g.Seat(s)
+				dead := v.Out || v.Dying
+				if e.What == "dead" && !dead {
+					failf("seat %d is alive", s)
+				}
+				if e.What == "alive" && dead {
+					failf("seat %d is out (%s)", s, causes(v.Causes))
+				}
+			}
+		case "sheriff":
+			if got := g.Sheriff(); got != seat(0) {
+				failf("sheriff is %d", got)
+			}
+		case "death":
+			s, c := seat(0), engine.Cause(e.Args[1])
+			found := false
+			for _, d := range r.deaths {
+				if d.Seat == s && d.Cause == c {
+					found = true
+				}
+			}
+			if v := g.Seat(s); v.Dying {
+				for _, x := range v.Causes {
+					if x == c {
+						found = true
+					}
+				}
+			}
+			if !found {
+				failf("seat %d did not die of %s (%s)", s, c, causes(g.Seat(s).Causes))
+			}
+		case "check":
+			by, t, res := seat(0), seat(1), e.Args[2]
+			found := false
+			var got []string
+			for _, c := range r.checks {
+				if c.By == by && c.Target == t {
+					got = append(got, c.Result)
+					if c.Result == res || (res == "狼人" && c.Result == "狼人") {
+						found = true
+					}
+				}
+			}
+			if !found {
+				failf("checks by %d on %d: %v", by, t, got)
+			}
+		case "exile":
+			day, s := seat(0), seat(1)
+			found, got := false, -1
+			for _, x := range r.exiles {
+				if x.Day == day {
+					got = x.Seat
+					if x.Seat == s {
+						found = true
+					}
+				}
+			}
+			if !found && s == 0 && got < 0 && r.dayEnded(day) {
+				found = true // the day ended without an exile vote (an explosion, a duel)
+			}
+			if !found {
+				if got < 0 {
+					failf("no exile vote ended on day %d", day)
+				} else {
+					failf("day %d exiled %d", day, got)
+				}
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
+	return out
+}
+
+// dayEnded: night day+1 began or the game ended after day started.
+func (r *runner) dayEnded(day int) bool {
+	p := r.g.Awaiting()
+	return p.Night > day || (p.Over && p.Day == day)
+}
+
+func causes(c []engine.Cause) string {
+	var s []string
+	for _, x := range c {
+		s = append(s, string(x))
+	}
+	if len(s) == 0 {
+		return "alive"
+	}
+	return strings.Join(s, ",")
+}

@@ -1,0 +1,66 @@
+package scenario_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"wolftable/boards"
+	"wolftable/scenario"
+)
+
+// TestSuite runs every .wolf file of the rules suite (../scenarios). Files
+// whose first line is "# reject-line: N" must be refused at line N with exit
+// status 2; every other file must run with all its expectations holding.
+func TestSuite(t *testing.T) {
+	var files []string
+	err := filepath.WalkDir("../scenarios", func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".wolf") {
+			files = append(files, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 60 {
+		t.Fatalf("the rules suite has %d scenario files, want at least 60", len(files))
+	}
+	for _, file := range files {
+		t.Run(strings.TrimPrefix(file, "../scenarios/"), func(t *testing.T) {
+			src, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := scenario.RejectLine(src)
+			f, err := scenario.Parse(file, src)
+			if err != nil {
+				var pe *scenario.ParseError
+				if want > 0 && asParseError(err, &pe) && pe.Line == want {
+					return
+				}
+				t.Fatalf("parse: %v", err)
+			}
+			res := scenario.Run(f, boards.Get)
+			if want > 0 {
+				if res.ExitStatus() != 2 || res.Err.Line != want {
+					t.Fatalf("want refusal (exit 2) at line %d, got exit %d %+v", want, res.ExitStatus(), res.Err)
+				}
+				return
+			}
+			if res.Err != nil {
+				t.Fatalf("exit 2: line %d: %s", res.Err.Line, res.Err.Msg)
+			}
+			for _, fl := range res.Failures {
+				t.Errorf("line %d: %s", fl.Line, fl.Msg)
+			}
+		})
+	}
+}
+
+func asParseError(err error, pe **scenario.ParseError) bool {
+	p, ok := err.(*scenario.ParseError)
+	*pe = p
+	return ok
+}

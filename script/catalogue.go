@@ -1,0 +1,220 @@
+package script
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Line is one entry of the catalogue.
+type Line struct {
+	ID     string
+	Text   string
+	Cue    bool   // judge-only: shown on the console, never spoken
+	Pinyin string // optional pinyin override for the voice (多音字)
+	Source string // where the text comes from
+}
+
+// nightKinds are the night steps with their role's name and the open line's tail.
+func nightKinds() [][3]string {
+	return [][3]string{
+		{"wolves", "狼人", "狼人請睜眼"},
+		{"witch", "女巫", "女巫請睜眼"},
+		{"seer", "預言家", "預言家請睜眼，請選擇你要查驗的目標"},
+		{"hunter", "獵人", "獵人請睜眼"},
+		{"idiot", "愚者", "愚者請睜眼"},
+		{"guard", "守衛", "守衛請睜眼，請選擇你要守護的玩家"},
+		{"wolfbeauty", "狼美人", "狼美人請睜眼，請選擇你要魅惑的目標"},
+		{"knight", "騎士", "騎士請睜眼"},
+		{"whitewolfking", "白狼王", "白狼王請睜眼"},
+		{"dreamweaver", "攝夢人", "攝夢人請睜眼，請選擇你要攝夢的玩家"},
+		{"nightmare", "噩夢之影", "噩夢之影請睜眼，請選擇你要恐懼的玩家"},
+		{"demonhunter", "獵魔人", "獵魔人請睜眼"},
+		{"eclipsequeen", "蝕時狼妃", "蝕時狼妃請睜眼，請選擇你要封鎖的玩家"},
+		{"prince", "定序王子", "定序王子請睜眼"},
+		{"wolfwitch", "狼巫", "狼巫請睜眼，請選擇你要查驗的玩家"},
+		{"purewhite", "純白之女", "純白之女請睜眼，請選擇你要查驗的玩家"},
+		{"gargoyle", "石像鬼", "石像鬼請睜眼，請選擇你要查驗的玩家"},
+		{"gravekeeper", "守墓人", "守墓人請睜眼"},
+	}
+}
+
+func fixedLines() []Line {
+	const s0 = "seed 000 一/二"
+	return []Line{
+		{ID: "game.start", Text: "選手請查看身份牌，天黑請閉眼", Source: s0},
+		{ID: "game.over.good", Text: "遊戲結束，好人勝利", Source: s0},
+		{ID: "game.over.wolves", Text: "遊戲結束，狼人勝利", Source: s0},
+		{ID: "game.over.void", Text: "本局流局", Source: "seed 000 一（四）"},
+		{ID: "count.321", Text: "3~2~1", Source: s0},
+		{ID: "count.54321", Text: "5~4~3~2~1", Source: s0},
+
+		{ID: "night.wolves.ask", Text: "狼人請確認同伴並商量戰術，狼人請選擇今晚要擊殺的目標", Source: s0},
+		{ID: "night.confirm", Text: "確認是他嗎？", Source: s0},
+		{ID: "night.witch.victim", Text: "昨晚倒牌玩家為", Source: s0},
+		{ID: "night.witch.ask", Text: "是否使用解藥，是否使用毒藥", Source: s0},
+		{ID: "night.seer.result", Text: "他的身份為", Source: s0},
+		{ID: "night.hunter.status", Text: "你的開槍狀態為", Source: s0},
+		{ID: "night.whitewolfking.status", Text: "你的技能發動狀態為", Source: "seed 000 白狼王守衛"},
+		{ID: "night.mark.wolfking", Text: "狼王請舉手示意", Source: "seed 000 狼王守衛"},
+		{ID: "night.mark.wolfbeauty", Text: "狼美人請舉手示意", Source: "seed 000 狼美騎士"},
+		{ID: "night.mark.whitewolfking", Text: "白狼王請舉手示意", Source: "seed 000 白狼王守衛"},
+		{ID: "night.mark.evilknight", Text: "惡靈騎士請舉手示意", Source: "seed 000 惡靈騎士"},
+		{ID: "night.mark.bloodmoon", Text: "血月使徒請舉手示意", Source: "seed 000 血月獵魔人"},
+		{ID: "night.mark.nightmare", Text: "噩夢之影請舉手示意", Source: "seed 000 噩夢之影"},
+		{ID: "night.mark.eclipsequeen", Text: "蝕時狼妃請舉手示意", Source: "seed 000 永序之輪"},
+		{ID: "night.mark.wolfwitch", Text: "狼巫請舉手示意", Source: "seed 000 純白夜影"},
+
+		{ID: "signup.ask", Text: "上警玩家請舉手", Source: s0},
+		{ID: "signup.list", Text: "上警玩家有：{list}", Source: s0},
+		{ID: "signup.none", Text: "無人上警", Source: "project"},
+
+		{ID: "day.dawn", Text: "所有玩家整理表情，3~2~1，天亮了", Source: s0},
+		{ID: "election.lights", Text: "上警玩家請將號碼燈調至紅色", Source: s0},
+		{ID: "speech.start", Text: "{s}玩家請發言", Source: s0},
+		{ID: "speech.warn", Text: "發言還剩30秒", Source: s0},
+		{ID: "speech.end", Text: "{s}玩家發言結束", Source: s0},
+		{ID: "withdraw.ask", Text: "退水玩家請退水", Source: s0},
+		{ID: "withdraw.remaining", Text: "仍在警上玩家有：{list}", Source: s0},
+		{ID: "vote.sheriff", Text: "請所有警下玩家戴盔開始警長投票，3~2~1", Source: s0},
+		{ID: "vote.sheriff-pk", Text: "請所有警下玩家戴盔進行PK投票，3~2~1", Source: "seed 000 (rules.md A5.6: 警下 players vote)"},
+		{ID: "vote.exile", Text: "所有玩家戴盔投票，3~2~1", Source: s0},
+		{ID: "vote.exile-pk", Text: "除了PK台上其他玩家戴盔投票，3~2~1", Source: s0},
+		{ID: "tally.vote", Text: "{s}投票給{s2}", Source: s0},
+		{ID: "tally.abstain", Text: "{s}棄票", Source: "project"},
+		{ID: "election.elected", Text: "{s}玩家當選警長", Source: s0},
+		{ID: "election.pk", Text: "{list}平票PK，先發言的後發言", Source: s0},
+		{ID: "election.none", Text: "本局遊戲沒有警長", Source: s0},
+
+		{ID: "day.deaths", Text: "昨夜{list}玩家死亡", Source: s0},
+		{ID: "day.peaceful", Text: "昨夜為平安夜", Source: s0},
+		{ID: "skill.ask", Text: "{s}玩家是否發動技能", Source: s0},
+		{ID: "skill.shot", Text: "{s}玩家發動技能，帶走{s2}玩家", Source: "project"},
+		{ID: "lastwords.start", Text: "{s}玩家出局，請留遺言", Source: s0},
+		{ID: "day.leave", Text: "{list}玩家請滅燈離場", Source: s0},
+		{ID: "day.nightfall", Text: "所有玩家戴盔，天黑請閉眼", Source: s0},
+
+		{ID: "badge.ask", Text: "請{s}警長移交或撕毀警徽", Source: "rules.md A6"},
+		{ID: "badge.pass", Text: "警徽移交給{s}玩家", Source: "rules.md A6"},
+		{ID: "badge.tear", Text: "警長撕毀警徽，本局沒有警長", Source: "rules.md A6"},
+		{ID: "badge.lost", Text: "警徽流失，本局沒有警長", Source: "seed 000 自爆"},
+
+		{ID: "exile.order.ask", Text: "請警長決定發言順序", Source: s0},
+		{ID: "guide.ask", Text: "請警長選擇歸票", Source: s0},
+		{ID: "guide.none", Text: "警長不歸票", Source: s0},
+		{ID: "guide.one", Text: "警長歸票{s}玩家", Source: s0},
+		{ID: "guide.pk", Text: "警長歸{list}PK", Source: s0},
+		{ID: "exile.out", Text: "{s}玩家出局", Source: s0},
+		{ID: "exile.pk", Text: "{list}平票PK", Source: s0},
+		{ID: "exile.none", Text: "再次平票，今天無人出局", Source: "rules.md A7"},
+		{ID: "idiot.reveal", Text: "{s}玩家翻牌為愚者，不出局", Source: "seed 000 預女獵愚 備註2"},
+
+		{ID: "explode.announce", Text: "{s}玩家自爆", Source: "seed 000 自爆"},
+		{ID: "explode.take.ask", Text: "{s}白狼王請選擇帶走的玩家", Source: "seed 000 白狼王"},
+		{ID: "explode.take", Text: "{s}玩家自爆帶走{s2}玩家", Source: "seed 000 白狼王"},
+		{ID: "charm.follow", Text: "{s}玩家被魅惑，隨狼美人出局", Source: "rules.md B 狼美人"},
+		{ID: "duel.ask", Text: "{s}玩家翻牌為騎士，請選擇決鬥的玩家", Source: "rules.md B 騎士"},
+		{ID: "duel.announce", Text: "{s}騎士決鬥{s2}玩家", Source: "rules.md B 騎士"},
+		{ID: "duel.wolf", Text: "{s}玩家是狼人，決鬥成功，直接進入黑夜", Source: "rules.md B 騎士"},
+		{ID: "duel.good", Text: "決鬥失敗，{s}騎士以死謝罪，發言繼續", Source: "rules.md B 騎士"},
+		{ID: "judge.dq", Text: "{s}玩家被點殺", Source: "seed 000 一（三）"},
+
+		{ID: "cue.seer.good", Text: "預言家{s}查驗{s2}：好人（拇指向上）", Cue: true},
+		{ID: "cue.seer.wolf", Text: "預言家{s}查驗{s2}：狼人（比狼爪）", Cue: true},
+		{ID: "cue.witch.victim", Text: "女巫{s}：昨晚倒牌{s2}（號碼手勢）", Cue: true},
+		{ID: "cue.witch.none", Text: "女巫{s}：昨晚無人倒牌（擺手）", Cue: true},
+		{ID: "cue.witch.used", Text: "女巫{s}：解藥已用，不告知倒牌（擺手）", Cue: true},
+		{ID: "cue.hunter.can", Text: "獵人{s}：可以開槍（拇指向上）", Cue: true},
+		{ID: "cue.hunter.cannot", Text: "獵人{s}：不可以開槍（拇指向下）", Cue: true},
+		{ID: "cue.whitewolfking.can", Text: "白狼王{s}：可以發動技能（拇指向上）", Cue: true},
+		{ID: "cue.whitewolfking.cannot", Text: "白狼王{s}：不可以發動技能（拇指向下）", Cue: true},
+	}
+}
+
+// All returns the whole catalogue, in a stable order.
+func All() []Line {
+	out := fixedLines()
+	for _, k := range nightKinds() {
+		id, name, open := k[0], k[1], k[2]
+		out = append(out,
+			Line{ID: "night." + id + ".open", Text: open, Source: "seed 000 三"},
+			Line{ID: "night." + id + ".hurry", Text: name + "請迅猛", Source: "seed 000 三"},
+			Line{ID: "night." + id + ".close", Text: name + "請閉眼", Source: "seed 000 三"},
+		)
+	}
+	for i := range out {
+		if out[i].Pinyin == "" {
+			out[i].Pinyin = defaultPinyin(out[i].ID)
+		}
+	}
+	return out
+}
+
+// defaultPinyin gives overrides for lines whose 多音字 a pinyin library gets
+// wrong (長 in 警長 is zhang3; 還 in 還剩 is hai2).
+func defaultPinyin(id string) string { return "" }
+
+// Catalogue is the catalogue indexed by id.
+type Catalogue struct{ byID map[string]Line }
+
+// New indexes the catalogue.
+func New() *Catalogue {
+	c := &Catalogue{byID: map[string]Line{}}
+	for _, l := range All() {
+		c.byID[l.ID] = l
+	}
+	return c
+}
+
+// Lookup finds a line.
+func (c *Catalogue) Lookup(id string) (Line, bool) { l, ok := c.byID[id]; return l, ok }
+
+// Seat renders a seat number the way the judge says it.
+func Seat(n int) string { return strconv.Itoa(n) + "號" }
+
+// Render fills a line's placeholders from its arguments.
+func (c *Catalogue) Render(id string, args []int) (string, error) {
+	l, ok := c.byID[id]
+	if !ok {
+		return "", fmt.Errorf("script: unknown line %q", id)
+	}
+	return Fill(l.Text, args)
+}
+
+// Fill fills {s}, {s2} and {list} in a text.
+func Fill(text string, args []int) (string, error) {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(text, '{')
+		if i < 0 {
+			b.WriteString(text)
+			return b.String(), nil
+		}
+		j := strings.IndexByte(text[i:], '}')
+		if j < 0 {
+			return "", fmt.Errorf("script: unclosed placeholder in %q", text)
+		}
+		b.WriteString(text[:i])
+		switch ph := text[i+1 : i+j]; ph {
+		case "s", "s2":
+			k := 0
+			if ph == "s2" {
+				k = 1
+			}
+			if k >= len(args) {
+				return "", fmt.Errorf("script: %q needs %d arguments, got %d", text, k+1, len(args))
+			}
+			b.WriteString(Seat(args[k]))
+		case "list":
+			for n, a := range args {
+				if n > 0 {
+					b.WriteString("、")
+				}
+				b.WriteString(Seat(a))
+			}
+		default:
+			return "", fmt.Errorf("script: unknown placeholder {%s}", ph)
+		}
+		text = text[i+j+1:]
+	}
+}
