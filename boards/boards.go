@@ -81,8 +81,10 @@ func Get(idOrName string) (*engine.Board, error) {
 
 // LoadDir reads the venue's extra boards: every *.board file directly in
 // dir (not in sub-folders), validated as Parse does, sorted by id. Two files
-// may not share an id or a name. Every bad file is reported: the error is
-// the one *Error, or several joined (errors.As finds the first).
+// may not share an id or a name; whether a venue board may replace an
+// embedded one of the same id is the caller's choice. Every bad file is
+// reported: the error is the one *Error, or several joined (errors.As finds
+// the first).
 func LoadDir(dir string) ([]*engine.Board, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {

@@ -231,17 +231,12 @@ func (p *parser) roles(n int, toks []string) error {
 		if !ok {
 			return p.errorf(n, "unknown role %q", name)
 		}
-		total += count
-		// Keep no more than a legal table's worth: the count check
-		// below reports the real total.
-		for j := 0; j < count && len(p.b.Roles) <= maxPlayers; j++ {
+		if total += count; total > maxPlayers {
+			return p.errorf(n, "more than %d roles", maxPlayers)
+		}
+		for j := 0; j < count; j++ {
 			p.b.Roles = append(p.b.Roles, ri.ID)
 		}
-	}
-	if total != len(p.b.Roles) {
-		// Over maxPlayers: the board can never be valid; say so now
-		// rather than keep a truncated composition.
-		return p.errorf(n, "%d roles: more than %d players", total, maxPlayers)
 	}
 	return nil
 }

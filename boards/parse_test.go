@@ -171,7 +171,7 @@ func TestParseErrors(t *testing.T) {
 		{"roles more than players", src(lID, lName, lPlayers, "roles werewolf*3 wolfking seer witch hunter guard villager*5", lNight1, lNight2), 4,
 			"13 roles for 12 players"},
 		{"roles more than any table", src(lID, lName, lPlayers, "roles werewolf*18 seer*2", lNight1, lNight2), 4,
-			"20 roles: more than 18 players"},
+			"more than 18 roles"},
 		{"roles empty", src(lID, lName, lPlayers, "roles", lNight1, lNight2), 4, "roles wants at least one role"},
 		{"unknown role", src(lID, lName, lPlayers, "roles werewolf*3 wolfking seer witch hunter guard villager*3 wizard", lNight1, lNight2), 4,
 			`unknown role "wizard"`},

@@ -88,7 +88,12 @@ func (g *Game) nightStep(st Step) {
 			closeStep()
 		}
 	}
-	s.after = func() { acted = s.done(); tryClose() }
+	s.after = func() {
+		if s.done != nil {
+			acted = s.done()
+		}
+		tryClose()
+	}
 
 	switch k {
 	case StepWolves:

@@ -1,0 +1,256 @@
+// Package bots plays random legal games: every seat makes random choices
+// among the inputs its current step takes, and the judge presses the pedal
+// or lets timers run out. It drives the engine for `sim --bots`, the
+// determinism test, the engine's fuzzing and BenchmarkRandomGame.
+package bots
+
+import (
+	"errors"
+	"math/rand/v2"
+
+	"wolftable/engine"
+)
+
+// Driver plays one game with a fake clock (seconds).
+type Driver struct {
+	G   *engine.Game
+	rng *rand.Rand
+	Now int // game seconds
+	// MaxDays voids the game (流局) if it has not ended by then: a guard
+	// against endless games of random players.
+	MaxDays int
+	// BeforeApply, when set, sees every input before the engine does.
+	BeforeApply func(in engine.Input)
+	// OnApply, when set, sees every accepted input and its effects.
+	OnApply func(in engine.Input, effs []engine.Effect)
+	timers  map[engine.TimerID]int
+	// Refused counts inputs the engine refused (random players try illegal things).
+	Refused int
+	acted   map[string]bool
+}
+
+// New makes a driver for a dealt game; seed drives the players' choices.
+func New(g *engine.Game, seed uint64) *Driver {
+	return &Driver{G: g, rng: rand.New(rand.NewPCG(seed, seed^0x5bd1e995)), MaxDays: 30,
+		timers: map[engine.TimerID]int{}, acted: map[string]bool{}}
+}
+
+// Start starts the game.
+func (d *Driver) Start() error {
+	effs, err := d.G.Start()
+	if err != nil {
+		return err
+	}
+	d.observe(engine.Input{}, effs)
+	return nil
+}
+
+func (d *Driver) observe(in engine.Input, effs []engine.Effect) {
+	for _, e := range effs {
+		switch e.Kind {
+		case engine.EffTimerStart:
+			d.timers[e.Timer] = d.Now + e.Seconds
+		case engine.EffTimerCancel:
+			delete(d.timers, e.Timer)
+		}
+	}
+	if d.OnApply != nil {
+		d.OnApply(in, effs)
+	}
+}
+
+// Apply feeds an input and tracks timers.
+func (d *Driver) Apply(in engine.Input) error {
+	if d.BeforeApply != nil {
+		d.BeforeApply(in)
+	}
+	effs, err := d.G.Apply(in)
+	if err != nil {
+		return err
+	}
+	if in.Kind == engine.InTimer {
+		delete(d.timers, in.Timer)
+	}
+	d.observe(in, effs)
+	return nil
+}
+
+// ErrStuck means the game waits for something no bot can give.
+var ErrStuck = errors.New("bots: the game is stuck")
+
+// Advance does what an idle judge does: the pedal where it advances, else
+// the earliest timer runs out.
+func (d *Driver) Advance() error {
+	p := d.G.Awaiting()
+	if p.Pedal {
+		return d.Apply(engine.Pedal(engine.PedalShort))
+	}
+	if len(d.timers) == 0 {
+		return ErrStuck
+	}
+	var best engine.TimerID
+	at := -1
+	for id, t := range d.timers {
+		if at < 0 || t < at || (t == at && id < best) {
+			best, at = id, t
+		}
+	}
+	d.Now = at
+	return d.Apply(engine.TimerExpired(best))
+}
+
+// Play runs the game to its end.
+func (d *Driver) Play() error {
+	for i := 0; i < 1_000_000; i++ {
+		p := d.G.Awaiting()
+		if p.Over {
+			return nil
+		}
+		if p.Night > d.MaxDays {
+			return d.Apply(engine.Judge(engine.JudgeVoid, 0, 0))
+		}
+		if err := d.Tick(); err != nil {
+			return err
+		}
+	}
+	return ErrStuck
+}
+
+// Tick makes one move: the current step's actors choose (once per step
+// each, at random), or the judge advances.
+func (d *Driver) Tick() error {
+	p := d.G.Awaiting()
+	key := stepKey(p, d.Now)
+	if !d.acted[key] {
+		d.acted[key] = true
+		for _, in := range d.Choices(p) {
+			if err := d.Apply(in); err != nil {
+				d.Refused++
+			}
+		}
+		return nil
+	}
+	return d.Advance()
+}
+
+func stepKey(p engine.Prompt, now int) string {
+	b := make([]byte, 0, 32)
+	b = append(b, p.Step...)
+	b = append(b, '/')
+	b = append(b, p.Kind...)
+	b = append(b, byte(p.Seat), byte(p.Night), byte(p.Day), byte(now), byte(now>>8), byte(now>>16))
+	return string(b)
+}
+
+func (d *Driver) living() []int {
+	var out []int
+	for s := 1; s <= d.G.Players(); s++ {
+		if v := d.G.Seat(s); !v.Out && !v.Dying {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func (d *Driver) present() []int {
+	var out []int
+	for s := 1; s <= d.G.Players(); s++ {
+		if !d.G.Seat(s).Out {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func (d *Driver) pick(a []int) int {
+	if len(a) == 0 {
+		return 0
+	}
+	return a[d.rng.IntN(len(a))]
+}
+
+func (d *Driver) chance(pct int) bool { return d.rng.IntN(100) < pct }
+
+// Choices are the inputs random players give in the current step. They
+// are mostly legal; the engine refuses the rest.
+func (d *Driver) Choices(p engine.Prompt) []engine.Input {
+	var out []engine.Input
+	t := engine.SeatTarget
+	gest := engine.SeatGesture
+	switch p.Step {
+	case "night":
+		switch engine.StepKind(p.Kind) {
+		case engine.StepWolves:
+			target := d.pick(d.living())
+			if d.chance(10) {
+				target = 0
+			}
+			for _, a := range p.Actors {
+				if d.chance(10) {
+					out = append(out, t(a, d.pick(d.living())))
+				} else {
+					out = append(out, t(a, target))
+				}
+			}
+		case engine.StepWitch:
+			if len(p.Actors) > 0 {
+				w := p.Actors[0]
+				switch d.rng.IntN(4) {
+				case 0:
+					out = append(out, gest(w, engine.ActUp))
+				case 1:
+					out = append(out, gest(w, engine.ActDown), t(w, d.pick(d.living())))
+				default:
+					out = append(out, gest(w, engine.ActWave))
+				}
+			}
+		default:
+			for _, a := range p.Actors {
+				out = append(out, t(a, d.pick(d.living())))
+			}
+		}
+	case "signup":
+		for _, a := range p.Actors {
+			if d.chance(40) {
+				out = append(out, gest(a, engine.ActHand))
+			}
+		}
+	case "withdraw":
+		for _, a := range p.Actors {
+			if d.chance(15) {
+				out = append(out, gest(a, engine.ActHand))
+			}
+		}
+	case "vote":
+		for _, a := range p.Actors {
+			if d.chance(85) {
+				out = append(out, t(a, d.pick(d.present())))
+			}
+		}
+	case "skill", "take":
+		if d.chance(60) {
+			out = append(out, t(p.Seat, d.pick(d.present())))
+		} else {
+			out = append(out, gest(p.Seat, engine.ActWave))
+		}
+	case "badge":
+		if d.chance(80) {
+			out = append(out, t(p.Seat, d.pick(d.present())))
+		} else {
+			out = append(out, gest(p.Seat, engine.ActDown))
+		}
+	case "order":
+		out = append(out, gest(p.Seat, []engine.Action{engine.ActUp, engine.ActDown}[d.rng.IntN(2)]))
+	case "guide":
+		if d.chance(70) {
+			out = append(out, t(p.Seat, d.pick(d.present())))
+		}
+	case "duel":
+		out = append(out, t(p.Seat, d.pick(d.present())))
+	case "speech", "explode":
+		if p.Window != "" && d.chance(4) {
+			out = append(out, gest(d.pick(d.present()), engine.ActBoom))
+		}
+	}
+	return out
+}
