@@ -27,6 +27,8 @@ type Driver struct {
 	// Refused counts inputs the engine refused (random players try illegal things).
 	Refused int
 	acted   map[string]bool
+	scratch []int
+	ins     []engine.Input
 }
 
 // New makes a driver for a dealt game; seed drives the players' choices.
@@ -81,8 +83,7 @@ var ErrStuck = errors.New("bots: the game is stuck")
 // Advance does what an idle judge does: the pedal where it advances, else
 // the earliest timer runs out.
 func (d *Driver) Advance() error {
-	p := d.G.Awaiting()
-	if p.Pedal {
+	if d.G.PedalAdvances() {
 		return d.Apply(engine.Pedal(engine.PedalShort))
 	}
 	if len(d.timers) == 0 {
@@ -102,11 +103,10 @@ func (d *Driver) Advance() error {
 // Play runs the game to its end.
 func (d *Driver) Play() error {
 	for i := 0; i < 1_000_000; i++ {
-		p := d.G.Awaiting()
-		if p.Over {
+		if over, _ := d.G.Over(); over {
 			return nil
 		}
-		if p.Night > d.MaxDays {
+		if d.G.Night() > d.MaxDays {
 			return d.Apply(engine.Judge(engine.JudgeVoid, 0, 0))
 		}
 		if err := d.Tick(); err != nil {
@@ -143,22 +143,24 @@ func stepKey(p engine.Prompt, now int) string {
 }
 
 func (d *Driver) living() []int {
-	var out []int
+	out := d.scratch[:0]
 	for s := 1; s <= d.G.Players(); s++ {
-		if v := d.G.Seat(s); !v.Out && !v.Dying {
+		if d.G.Living(s) {
 			out = append(out, s)
 		}
 	}
+	d.scratch = out
 	return out
 }
 
 func (d *Driver) present() []int {
-	var out []int
+	out := d.scratch[:0]
 	for s := 1; s <= d.G.Players(); s++ {
-		if !d.G.Seat(s).Out {
+		if !d.G.Out(s) {
 			out = append(out, s)
 		}
 	}
+	d.scratch = out
 	return out
 }
 
@@ -172,9 +174,11 @@ func (d *Driver) pick(a []int) int {
 func (d *Driver) chance(pct int) bool { return d.rng.IntN(100) < pct }
 
 // Choices are the inputs random players give in the current step. They
-// are mostly legal; the engine refuses the rest.
+// are mostly legal; the engine refuses the rest. The slice is reused by the
+// next call.
 func (d *Driver) Choices(p engine.Prompt) []engine.Input {
-	var out []engine.Input
+	out := d.ins[:0]
+	defer func() { d.ins = out[:0] }()
 	t := engine.SeatTarget
 	gest := engine.SeatGesture
 	switch p.Step {

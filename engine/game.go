@@ -45,6 +45,7 @@ type Game struct {
 	cur        *step
 	nextTimer  TimerID
 	out        []Effect
+	buf        []Effect // reused by Apply: its result is valid until the next call
 	lastSay    *Effect
 	knightUsed bool
 
@@ -147,17 +148,19 @@ func (g *Game) Start() ([]Effect, error) {
 
 func (g *Game) flush() []Effect {
 	o := g.out
+	g.buf = o[:0]
 	g.out = nil
 	return o
 }
 
 // Apply feeds one input to the game. On error the state is unchanged and no
-// effect is returned.
+// effect is returned. The returned slice is reused by the next call to Apply:
+// callers that keep effects must copy them.
 func (g *Game) Apply(in Input) ([]Effect, error) {
 	if !g.started && in.Kind != InClock {
 		return nil, errf(ErrNotNow, "the game has not started")
 	}
-	g.out = nil
+	g.out = g.buf[:0]
 	var err error
 	switch in.Kind {
 	case InSeat:
@@ -182,6 +185,10 @@ func (g *Game) Apply(in Input) ([]Effect, error) {
 		return nil, err
 	}
 	g.run()
+	if len(g.out) == 0 {
+		g.out = nil
+		return nil, nil
+	}
 	return g.flush(), nil
 }
 

@@ -137,6 +137,26 @@ func (g *Game) Seat(s int) SeatView {
 	return SeatView{Role: st.role, Out: st.out, Dying: st.dying, Revealed: st.revealed, Causes: append([]Cause(nil), st.causes...)}
 }
 
+// PedalAdvances reports whether a short pedal press advances the current step.
+func (g *Game) PedalAdvances() bool { return g.cur != nil && g.cur.pedal != nil }
+
+// Night is the current night, or the last one by day.
+func (g *Game) Night() int { return g.night }
+
+// Out reports whether a seat is out of the game (as the players know it).
+func (g *Game) Out(s int) bool { return s < 1 || s > g.n || g.seats[s].out }
+
+// Living reports whether a seat is in the game and did not die last night.
+func (g *Game) Living(s int) bool { return s >= 1 && s <= g.n && g.living(s) }
+
+// RoleOf is the role dealt to a seat.
+func (g *Game) RoleOf(s int) Role {
+	if s < 1 || s > g.n {
+		return ""
+	}
+	return g.seats[s].role
+}
+
 // Players is the seat count.
 func (g *Game) Players() int { return g.n }
 

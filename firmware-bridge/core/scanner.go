@@ -1,0 +1,223 @@
+package core
+
+import (
+	"strconv"
+
+	"wolftable/firmware-bridge/protocol"
+)
+
+// ShiftChain is a chain of 74HC165 parallel-in, serial-out shift registers:
+// /PL latches every register's eight inputs at once, then each CP rising edge
+// moves the chain one bit towards Q7 of the last register.
+//
+// The Scanner reads seat 1's bits 0…BitsPerSeat-1 first, then seat 2's, and
+// so on, so the register whose Q7 the microcontroller reads holds seat 1's
+// bits 0…7 (bit 0 on input H, which is presented first after the load).
+type ShiftChain interface {
+	// Load latches the parallel inputs of every register (pulses /PL low).
+	Load()
+	// ShiftBit returns the level at Q7 and clocks the chain once (pulses CP),
+	// so that the next call returns the next bit.
+	ShiftBit() bool
+}
+
+// Pin is a digital input, such as the judge's pedal. TinyGo's machine.Pin
+// implements it.
+type Pin interface {
+	Get() bool
+}
+
+// NoKey marks a shift-register bit with no key wired to it.
+const NoKey protocol.Key = 0xFF
+
+// DebounceMicros is how long a contact's new level must hold before the
+// Scanner reports the edge: 5 ms.
+const DebounceMicros = 5000
+
+// ScanConfig describes the keys the bridge scans.
+type ScanConfig struct {
+	Seats       int            // seats on the chain, protocol.MinSeats…MaxSeats
+	BitsPerSeat int            // shift-register bits per seat panel, 16…24
+	KeyMap      []protocol.Key // KeyMap[i] is the key on bit i of every seat's panel, or NoKey; len(KeyMap) == BitsPerSeat; seat keys only, each at most once
+	ActiveLow   bool           // a closed contact reads 0 (inputs pulled up, keys to ground): the usual wiring
+
+	Pedal          Pin  // the judge's pedal on a bridge GPIO; nil if it is wired elsewhere
+	PedalActiveLow bool // the pedal reads 0 when pressed
+}
+
+// DefaultKeyMap returns the key map of the reference seat panel: bit i is key
+// i, Key0…KeyBoom on bits 0…16, and the rest unused. With 16 bits per seat
+// the panel has no BOOM key.
+func DefaultKeyMap(bitsPerSeat int) []protocol.Key {
+	m := make([]protocol.Key, bitsPerSeat)
+	for i := range m {
+		m[i] = NoKey
+		if i < protocol.NumSeatKeys {
+			m[i] = protocol.Key(i)
+		}
+	}
+	return m
+}
+
+func (c *ScanConfig) validate() error {
+	if c.Seats < protocol.MinSeats || c.Seats > protocol.MaxSeats {
+		return &ConfigError{"Scan.Seats", c.Seats, "out of range 6…18"}
+	}
+	if c.BitsPerSeat < protocol.MinBitsPerSeat || c.BitsPerSeat > protocol.MaxBitsPerSeat {
+		return &ConfigError{"Scan.BitsPerSeat", c.BitsPerSeat, "out of range 16…24"}
+	}
+	if len(c.KeyMap) != c.BitsPerSeat {
+		return &ConfigError{"len(Scan.KeyMap)", len(c.KeyMap), "differs from BitsPerSeat"}
+	}
+	var seen [protocol.NumKeys]bool
+	keys := 0
+	for i, k := range c.KeyMap {
+		switch {
+		case k == NoKey:
+			continue
+		case int(k) >= protocol.NumSeatKeys:
+			return &ConfigError{"Scan.KeyMap[" + strconv.Itoa(i) + "]", int(k), "not a seat key"}
+		case seen[k]:
+			return &ConfigError{"Scan.KeyMap[" + strconv.Itoa(i) + "]", int(k), "duplicate key"}
+		}
+		seen[k] = true
+		keys++
+	}
+	if keys == 0 {
+		return &ConfigError{"Scan.KeyMap", 0, "maps no key"}
+	}
+	return nil
+}
+
+// contacts debounces up to 24 contacts.
+type contacts struct {
+	raw    uint32                          // level at the last scan, 1 = closed
+	stable uint32                          // debounced level
+	since  [protocol.MaxBitsPerSeat]uint64 // when each raw bit last changed, µs
+}
+
+// Scanner reads the seat panels through a ShiftChain, debounces every key
+// and queues a protocol.KeyEvent for each debounced edge, numbering the
+// presses of each key. The caller calls Tick about every millisecond; the
+// Scanner itself keeps no clock.
+type Scanner struct {
+	chain          ShiftChain
+	pedal          Pin
+	pedalActiveLow bool
+	seats, bits    int
+	activeLow      bool
+	keyOf          [protocol.MaxBitsPerSeat]protocol.Key
+	mapped         uint32 // bits that have a key
+	keysPerSeat    int
+
+	seat       [protocol.MaxSeats]contacts
+	pedalState contacts
+	presses    [protocol.MaxSeats + 1][protocol.NumKeys]uint16
+	queue      EventQueue
+}
+
+// NewScanner returns a Scanner reading chain as cfg describes.
+func NewScanner(chain ShiftChain, cfg ScanConfig) (*Scanner, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	s := &Scanner{
+		chain:          chain,
+		pedal:          cfg.Pedal,
+		pedalActiveLow: cfg.PedalActiveLow,
+		seats:          cfg.Seats,
+		bits:           cfg.BitsPerSeat,
+		activeLow:      cfg.ActiveLow,
+	}
+	for i, k := range cfg.KeyMap {
+		s.keyOf[i] = k
+		if k != NoKey {
+			s.mapped |= 1 << i
+			s.keysPerSeat++
+		}
+	}
+	return s, nil
+}
+
+// Tick scans every seat (one Load, then Seats×BitsPerSeat shifts) and the
+// pedal at time now, in µs since boot, and queues the edges that have held
+// for DebounceMicros.
+func (s *Scanner) Tick(now uint64) {
+	s.chain.Load()
+	for i := 0; i < s.seats; i++ {
+		var bits uint32
+		for b := 0; b < s.bits; b++ {
+			if s.chain.ShiftBit() != s.activeLow {
+				bits |= 1 << b
+			}
+		}
+		s.update(&s.seat[i], bits, s.mapped, uint8(i+1), now)
+	}
+	if s.pedal != nil {
+		var bit uint32
+		if s.pedal.Get() != s.pedalActiveLow {
+			bit = 1
+		}
+		s.update(&s.pedalState, bit, 1, 0, now)
+	}
+}
+
+// update debounces one seat's contacts (seat 0: the pedal, on bit 0).
+func (s *Scanner) update(c *contacts, bits, mask uint32, seat uint8, now uint64) {
+	for i, changed := 0, bits^c.raw; changed != 0; i, changed = i+1, changed>>1 {
+		if changed&1 != 0 {
+			c.since[i] = now
+		}
+	}
+	c.raw = bits
+	for i, pending := 0, (c.raw^c.stable)&mask; pending != 0; i, pending = i+1, pending>>1 {
+		if pending&1 == 0 || now-c.since[i] < DebounceMicros {
+			continue
+		}
+		c.stable ^= 1 << i
+		key := protocol.KeyPedal
+		if seat != 0 {
+			key = s.keyOf[i]
+		}
+		s.emit(seat, key, c.stable&(1<<i) != 0, now)
+	}
+}
+
+func (s *Scanner) emit(seat uint8, key protocol.Key, down bool, now uint64) {
+	n := &s.presses[seat][key]
+	edge := protocol.EdgeUp
+	if down {
+		*n++
+		edge = protocol.EdgeDown
+	}
+	s.queue.Push(protocol.KeyEvent{Seat: seat, Key: key, Edge: edge, Counter: *n, Micros: uint32(now)})
+}
+
+// Next removes and returns the oldest queued key event.
+func (s *Scanner) Next() (protocol.KeyEvent, bool) { return s.queue.Pop() }
+
+// Pending returns the number of queued key events.
+func (s *Scanner) Pending() int { return s.queue.Len() }
+
+// Overflows returns how many key events were dropped because the queue was
+// full.
+func (s *Scanner) Overflows() uint32 { return s.queue.Overflows() }
+
+// RawBits returns seat's contacts at the last scan, before debouncing and
+// the key map: bit i is set when the contact on bit i is closed. seat is
+// 1…Seats; other seats read 0.
+func (s *Scanner) RawBits(seat int) uint32 {
+	if seat < 1 || seat > s.seats {
+		return 0
+	}
+	return s.seat[seat-1].raw
+}
+
+// Seats returns the number of seats scanned.
+func (s *Scanner) Seats() int { return s.seats }
+
+// BitsPerSeat returns the number of shift-register bits per seat.
+func (s *Scanner) BitsPerSeat() int { return s.bits }
+
+// KeysPerSeat returns the number of keys the key map wires on each seat.
+func (s *Scanner) KeysPerSeat() int { return s.keysPerSeat }
