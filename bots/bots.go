@@ -26,7 +26,7 @@ type Driver struct {
 	timers  map[engine.TimerID]int
 	// Refused counts inputs the engine refused (random players try illegal things).
 	Refused int
-	acted   map[string]bool
+	acted   int // the step the players last chose in
 	scratch []int
 	ins     []engine.Input
 }
@@ -34,7 +34,7 @@ type Driver struct {
 // New makes a driver for a dealt game; seed drives the players' choices.
 func New(g *engine.Game, seed uint64) *Driver {
 	return &Driver{G: g, rng: rand.New(rand.NewPCG(seed, seed^0x5bd1e995)), MaxDays: 30,
-		timers: map[engine.TimerID]int{}, acted: map[string]bool{}}
+		timers: map[engine.TimerID]int{}}
 }
 
 // Start starts the game.
@@ -119,11 +119,9 @@ func (d *Driver) Play() error {
 // Tick makes one move: the current step's actors choose (once per step
 // each, at random), or the judge advances.
 func (d *Driver) Tick() error {
-	p := d.G.Awaiting()
-	key := stepKey(p, d.Now)
-	if !d.acted[key] {
-		d.acted[key] = true
-		for _, in := range d.Choices(p) {
+	if seq := d.G.StepSeq(); seq != d.acted {
+		d.acted = seq
+		for _, in := range d.Choices(d.G.Awaiting()) {
 			if err := d.Apply(in); err != nil {
 				d.Refused++
 			}
@@ -131,15 +129,6 @@ func (d *Driver) Tick() error {
 		return nil
 	}
 	return d.Advance()
-}
-
-func stepKey(p engine.Prompt, now int) string {
-	b := make([]byte, 0, 32)
-	b = append(b, p.Step...)
-	b = append(b, '/')
-	b = append(b, p.Kind...)
-	b = append(b, byte(p.Seat), byte(p.Night), byte(p.Day), byte(now), byte(now>>8), byte(now>>16))
-	return string(b)
 }
 
 func (d *Driver) living() []int {

@@ -8,7 +8,7 @@ import "fmt"
 func (g *Game) beginDay() {
 	g.day = g.night
 	g.resultsRead = false
-	g.record(Record{Type: RecPhase, Phase: fmt.Sprintf("day-%d", g.day)})
+	g.record(Record{Type: RecPhase, When: fmt.Sprintf("day-%d", g.day)})
 	g.say("day.dawn")
 	if g.pendingResult == "" && g.el.pending && g.opt.Sheriff && !g.badgeGone {
 		if g.el.resumed {
@@ -280,7 +280,7 @@ func (g *Game) speech(kind string, s, secs int, window string) {
 	} else {
 		g.say("speech.start", s)
 	}
-	g.record(Record{Type: RecSpeech, Day: g.day, SpeechKind: kind, Seat: s})
+	g.record(Record{Type: RecSpeech, Day: g.day, Kind: kind, Seat: s})
 	pulse := g.opt.SpeakerPulse && !g.seats[s].lightOff
 	if pulse {
 		g.light(s, g.seatLight(s), true)
@@ -398,7 +398,7 @@ func (g *Game) vote(kind string, voters, targets []int, pk bool, done func(top [
 				top = append(top, t.Seat)
 			}
 		}
-		g.record(Record{Type: RecVote, VoteKind: kind, Day: g.day, Votes: votes, Tally: tally})
+		g.record(Record{Type: RecVote, Kind: kind, Day: g.day, Ballots: &Ballots{Votes: votes, Tally: tally}})
 		if blue {
 			for _, v := range voters {
 				if !g.seats[v].lightOff {

@@ -74,7 +74,7 @@ func (g *Game) withdrawal() {
 			if hands[c] {
 				g.el.drop(c)
 				g.el.withdrawn[c] = true
-				g.record(Record{Type: RecAction, What: "withdraw", By: c, When: g.when()})
+				g.record(Record{Type: RecAction, Kind: "withdraw", By: c, When: g.when()})
 				g.light(c, g.seatLight(c), false)
 			}
 		}

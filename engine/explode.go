@@ -204,7 +204,7 @@ func (g *Game) startDuel(k int, interrupted *step) {
 		g.finish(st)
 		g.knightUsed = true
 		g.say("duel.announce", k, target)
-		g.record(Record{Type: RecAction, What: "duel", By: k, Target: target, When: g.when()})
+		g.record(Record{Type: RecAction, Kind: "duel", By: k, Target: target, When: g.when()})
 		if g.role(target).IsWolf() {
 			g.interrupt()
 			g.say("duel.wolf", target)

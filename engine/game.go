@@ -44,9 +44,11 @@ type Game struct {
 	agenda     []func()
 	cur        *step
 	nextTimer  TimerID
+	stepSeq    int
+	recs       []Record // slab the records are handed out from
 	out        []Effect
 	buf        []Effect // reused by Apply: its result is valid until the next call
-	lastSay    *Effect
+	lastSay    Effect   // the last line said, for "repeat" (Kind EffSay when set)
 	knightUsed bool
 
 	// night bookkeeping
@@ -307,16 +309,21 @@ func (g *Game) interrupt() {
 func (g *Game) emit(e Effect) { g.out = append(g.out, e) }
 
 func (g *Game) say(line string, args ...int) {
-	e := Effect{Kind: EffSay, Line: line, Args: args}
-	g.emit(e)
-	g.lastSay = &e
+	g.lastSay = Effect{Kind: EffSay, Line: line, Args: args}
+	g.emit(g.lastSay)
 }
 
 func (g *Game) cue(seat int, line string, args ...int) {
 	g.emit(Effect{Kind: EffCue, Seat: seat, Line: line, Args: args})
 }
 
-func (g *Game) record(r Record) { g.emit(Effect{Kind: EffRecord, Record: &r}) }
+func (g *Game) record(r Record) {
+	if len(g.recs) == cap(g.recs) {
+		g.recs = make([]Record, 0, 32)
+	}
+	g.recs = append(g.recs, r)
+	g.emit(Effect{Kind: EffRecord, Record: &g.recs[len(g.recs)-1]})
+}
 
 func (g *Game) light(seat int, l Light, pulse bool) {
 	g.emit(Effect{Kind: EffLight, Seat: seat, Light: l, Pulse: pulse})
@@ -337,10 +344,10 @@ func (g *Game) repeat() error {
 	if g.over {
 		return errf(ErrGameOver, "the game is over")
 	}
-	if g.lastSay == nil {
+	if g.lastSay.Line == "" {
 		return errf(ErrNotNow, "nothing to repeat")
 	}
-	g.emit(*g.lastSay)
+	g.emit(g.lastSay)
 	return nil
 }
 
@@ -418,7 +425,7 @@ func (g *Game) end(winner string) {
 	default:
 		g.say("game.over.void")
 	}
-	g.record(Record{Type: RecResult, Winner: winner})
+	g.record(Record{Type: RecResult, Result: winner})
 }
 
 // dies takes a seat out by day (or a DQ at any time), records it and checks

@@ -162,17 +162,17 @@ type Effect struct {
 type RecordType string
 
 const (
-	RecPhase   RecordType = "phase"   // Phase: "night-1", "day-1"
+	RecPhase   RecordType = "phase"   // When: "night-1", "day-1"
 	RecDeath   RecordType = "death"   // Seat, Cause, When
-	RecVote    RecordType = "vote"    // VoteKind, Day, Votes, Tally
+	RecVote    RecordType = "vote"    // Kind, Day, Ballots
 	RecSheriff RecordType = "sheriff" // Seat (0 = none / torn / lost)
 	RecCheck   RecordType = "check"   // By, Target, Result
 	RecExile   RecordType = "exile"   // Day, Seat (0 = nobody)
 	RecReveal  RecordType = "reveal"  // Seat, Role
-	RecSpeech  RecordType = "speech"  // Day, SpeechKind, Seat
-	RecResult  RecordType = "result"  // Winner
+	RecSpeech  RecordType = "speech"  // Day, Kind, Seat
+	RecResult  RecordType = "result"  // Result
 	RecPenalty RecordType = "penalty" // Seat, Points
-	RecAction  RecordType = "action"  // a night action, for the 復盤: By, Target, What
+	RecAction  RecordType = "action"  // a night action, for the 復盤: Kind, By, Target
 )
 
 // Cause is why a seat went out (scenario-format.md's cause words).
@@ -196,25 +196,39 @@ type Vote struct{ Voter, Target int }
 // Tally is one candidate's total in half-votes (1.5 = 3).
 type Tally struct{ Seat, Halves int }
 
-// Record is an entry of the game record.
+// Record is an entry of the game record. Which fields are set depends on
+// the type:
+//
+//	phase    When ("night-1", "day-1": the phase that starts)
+//	death    Seat, Cause, When
+//	vote     Kind (sheriff sheriff-pk exile exile-pk), Day, Ballots
+//	sheriff  Seat (0 = none, torn or lost)
+//	check    By, Target, Result (好人 | 狼人)
+//	exile    Day, Seat (0 = nobody)
+//	reveal   Seat, Role
+//	speech   Day, Kind (sheriff sheriff-pk exile exile-pk last-words), Seat
+//	result   Result (好人 | 狼人 | 流局)
+//	penalty  Seat, Points
+//	action   Kind (kill guard save poison charm signup withdraw duel), By, Target, When
 type Record struct {
-	Type       RecordType
-	Phase      string
-	Seat       int
-	Cause      Cause
-	When       string
-	VoteKind   string // sheriff | sheriff-pk | exile | exile-pk
-	Day        int
-	Votes      []Vote
-	Tally      []Tally
-	By         int
-	Target     int
-	Result     string // check result: 好人 | 狼人 | a role name
-	Role       Role
-	Winner     string // 好人 | 狼人 | 流局
-	Points     float64
-	SpeechKind string // sheriff sheriff-pk exile exile-pk last-words
-	What       string // action: guard, kill, save, poison, check, charm, signup, withdraw, duel
+	Type    RecordType
+	Seat    int
+	By      int
+	Target  int
+	Day     int
+	Cause   Cause
+	When    string
+	Kind    string
+	Result  string
+	Role    Role
+	Points  float64
+	Ballots *Ballots
+}
+
+// Ballots are a vote's ballots in seat order and its tally.
+type Ballots struct {
+	Votes []Vote
+	Tally []Tally
 }
 
 // ErrorCode classifies why an input was refused.

@@ -9,7 +9,7 @@ import "fmt"
 func (g *Game) beginNight() {
 	g.night++
 	g.ns = nightState{poisoned: map[int]bool{}}
-	g.record(Record{Type: RecPhase, Phase: fmt.Sprintf("night-%d", g.night)})
+	g.record(Record{Type: RecPhase, When: fmt.Sprintf("night-%d", g.night)})
 	for _, st := range g.b.StepsFor(g.night) {
 		st := st
 		g.then(func() { g.nightStep(st) })
@@ -229,9 +229,9 @@ func (g *Game) wolvesStep(s *step) {
 	s.commit = func() {
 		if t, ok := s.agreed(); ok {
 			g.ns.kill = t
-			g.record(Record{Type: RecAction, What: "kill", Target: t, When: g.when()})
+			g.record(Record{Type: RecAction, Kind: "kill", Target: t, When: g.when()})
 		} else {
-			g.record(Record{Type: RecAction, What: "kill", Target: 0, When: g.when()})
+			g.record(Record{Type: RecAction, Kind: "kill", Target: 0, When: g.when()})
 		}
 	}
 }
@@ -302,13 +302,13 @@ func (g *Game) witchStep(s *step, live bool) {
 		if save {
 			g.antidoteUsed = true
 			g.ns.saved = true
-			g.record(Record{Type: RecAction, What: "save", By: witch, Target: g.ns.kill, When: g.when()})
+			g.record(Record{Type: RecAction, Kind: "save", By: witch, Target: g.ns.kill, When: g.when()})
 		}
 		if poison > 0 {
 			g.poisonUsed = true
 			g.ns.poison = poison
 			g.ns.poisoned[poison] = true
-			g.record(Record{Type: RecAction, What: "poison", By: witch, Target: poison, When: g.when()})
+			g.record(Record{Type: RecAction, Kind: "poison", By: witch, Target: poison, When: g.when()})
 		}
 	}
 }
@@ -371,7 +371,7 @@ func (g *Game) guardStep(s *step) {
 	s.chose = func() bool { return target > 0 }
 	s.commit = func() {
 		g.ns.guard = target
-		g.record(Record{Type: RecAction, What: "guard", By: s.actors[0], Target: target, When: g.when()})
+		g.record(Record{Type: RecAction, Kind: "guard", By: s.actors[0], Target: target, When: g.when()})
 	}
 }
 
@@ -400,7 +400,7 @@ func (g *Game) charmStep(s *step) {
 	s.chose = s.done
 	s.commit = func() {
 		g.ns.charm = target
-		g.record(Record{Type: RecAction, What: "charm", By: s.actors[0], Target: target, When: g.when()})
+		g.record(Record{Type: RecAction, Kind: "charm", By: s.actors[0], Target: target, When: g.when()})
 	}
 }
 
@@ -436,7 +436,7 @@ func (g *Game) signup() {
 		g.el = election{candidates: c, ran: map[int]bool{}, withdrawn: map[int]bool{}}
 		for _, x := range c {
 			g.el.ran[x] = true
-			g.record(Record{Type: RecAction, What: "signup", By: x, When: g.when()})
+			g.record(Record{Type: RecAction, Kind: "signup", By: x, When: g.when()})
 		}
 		g.el.pending = len(c) > 0
 		if len(c) == 0 {

@@ -140,14 +140,14 @@ func (v *invariants) check(in engine.Input, effs []engine.Effect) {
 		case engine.RecResult:
 			v.results++
 			if v.results > 1 {
-				t.Fatalf("second result %q", r.Winner)
+				t.Fatalf("second result %q", r.Result)
 			}
 		case engine.RecVote:
 			seen := map[int]bool{}
 			want := map[int]int{}
-			for _, b := range r.Votes {
+			for _, b := range r.Ballots.Votes {
 				if seen[b.Voter] {
-					t.Fatalf("seat %d counted twice in %s vote", b.Voter, r.VoteKind)
+					t.Fatalf("seat %d counted twice in %s vote", b.Voter, r.Kind)
 				}
 				seen[b.Voter] = true
 				if b.Target > 0 {
@@ -159,11 +159,11 @@ func (v *invariants) check(in engine.Input, effs []engine.Effect) {
 				}
 			}
 			got := map[int]int{}
-			for _, x := range r.Tally {
+			for _, x := range r.Ballots.Tally {
 				got[x.Seat] = x.Halves
 			}
 			if fmt.Sprint(got) != fmt.Sprint(want) {
-				t.Fatalf("%s vote tally %v, want %v (votes %v, sheriff %d)", r.VoteKind, got, want, r.Votes, v.sheriff)
+				t.Fatalf("%s vote tally %v, want %v (votes %v, sheriff %d)", r.Kind, got, want, r.Ballots.Votes, v.sheriff)
 			}
 		}
 	}

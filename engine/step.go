@@ -19,6 +19,7 @@ type step struct {
 	timers []timer
 	inputs []Input
 	closed bool
+	seq    int  // the step's number in the game
 	outOK  bool // actors may be out (a dead player's skill, a dying sheriff's badge)
 
 	// night steps
@@ -43,7 +44,20 @@ func (s *step) describe() string {
 }
 
 // wait makes s the current step.
-func (g *Game) wait(s *step) { g.cur = s }
+func (g *Game) wait(s *step) {
+	g.stepSeq++
+	s.seq = g.stepSeq
+	g.cur = s
+}
+
+// StepSeq numbers the current step (0 = none): it changes whenever the game
+// moves to another step, so callers can tell a new step from the same one.
+func (g *Game) StepSeq() int {
+	if g.cur == nil {
+		return 0
+	}
+	return g.cur.seq
+}
 
 // timer starts a timer of the current step.
 func (g *Game) timer(s *step, seconds int, fire func()) TimerID {

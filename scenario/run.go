@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -20,8 +21,8 @@ type Event struct {
 	Pulse  bool              `json:"pulse,omitempty"`
 	Kind   string            `json:"kind,omitempty"`
 	Day    int               `json:"day,omitempty"`
-	Votes  map[string]int    `json:"votes,omitempty"`
-	Tally  map[string]any    `json:"tally,omitempty"`
+	Votes  seatMap           `json:"votes,omitempty"`
+	Tally  seatMap           `json:"tally,omitempty"`
 	By     int               `json:"by,omitempty"`
 	Target *int              `json:"target,omitempty"`
 	Result string            `json:"result,omitempty"`
@@ -291,20 +292,19 @@ func (r *runner) recordEvent(rec *engine.Record) Event {
 	ev := Event{Type: string(rec.Type), At: r.now}
 	switch rec.Type {
 	case engine.RecPhase:
-		ev.Phase = rec.Phase
+		ev.Phase = rec.When
 	case engine.RecDeath:
 		ev.Seat, ev.Cause, ev.When = intp(rec.Seat), string(rec.Cause), rec.When
 		r.deaths = append(r.deaths, *rec)
 	case engine.RecVote:
-		ev.Kind, ev.Day = rec.VoteKind, rec.Day
-		ev.Votes, ev.Tally = map[string]int{}, map[string]any{}
-		for _, v := range rec.Votes {
-			ev.Votes[fmt.Sprint(v.Voter)] = v.Target
+		ev.Kind, ev.Day = rec.Kind, rec.Day
+		ev.votes, ev.tally = rec.Ballots.Votes, rec.Ballots.Tally
+		for _, v := range rec.Ballots.Votes {
+			ev.Votes = append(ev.Votes, seatValue{v.Voter, v.Target})
 		}
-		for _, t := range rec.Tally {
-			ev.Tally[fmt.Sprint(t.Seat)] = halves(t.Halves)
+		for _, t := range rec.Ballots.Tally {
+			ev.Tally = append(ev.Tally, seatValue{t.Seat, halves(t.Halves)})
 		}
-		ev.votes, ev.tally = rec.Votes, rec.Tally
 	case engine.RecSheriff:
 		ev.Seat = intp(rec.Seat)
 	case engine.RecCheck:
@@ -316,15 +316,40 @@ func (r *runner) recordEvent(rec *engine.Record) Event {
 	case engine.RecReveal:
 		ev.Seat, ev.Role = intp(rec.Seat), rec.Role.Name()
 	case engine.RecSpeech:
-		ev.Day, ev.Kind, ev.Seat = rec.Day, rec.SpeechKind, intp(rec.Seat)
+		ev.Day, ev.Kind, ev.Seat = rec.Day, rec.Kind, intp(rec.Seat)
 	case engine.RecResult:
-		ev.Winner = rec.Winner
+		ev.Winner = rec.Result
 	case engine.RecPenalty:
 		ev.Seat, ev.Points = intp(rec.Seat), rec.Points
 	case engine.RecAction:
-		ev.What, ev.By, ev.Target, ev.When = rec.What, rec.By, intp(rec.Target), rec.When
+		ev.What, ev.By, ev.Target, ev.When = rec.Kind, rec.By, intp(rec.Target), rec.When
 	}
 	return ev
+}
+
+type seatValue struct {
+	seat  int
+	value any
+}
+
+// seatMap is a JSON object keyed by seat number, in seat order.
+type seatMap []seatValue
+
+// MarshalJSON writes {"1":3,"2":7} with the seats in ascending order.
+func (m seatMap) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for i, kv := range m {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		v, err := json.Marshal(kv.value)
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, fmt.Sprintf("%q:", fmt.Sprint(kv.seat))...)
+		b = append(b, v...)
+	}
+	return append(b, '}'), nil
 }
 
 // halves renders a half-vote count: 3 → 1.5, 4 → 2.
