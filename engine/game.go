@@ -417,6 +417,11 @@ func (g *Game) end(winner string) {
 	g.interrupt()
 	g.over = true
 	g.winner = winner
+	for s := 1; s <= g.n; s++ {
+		if g.seats[s].out || g.seats[s].dying {
+			g.lightOff(s) // the game is over: every player who is out leaves
+		}
+	}
 	switch winner {
 	case "好人":
 		g.say("game.over.good")

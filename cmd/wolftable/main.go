@@ -18,6 +18,8 @@ usage:
   wolftable boards show ID              night order with timings, options
   wolftable scenario run FILE [--json]  play a scenario; print the transcript or JSON lines
   wolftable scenario check DIR|FILE...  run every .wolf file; summary "N passed, M failed"
+  wolftable sim --bots --no-tui [--speed N] [--seed N] [--board ID]
+                                        a whole game on the simulated table
   wolftable version                     print the version
 `
 
@@ -33,6 +35,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdBoards(args[1:], stdout, stderr)
 	case "scenario":
 		return cmdScenario(args[1:], stdout, stderr)
+	case "sim":
+		return cmdSim(args[1:], stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "wolftable", version)
 		return 0

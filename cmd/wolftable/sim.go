@@ -1,0 +1,169 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"wolftable/boards"
+	"wolftable/daemon"
+	"wolftable/engine"
+	"wolftable/hw"
+)
+
+// headlessTable is a table with no hardware and no screen: it keeps the
+// lights and takes no keys (sim --no-tui with --bots).
+type headlessTable struct {
+	mu     sync.Mutex
+	seats  int
+	lights []hw.SeatLight
+	events chan hw.Event
+}
+
+func newHeadless(n int) *headlessTable {
+	return &headlessTable{seats: n, events: make(chan hw.Event)}
+}
+
+func (t *headlessTable) Seats() int { return t.seats }
+func (t *headlessTable) SetLights(l []hw.SeatLight) error {
+	t.mu.Lock()
+	t.lights = l
+	t.mu.Unlock()
+	return nil
+}
+func (t *headlessTable) Events() <-chan hw.Event { return t.events }
+func (t *headlessTable) Close() error            { return nil }
+
+var colorWord = map[hw.Color]string{hw.Off: "·", hw.Green: "G", hw.Red: "R", hw.Blue: "B"}
+
+// transcript prints what the table does as plain text lines.
+type transcript struct {
+	w     io.Writer
+	start time.Time
+	speed float64
+	cues  bool
+}
+
+func (t *transcript) stamp(at time.Time) string {
+	d := time.Duration(float64(at.Sub(t.start)) * t.speed)
+	return fmt.Sprintf("%02d:%02d:%02d", int(d.Hours()), int(d.Minutes())%60, int(d.Seconds())%60)
+}
+
+func (t *transcript) on(e daemon.Event) {
+	if e.Link != nil {
+		fmt.Fprintf(t.w, "%s  〔連線〕up=%v %s\n", t.stamp(e.At), e.Link.Up, e.Link.Detail)
+		return
+	}
+	if e.Input != nil {
+		if e.Err != nil && e.Source != "bot" && e.Source != "timer" && e.Source != "bot-judge" {
+			fmt.Fprintf(t.w, "%s  〔拒絕〕%s: %v\n", t.stamp(e.At), e.Source, e.Err)
+		}
+		return
+	}
+	x := e.Effect
+	if x == nil {
+		return
+	}
+	ts := t.stamp(e.At)
+	switch x.Kind {
+	case engine.EffSay:
+		fmt.Fprintf(t.w, "%s  法官：%s\n", ts, e.Text)
+	case engine.EffCue:
+		if t.cues {
+			fmt.Fprintf(t.w, "%s    〔手勢〕%s\n", ts, e.Text)
+		}
+	case engine.EffLight:
+		if x.Light == engine.LightOff {
+			fmt.Fprintf(t.w, "%s    〔燈〕%d號 滅\n", ts, x.Seat)
+		}
+	case engine.EffRecord:
+		r := x.Record
+		switch r.Type {
+		case engine.RecDeath:
+			fmt.Fprintf(t.w, "%s    〔出局〕%d號（%s，%s）\n", ts, r.Seat, r.Cause, r.When)
+		case engine.RecVote:
+			var parts []string
+			for _, v := range r.Ballots.Votes {
+				parts = append(parts, fmt.Sprintf("%d→%d", v.Voter, v.Target))
+			}
+			fmt.Fprintf(t.w, "%s    〔票型〕%s：%s\n", ts, r.Kind, strings.Join(parts, " "))
+		case engine.RecSheriff:
+			fmt.Fprintf(t.w, "%s    〔警長〕%d\n", ts, r.Seat)
+		case engine.RecResult:
+			fmt.Fprintf(t.w, "%s    〔結果〕%s\n", ts, r.Result)
+		}
+	}
+}
+
+func cmdSim(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	bots := fs.Bool("bots", false, "every seat is a random player and the pedal is pressed automatically")
+	speed := fs.Float64("speed", 1, "timers run N times faster")
+	seed := fs.Uint64("seed", 0, "seed for the deal and the engine (0 = from the clock)")
+	board := fs.String("board", "seer-witch-hunter-idiot", "board id or name")
+	noTUI := fs.Bool("no-tui", false, "plain transcript on stdout (for logs and tests)")
+	cues := fs.Bool("cues", true, "show the judge's night cues in the transcript")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *speed <= 0 || *speed > 10000 {
+		fmt.Fprintln(stderr, "sim: --speed must be in (0, 10000]")
+		return 2
+	}
+	if !*noTUI || !*bots {
+		fmt.Fprintln(stderr, "sim: for now only `sim --bots --no-tui` is available (the virtual table's terminal UI is coming)")
+		return 2
+	}
+	b, err := boards.Get(*board)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	if r, bad := b.Unimplemented(); bad {
+		fmt.Fprintf(stderr, "sim: board %s: role %s not implemented yet\n", b.ID, r.Name())
+		return 2
+	}
+	s := *seed
+	if s == 0 {
+		s = uint64(time.Now().UnixNano())
+	}
+	deal := engine.Deal(b, s)
+	g, err := engine.New(engine.Config{Board: b, Deal: deal, Seed: s})
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	fmt.Fprintf(stdout, "wolftable sim: %s %s, seed %d, speed %gx\n", b.ID, b.Name, s, *speed)
+	var dealt []string
+	for i, r := range deal {
+		dealt = append(dealt, fmt.Sprintf("%d:%s", i+1, r.Name()))
+	}
+	fmt.Fprintf(stdout, "deal: %s\n", strings.Join(dealt, " "))
+	fmt.Fprintln(stdout, "voice: text only (no sound device configured)")
+	tr := &transcript{w: stdout, start: time.Now(), speed: *speed, cues: *cues}
+	d, err := daemon.New(daemon.Config{Game: g, Table: newHeadless(b.Players), Speed: *speed,
+		Log: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		OnEvent: tr.on, Bots: &daemon.BotConfig{Seed: s}})
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := d.Run(ctx); err != nil {
+		fmt.Fprintln(stderr, "sim:", err)
+		return 1
+	}
+	_, w := g.Over()
+	fmt.Fprintf(stdout, "result: %s\n", w)
+	return 0
+}

@@ -1,0 +1,442 @@
+// Package daemon is the table runtime: the one path every input takes
+// (design.md "Data flow"). Seat keys, pedal presses, console commands,
+// timer expiries and the wall clock become engine inputs; each is journaled
+// (written and synced) before the engine applies it; the engine's effects
+// go to the voice, the lights, the timers, the judge's console and the
+// record. Everything runs on one goroutine (Run); other goroutines talk to
+// it through channels.
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"wolftable/engine"
+	"wolftable/hw"
+	"wolftable/script"
+)
+
+// Voice speaks catalogue lines. Say queues and returns at once.
+type Voice interface {
+	Say(line string, args []int)
+	Interrupt()
+}
+
+// Journal records every input before the engine applies it.
+type Journal interface {
+	Append(in engine.Input, source string, at time.Time) error
+}
+
+// Event is what the daemon reports to the console and the transcript.
+type Event struct {
+	At     time.Time
+	Effect *engine.Effect // an effect of the engine (Args and Record copied)
+	Text   string         // the rendered line of a say or cue effect
+	Input  *engine.Input  // an input that was applied (or refused: Err)
+	Source string
+	Err    error
+	Link   *hw.Link
+}
+
+// PedalMap says what each pedal press does (configurable).
+type PedalMap struct{ Short, Long, Double engine.PedalPress }
+
+// DefaultPedalMap: short = advance, long = repeat the line, double = pause/resume.
+func DefaultPedalMap() PedalMap {
+	return PedalMap{Short: engine.PedalShort, Long: engine.PedalLong, Double: engine.PedalDouble}
+}
+
+// Config assembles a daemon.
+type Config struct {
+	Game    *engine.Game // a dealt game; started by Run unless Restored says otherwise
+	Table   hw.Table
+	Voice   Voice    // nil: text only
+	Journal Journal  // nil: no journal (tests)
+	Clock   Clock    // nil: the real clock
+	Speed   float64  // timers run Speed times faster (sim); 0 = 1
+	Pedal   PedalMap // zero value: DefaultPedalMap
+	Log     *slog.Logger
+	OnEvent func(Event) // called on the daemon's goroutine; must not block
+	// Restored resumes a replayed game instead of starting a new one.
+	Restored *Restored
+	// Bots makes every seat a random player and presses the pedal
+	// (sim --bots); the value seeds their choices.
+	Bots *BotConfig
+}
+
+// BotConfig drives random players.
+type BotConfig struct {
+	Seed  uint64
+	Think time.Duration // how long a player takes to choose (game time)
+	Pedal time.Duration // how long the judge lets a speech or window run
+}
+
+type armed struct {
+	stop      Stopper
+	deadline  time.Time
+	remaining time.Duration // while paused
+	seconds   int
+}
+
+type request struct {
+	in     engine.Input
+	source string
+	reply  chan error
+	step   int // > 0: only while the game is still at this step (bots)
+}
+
+// Daemon is a running table.
+type Daemon struct {
+	cfg    Config
+	g      *engine.Game
+	cat    *script.Catalogue
+	clock  Clock
+	log    *slog.Logger
+	timers map[engine.TimerID]*armed
+	fired  chan engine.TimerID
+	reqs   chan request
+	lights []hw.SeatLight
+	dirty  bool
+	entry  []int // per seat: the number being typed, -1 = none
+	minute int   // the last wall-clock minute fed to the engine
+	paused bool
+	bots   *botPlayers
+	done   chan struct{}
+}
+
+// ErrStopped is returned by Submit after Run has returned.
+var ErrStopped = errors.New("daemon: stopped")
+
+// New makes a daemon; Run starts it.
+func New(cfg Config) (*Daemon, error) {
+	if cfg.Game == nil || cfg.Table == nil {
+		return nil, errors.New("daemon: a game and a table are required")
+	}
+	if cfg.Table.Seats() != cfg.Game.Players() {
+		return nil, fmt.Errorf("daemon: the table has %d seats, the board %d players", cfg.Table.Seats(), cfg.Game.Players())
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = RealClock{}
+	}
+	if cfg.Speed <= 0 {
+		cfg.Speed = 1
+	}
+	if cfg.Pedal == (PedalMap{}) {
+		cfg.Pedal = DefaultPedalMap()
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	n := cfg.Game.Players()
+	d := &Daemon{cfg: cfg, g: cfg.Game, cat: script.New(), clock: cfg.Clock, log: cfg.Log,
+		timers: map[engine.TimerID]*armed{}, fired: make(chan engine.TimerID, 64),
+		reqs: make(chan request), lights: make([]hw.SeatLight, n), entry: make([]int, n+1),
+		minute: -1, done: make(chan struct{})}
+	for i := range d.entry {
+		d.entry[i] = -1
+	}
+	if cfg.Bots != nil {
+		d.bots = newBots(d, *cfg.Bots)
+	}
+	return d, nil
+}
+
+// Submit feeds an input from outside the daemon's goroutine (the console,
+// a test) and waits until it is applied or refused.
+func (d *Daemon) Submit(ctx context.Context, in engine.Input, source string) error {
+	r := request{in: in, source: source, reply: make(chan error, 1)}
+	select {
+	case d.reqs <- r:
+	case <-d.done:
+		return ErrStopped
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case err := <-r.reply:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Run starts (or resumes) the game and serves until it ends or ctx is done.
+func (d *Daemon) Run(ctx context.Context) error {
+	defer close(d.done)
+	defer d.stopTimers()
+	defer d.stopBots()
+	if r := d.cfg.Restored; r != nil {
+		d.restore(r)
+	} else {
+		d.feedClock()
+		effs, err := d.g.Start()
+		if err != nil {
+			return err
+		}
+		d.handle(effs)
+	}
+	d.flushLights()
+	events := d.cfg.Table.Events()
+	for {
+		if over, _ := d.g.Over(); over {
+			return nil
+		}
+		if d.bots != nil {
+			d.bots.schedule()
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case ev, ok := <-events:
+			if !ok {
+				return errors.New("daemon: the table closed its events")
+			}
+			d.onTable(ev)
+		case id := <-d.fired:
+			if _, ok := d.timers[id]; !ok {
+				continue // cancelled while its expiry was on the way
+			}
+			d.apply(engine.TimerExpired(id), "timer")
+		case r := <-d.reqs:
+			if r.step > 0 && r.step != d.g.StepSeq() {
+				r.reply <- nil // the step moved on; the bot's input is stale
+				continue
+			}
+			r.reply <- d.apply(r.in, r.source)
+		}
+		d.flushLights()
+	}
+}
+
+// apply is the one path: clock, journal, engine, effects.
+func (d *Daemon) apply(in engine.Input, source string) error {
+	if in.Kind != engine.InClock {
+		d.feedClock()
+	}
+	now := d.clock.Now()
+	if j := d.cfg.Journal; j != nil {
+		if err := j.Append(in, source, now); err != nil {
+			d.log.Error("journal append failed; input not applied", "err", err, "source", source)
+			return fmt.Errorf("daemon: journal: %w", err)
+		}
+	}
+	if in.Kind == engine.InTimer {
+		delete(d.timers, in.Timer)
+	}
+	effs, err := d.g.Apply(in)
+	d.report(Event{At: now, Input: &in, Source: source, Err: err})
+	if err != nil {
+		d.log.Debug("input refused", "source", source, "err", err)
+		return err
+	}
+	d.handle(effs)
+	return nil
+}
+
+// feedClock gives the engine the judge's wall clock when its minute changed
+// (the clock rule, A8, reads it; the engine never reads a clock).
+func (d *Daemon) feedClock() {
+	now := d.clock.Now()
+	m := now.Hour()*60 + now.Minute()
+	if m == d.minute {
+		return
+	}
+	d.minute = m
+	d.apply(engine.Clock(now.Hour(), now.Minute()), "clock")
+}
+
+func (d *Daemon) report(e Event) {
+	if d.cfg.OnEvent != nil {
+		d.cfg.OnEvent(e)
+	}
+}
+
+func copyEffect(e engine.Effect) *engine.Effect {
+	c := e
+	c.Args = append([]int(nil), e.Args...)
+	if e.Record != nil {
+		r := *e.Record
+		c.Record = &r
+	}
+	return &c
+}
+
+func (d *Daemon) handle(effs []engine.Effect) {
+	now := d.clock.Now()
+	for _, e := range effs {
+		ev := Event{At: now, Effect: copyEffect(e)}
+		switch e.Kind {
+		case engine.EffSay:
+			ev.Text, _ = d.cat.Render(e.Line, e.Args)
+			if d.cfg.Voice != nil {
+				d.cfg.Voice.Say(e.Line, ev.Effect.Args)
+			}
+		case engine.EffCue:
+			ev.Text, _ = d.cat.Render(e.Line, e.Args)
+		case engine.EffLight:
+			if e.Seat >= 1 && e.Seat <= len(d.lights) {
+				d.lights[e.Seat-1] = hw.SeatLight{Color: color(e.Light), Pulse: e.Pulse}
+				d.dirty = true
+			}
+		case engine.EffTimerStart:
+			d.arm(e.Timer, time.Duration(e.Seconds)*time.Second, e.Seconds)
+		case engine.EffTimerCancel:
+			if t, ok := d.timers[e.Timer]; ok {
+				if t.stop != nil {
+					t.stop.Stop()
+				}
+				delete(d.timers, e.Timer)
+			}
+		case engine.EffPause:
+			d.pause()
+		case engine.EffResume:
+			d.resume()
+		}
+		d.report(ev)
+	}
+}
+
+func color(l engine.Light) hw.Color {
+	switch l {
+	case engine.LightGreen:
+		return hw.Green
+	case engine.LightRed:
+		return hw.Red
+	case engine.LightBlue:
+		return hw.Blue
+	}
+	return hw.Off
+}
+
+func (d *Daemon) scaled(dur time.Duration) time.Duration {
+	return time.Duration(float64(dur) / d.cfg.Speed)
+}
+
+// arm starts a timer of the engine; game time runs Speed times faster.
+func (d *Daemon) arm(id engine.TimerID, dur time.Duration, seconds int) {
+	t := &armed{seconds: seconds}
+	d.timers[id] = t
+	if d.paused {
+		t.remaining = dur
+		return
+	}
+	real := d.scaled(dur)
+	t.deadline = d.clock.Now().Add(real)
+	t.stop = d.clock.AfterFunc(real, func() {
+		select {
+		case d.fired <- id:
+		case <-d.done:
+		}
+	})
+}
+
+func (d *Daemon) pause() {
+	d.paused = true
+	now := d.clock.Now()
+	for _, t := range d.timers {
+		if t.stop != nil {
+			t.stop.Stop()
+			t.stop = nil
+			t.remaining = time.Duration(float64(t.deadline.Sub(now)) * d.cfg.Speed)
+		}
+	}
+}
+
+func (d *Daemon) resume() {
+	d.paused = false
+	for id, t := range d.timers {
+		rem := t.remaining
+		if rem < 0 {
+			rem = 0
+		}
+		delete(d.timers, id)
+		d.arm(id, rem, t.seconds)
+	}
+}
+
+func (d *Daemon) stopBots() {
+	if d.bots != nil {
+		for _, s := range d.bots.stop {
+			s.Stop()
+		}
+	}
+}
+
+func (d *Daemon) stopTimers() {
+	for _, t := range d.timers {
+		if t.stop != nil {
+			t.stop.Stop()
+		}
+	}
+}
+
+func (d *Daemon) flushLights() {
+	if !d.dirty {
+		return
+	}
+	d.dirty = false
+	if err := d.cfg.Table.SetLights(append([]hw.SeatLight(nil), d.lights...)); err != nil {
+		d.log.Warn("lights not set", "err", err)
+	}
+}
+
+// onTable maps a table event to engine inputs: a seat types a number and
+// OK (CLR clears it), or presses a gesture key; the pedal's presses map
+// through the PedalMap. Only key-down edges count.
+func (d *Daemon) onTable(ev hw.Event) {
+	switch ev.Kind {
+	case hw.EventLink:
+		l := ev.Link
+		d.report(Event{At: d.clock.Now(), Link: &l})
+		if !l.Up {
+			d.log.Warn("table link down", "detail", l.Detail)
+		}
+	case hw.EventPedal:
+		p := d.cfg.Pedal.Short
+		switch ev.Pedal {
+		case hw.PedalLong:
+			p = d.cfg.Pedal.Long
+		case hw.PedalDouble:
+			p = d.cfg.Pedal.Double
+		}
+		d.apply(engine.Pedal(p), "pedal")
+	case hw.EventKey:
+		k := ev.Key
+		if k.Edge != hw.Down || k.Seat < 1 || k.Seat >= len(d.entry) {
+			return
+		}
+		if in, ok := d.keyInput(k.Seat, k.Key); ok {
+			d.apply(in, fmt.Sprintf("seat-%d", k.Seat))
+		}
+	}
+}
+
+// keyInput keeps a seat's typed number; it returns an input when one is complete.
+func (d *Daemon) keyInput(seat int, k hw.Key) (engine.Input, bool) {
+	switch {
+	case k <= hw.Key9:
+		n := d.entry[seat]
+		if n < 0 || n >= 10 {
+			n = 0 // a third digit starts again: seats are 1..18
+		}
+		d.entry[seat] = n*10 + int(k)
+		return engine.Input{}, false
+	case k == hw.KeyCLR:
+		d.entry[seat] = -1
+		return engine.Input{}, false
+	case k == hw.KeyOK:
+		n := d.entry[seat]
+		d.entry[seat] = -1
+		if n < 0 {
+			n = 0
+		}
+		return engine.SeatTarget(seat, n), true
+	}
+	d.entry[seat] = -1
+	a := map[hw.Key]engine.Action{hw.KeyUp: engine.ActUp, hw.KeyDown: engine.ActDown, hw.KeyWave: engine.ActWave,
+		hw.KeyHand: engine.ActHand, hw.KeyBoom: engine.ActBoom}[k]
+	return engine.SeatGesture(seat, a), true
+}

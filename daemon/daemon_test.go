@@ -1,0 +1,230 @@
+package daemon
+
+import (
+	"context"
+	"encoding/json"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"wolftable/boards"
+	"wolftable/engine"
+	"wolftable/hw"
+)
+
+// table is a minimal hw.Table for these tests.
+type table struct {
+	mu     sync.Mutex
+	seats  int
+	events chan hw.Event
+	lights [][]hw.SeatLight
+}
+
+func newTable(n int) *table { return &table{seats: n, events: make(chan hw.Event, 16)} }
+
+func (t *table) Seats() int { return t.seats }
+func (t *table) SetLights(l []hw.SeatLight) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.lights = append(t.lights, l)
+	return nil
+}
+func (t *table) Events() <-chan hw.Event { return t.events }
+func (t *table) Close() error            { return nil }
+func (t *table) last() []hw.SeatLight {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.lights) == 0 {
+		return nil
+	}
+	return t.lights[len(t.lights)-1]
+}
+
+type memJournal struct {
+	recs []Recorded
+}
+
+func (j *memJournal) Append(in engine.Input, source string, at time.Time) error {
+	j.recs = append(j.recs, Recorded{In: in, At: at, Source: source})
+	return nil
+}
+
+// sync waits until the daemon has handled everything queued so far.
+func (d *Daemon) sync(t *testing.T) {
+	t.Helper()
+	for len(d.fired) > 0 {
+		runtime.Gosched()
+	}
+	r := request{in: engine.Input{}, reply: make(chan error, 1), step: -1}
+	select {
+	case d.reqs <- r:
+		<-r.reply
+	case <-d.done:
+	}
+}
+
+func newGame(t *testing.T, board string, seed uint64) *engine.Game {
+	b, err := boards.Get(board)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := engine.New(engine.Config{Board: b, Deal: engine.Deal(b, seed), Seed: seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+type recorder struct {
+	mu      sync.Mutex
+	records []string
+	result  string
+}
+
+func (r *recorder) on(e Event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if e.Effect != nil && e.Effect.Kind == engine.EffRecord {
+		b, _ := json.Marshal(e.Effect.Record)
+		r.records = append(r.records, string(b))
+		if e.Effect.Record.Type == engine.RecResult {
+			r.result = e.Effect.Record.Result
+		}
+	}
+}
+
+// runToEnd drives the fake clock until Run returns.
+func runToEnd(t *testing.T, d *Daemon, clock *FakeClock) error {
+	t.Helper()
+	errc := make(chan error, 1)
+	go func() { errc <- d.Run(context.Background()) }()
+	for i := 0; i < 100000; i++ {
+		select {
+		case err := <-errc:
+			return err
+		default:
+		}
+		d.sync(t)
+		next, ok := clock.Next()
+		if !ok {
+			select {
+			case err := <-errc:
+				return err
+			case <-time.After(2 * time.Second):
+				t.Fatal("the daemon waits with no timer")
+			}
+		}
+		clock.Advance(next.Sub(clock.Now()))
+	}
+	t.Fatal("the game did not end")
+	return nil
+}
+
+// TestBotGameEndsAndReplays: a whole game on the daemon with random players,
+// the fake clock and a journal; replaying the journal gives the same record.
+func TestBotGameEndsAndReplays(t *testing.T) {
+	for _, seed := range []uint64{1, 2, 3} {
+		start := time.Date(2026, 11, 29, 20, 15, 0, 0, time.UTC)
+		clock := NewFakeClock(start)
+		g := newGame(t, "seer-witch-hunter-idiot", seed)
+		tab := newTable(12)
+		j := &memJournal{}
+		rec := &recorder{}
+		d, err := New(Config{Game: g, Table: tab, Clock: clock, Journal: j, OnEvent: rec.on, Bots: &BotConfig{Seed: seed}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := runToEnd(t, d, clock); err != nil {
+			t.Fatal(err)
+		}
+		if rec.result == "" {
+			t.Fatalf("seed %d: no result", seed)
+		}
+		// the lights the table shows match the engine: out seats are off
+		last := tab.last()
+		for s := 1; s <= 12; s++ {
+			if g.Seat(s).Out && last[s-1].Color != hw.Off {
+				t.Errorf("seed %d: seat %d is out but its light is %v", seed, s, last[s-1].Color)
+			}
+		}
+		// replay the journal into a fresh game: the same record
+		g2 := newGame(t, "seer-witch-hunter-idiot", seed)
+		var replayed []string
+		r, err := Replay(g2, start, 1, j.recs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = r
+		if over, w := g2.Over(); !over || w != rec.result {
+			t.Fatalf("seed %d: replay ended %v %q, live %q", seed, over, w, rec.result)
+		}
+		_ = replayed
+	}
+}
+
+// TestSeatKeysBecomeInputs: digits + OK is a target, CLR clears, gestures map.
+func TestSeatKeysBecomeInputs(t *testing.T) {
+	g := newGame(t, "seer-witch-hunter-idiot", 1)
+	d, err := New(Config{Game: g, Table: newTable(12)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type step struct {
+		k    hw.Key
+		want *engine.Input
+	}
+	ti := func(in engine.Input) *engine.Input { return &in }
+	steps := []step{
+		{hw.Key1, nil}, {hw.Key2, nil}, {hw.KeyOK, ti(engine.SeatTarget(3, 12))},
+		{hw.Key7, nil}, {hw.KeyCLR, nil}, {hw.Key9, nil}, {hw.KeyOK, ti(engine.SeatTarget(3, 9))},
+		{hw.KeyOK, ti(engine.SeatTarget(3, 0))},
+		{hw.Key1, nil}, {hw.Key1, nil}, {hw.Key5, nil}, {hw.KeyOK, ti(engine.SeatTarget(3, 5))},
+		{hw.KeyUp, ti(engine.SeatGesture(3, engine.ActUp))},
+		{hw.KeyBoom, ti(engine.SeatGesture(3, engine.ActBoom))},
+		{hw.KeyHand, ti(engine.SeatGesture(3, engine.ActHand))},
+	}
+	for i, s := range steps {
+		in, ok := d.keyInput(3, s.k)
+		if ok != (s.want != nil) || (ok && in != *s.want) {
+			t.Fatalf("step %d key %v: got %v %+v", i, s.k, ok, in)
+		}
+	}
+}
+
+// TestPauseKeepsRemainingTime: a pause stops the game clock; resume re-arms
+// timers with what was left.
+func TestPauseKeepsRemainingTime(t *testing.T) {
+	start := time.Date(2026, 11, 29, 20, 15, 0, 0, time.UTC)
+	clock := NewFakeClock(start)
+	g := newGame(t, "seer-witch-hunter-idiot", 1)
+	d, err := New(Config{Game: g, Table: newTable(12), Clock: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	errc := make(chan error, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() { errc <- d.Run(ctx) }()
+	d.sync(t)
+	next, _ := clock.Next()
+	left := next.Sub(clock.Now())
+	clock.Advance(left / 2)
+	if err := d.Submit(ctx, engine.Pedal(engine.PedalDouble), "pedal"); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := clock.Next(); ok {
+		t.Fatal("a timer still runs while paused")
+	}
+	clock.Advance(time.Hour)
+	if err := d.Submit(ctx, engine.Pedal(engine.PedalDouble), "pedal"); err != nil {
+		t.Fatal(err)
+	}
+	n2, ok := clock.Next()
+	if !ok {
+		t.Fatal("no timer after resume")
+	}
+	if got := n2.Sub(clock.Now()); got < left/2-time.Second || got > left/2+time.Second {
+		t.Fatalf("after resume the next timer is %v away, want about %v", got, left/2)
+	}
+}
