@@ -151,7 +151,7 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintln(stdout, "voice: text only (no sound device configured)")
 	tr := &transcript{w: stdout, start: time.Now(), speed: *speed, cues: *cues}
 	d, err := daemon.New(daemon.Config{Game: g, Table: newHeadless(b.Players), Speed: *speed,
-		Log: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		Log:     slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		OnEvent: tr.on, Bots: &daemon.BotConfig{Seed: s}})
 	if err != nil {
 		fmt.Fprintln(stderr, err)
