@@ -135,11 +135,21 @@ func Run(f *File, boards BoardSource) *Result {
 		if over, _ := g.Over(); over {
 			break
 		}
+		queue := append([]Decision(nil), sec.Decisions...)
+		// A clock line applies "from here on": the ones that open a section
+		// apply before the section begins (the first speaker of the day-1
+		// election is fixed as the day breaks).
+		for len(queue) > 0 && queue[0].Kind == KClock {
+			if _, _, e := r.try(g.Awaiting(), queue[0]); e != nil {
+				res.Err = e
+				return res
+			}
+			queue = queue[1:]
+		}
 		if e := r.enter(sec); e != nil {
 			res.Err = e
 			return res
 		}
-		queue := append([]Decision(nil), sec.Decisions...)
 		for len(queue) > 0 {
 			if over, _ := g.Over(); over {
 				break
@@ -378,7 +388,7 @@ func (r *runner) decide(sec Section, d Decision) (*Decision, *RunError) {
 			return nil, nil
 		}
 		if !r.inSection(p, sec) {
-			return nil, &RunError{Line: d.Line, Msg: fmt.Sprintf("%q could not be applied: %s ended first", d.Text, sec)}
+			return nil, &RunError{Line: d.Line, Msg: fmt.Sprintf("%q could not be applied: %s ended first%s", d.Text, sec, r.why(d))}
 		}
 		done, follow, e := r.try(p, d)
 		if e != nil || done {
@@ -527,6 +537,9 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 		}
 		return ok(r.seatInputs(d, ins...))
 	case KExplode:
+		if len(d.Seats) == 2 && r.g.RoleOf(d.Seats[0]) != engine.WhiteWolfKing {
+			return fail("自爆 %d 帶走 %d: seat %d is %s, not the white wolf king", d.Seats[0], d.Seats[1], d.Seats[0], r.g.RoleOf(d.Seats[0]).Name())
+		}
 		inWindow := p.Step == "explode" || ((p.Step == "speech" || p.Step == "withdraw") && p.Window != "" && (d.Window == "" || d.Window == p.Window))
 		if !inWindow {
 			return false, nil, nil
@@ -544,12 +557,34 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 		}
 		return ok(r.seatInputs(d, target(p.Seat, d.Seats[1])))
 	case KDuel:
+		if role := r.g.RoleOf(d.Seats[0]); role != engine.Knight {
+			return fail("決鬥: seat %d is %s, not the knight", d.Seats[0], role.Name())
+		}
 		if p.Step != "speech" || p.Window != "放逐" {
 			return false, nil, nil
 		}
 		return ok(r.seatInputs(d, gesture(d.Seats[0], engine.ActBoom), target(d.Seats[0], d.Seats[1])))
 	}
 	return fail("unknown decision")
+}
+
+// why explains a decision the day ended before (for the judge reading the error).
+func (r *runner) why(d Decision) string {
+	switch d.Kind {
+	case KTake:
+		return fmt.Sprintf(" (seat %d had no 帶走: a white wolf king poisoned last night who explodes in the election has no skill)", d.Seats[0])
+	case KSkill:
+		v := r.g.Seat(d.Seats[0])
+		if !v.Out {
+			return fmt.Sprintf(" (seat %d is not out, so it was never asked for a skill)", d.Seats[0])
+		}
+		return fmt.Sprintf(" (seat %d went out by %s: no skill window)", d.Seats[0], causes(v.Causes))
+	case KBadge:
+		return " (no sheriff left the game in this section)"
+	case KExplode, KDuel:
+		return " (no explosion window came: election speeches, 退水, exile-day speeches)"
+	}
+	return ""
 }
 
 // someSeat is a seat a disagreeing wolf points at: any present seat the

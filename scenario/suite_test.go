@@ -1,6 +1,7 @@
 package scenario_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,7 +56,35 @@ func TestSuite(t *testing.T) {
 			for _, fl := range res.Failures {
 				t.Errorf("line %d: %s", fl.Line, fl.Msg)
 			}
+			checkSpeechOrders(t, src, res)
 		})
+	}
+}
+
+// checkSpeechOrders checks the suite's "# speech-order: DAY KIND SEAT..."
+// comments (the clock rule, A8, and the sheriff's 順/逆) against the run's
+// speech events: the whole order of that day's speeches of that kind.
+func checkSpeechOrders(t *testing.T, src []byte, res *scenario.Result) {
+	got := map[string][]string{}
+	for _, e := range res.Events {
+		if e.Type == "speech" {
+			k := fmt.Sprintf("%d %s", e.Day, e.Kind)
+			got[k] = append(got[k], fmt.Sprint(*e.Seat))
+		}
+	}
+	for _, line := range strings.Split(string(src), "\n") {
+		rest, ok := strings.CutPrefix(strings.TrimSpace(line), "# speech-order:")
+		if !ok {
+			continue
+		}
+		f := strings.Fields(rest)
+		if len(f) < 3 {
+			t.Fatalf("bad speech-order comment %q", line)
+		}
+		k := f[0] + " " + f[1]
+		if want := strings.Join(f[2:], " "); strings.Join(got[k], " ") != want {
+			t.Errorf("day %s %s speeches: got %v, want %s", f[0], f[1], got[k], want)
+		}
 	}
 }
 
