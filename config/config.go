@@ -1,0 +1,297 @@
+// Package config reads the table daemon's configuration file
+// (/etc/wolftable/config.toml or --config): the table's hardware, the board
+// and its options, the voice, the journal, the console and the pedal.
+// Every key has a default, so `wolftable sim` works with no file at all.
+// Errors name the key and the problem.
+//
+//	[table]                # the hardware: see the hw package (seats, mode, wiring)
+//	seats = 12
+//	mode = "virtual"       # virtual | gpio | serial
+//
+//	[game]
+//	board = "seer-witch-hunter-idiot"   # id or name (wolftable boards)
+//	deal = "random"        # random | manual (the judge enters the deal on the console)
+//	[game.options]         # board options of rules.md, e.g.
+//	"witch.self_save" = "never"
+//
+//	[voice]
+//	pack = ""              # a voice-pack folder; "" = the embedded default pack
+//	volume = 1.0           # 0..1
+//
+//	[journal]
+//	dir = "/var/lib/wolftable/journals"
+//	resume = true          # resume an unfinished game on start (false: start a new one)
+//
+//	[console]
+//	listen = "127.0.0.1:8080"
+//	pin_hash = ""          # sha256:<hex> of the judge's PIN; "" = a PIN is shown on first start
+//
+//	[pedal]
+//	short = "advance"      # advance | repeat | pause
+//	long = "repeat"
+//	double = "pause"
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+
+	"wolftable/boards"
+	"wolftable/engine"
+)
+
+// Config is the daemon's configuration.
+type Config struct {
+	Table   map[string]any // the [table] section, handed to the hw package
+	Game    Game
+	Voice   Voice
+	Journal Journal
+	Console Console
+	Pedal   Pedal
+	Path    string // the file it came from ("" = defaults)
+}
+
+// Game is the [game] section.
+type Game struct {
+	Board   string            `toml:"board"`
+	Deal    string            `toml:"deal"`
+	Options map[string]string `toml:"options"`
+}
+
+// Voice is the [voice] section.
+type Voice struct {
+	Pack   string  `toml:"pack"`
+	Volume float64 `toml:"volume"`
+}
+
+// Journal is the [journal] section.
+type Journal struct {
+	Dir    string `toml:"dir"`
+	Resume bool   `toml:"resume"`
+}
+
+// Console is the [console] section.
+type Console struct {
+	Listen  string `toml:"listen"`
+	PINHash string `toml:"pin_hash"`
+}
+
+// Pedal is the [pedal] section: what each press does.
+type Pedal struct {
+	Short  string `toml:"short"`
+	Long   string `toml:"long"`
+	Double string `toml:"double"`
+}
+
+// Default is the configuration with no file.
+func Default() *Config {
+	return &Config{
+		Table:   map[string]any{"seats": int64(12), "mode": "virtual"},
+		Game:    Game{Board: "seer-witch-hunter-idiot", Deal: "random"},
+		Voice:   Voice{Volume: 1},
+		Journal: Journal{Dir: "/var/lib/wolftable/journals", Resume: true},
+		Console: Console{Listen: "127.0.0.1:8080"},
+		Pedal:   Pedal{Short: "advance", Long: "repeat", Double: "pause"},
+	}
+}
+
+// Error is a configuration problem: the key and what is wrong.
+type Error struct {
+	Path string
+	Key  string
+	Line int
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	loc := e.Path
+	if loc == "" {
+		loc = "config"
+	}
+	if e.Line > 0 {
+		loc = fmt.Sprintf("%s:%d", loc, e.Line)
+	}
+	if e.Key != "" {
+		return fmt.Sprintf("config: %s: %s: %s", loc, e.Key, e.Msg)
+	}
+	return fmt.Sprintf("config: %s: %s", loc, e.Msg)
+}
+
+type file struct {
+	Table   map[string]any `toml:"table"`
+	Game    *Game          `toml:"game"`
+	Voice   *Voice         `toml:"voice"`
+	Journal *struct {
+		Dir    *string `toml:"dir"`
+		Resume *bool   `toml:"resume"`
+	} `toml:"journal"`
+	Console *Console `toml:"console"`
+	Pedal   *Pedal   `toml:"pedal"`
+}
+
+// Load reads a file; a missing file at the default path gives the defaults.
+func Load(path string, mustExist bool) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) && !mustExist {
+			return Default(), nil
+		}
+		return nil, &Error{Path: path, Msg: err.Error()}
+	}
+	c, err := Parse(data)
+	if err != nil {
+		var ce *Error
+		if errors.As(err, &ce) {
+			ce.Path = path
+		}
+		return nil, err
+	}
+	c.Path = path
+	return c, nil
+}
+
+// Parse reads a configuration from TOML text over the defaults.
+func Parse(data []byte) (*Config, error) {
+	c := Default()
+	var f file
+	dec := toml.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		var de *toml.DecodeError
+		if errors.As(err, &de) {
+			line, _ := de.Position()
+			return nil, &Error{Line: line, Key: strings.Join(de.Key(), "."), Msg: de.Error()}
+		}
+		var se *toml.StrictMissingError
+		if errors.As(err, &se) && len(se.Errors) > 0 {
+			k := se.Errors[0]
+			line, _ := k.Position()
+			return nil, &Error{Line: line, Key: strings.Join(k.Key(), "."), Msg: "unknown key"}
+		}
+		return nil, &Error{Msg: err.Error()}
+	}
+	if f.Table != nil {
+		for k, v := range f.Table {
+			c.Table[k] = v
+		}
+	}
+	if f.Game != nil {
+		if f.Game.Board != "" {
+			c.Game.Board = f.Game.Board
+		}
+		if f.Game.Deal != "" {
+			c.Game.Deal = f.Game.Deal
+		}
+		c.Game.Options = f.Game.Options
+	}
+	if f.Voice != nil {
+		c.Voice = *f.Voice
+	}
+	if f.Journal != nil {
+		if f.Journal.Dir != nil {
+			c.Journal.Dir = *f.Journal.Dir
+		}
+		if f.Journal.Resume != nil {
+			c.Journal.Resume = *f.Journal.Resume
+		}
+	}
+	if f.Console != nil {
+		if f.Console.Listen != "" {
+			c.Console.Listen = f.Console.Listen
+		}
+		c.Console.PINHash = f.Console.PINHash
+	}
+	if f.Pedal != nil {
+		if f.Pedal.Short != "" {
+			c.Pedal.Short = f.Pedal.Short
+		}
+		if f.Pedal.Long != "" {
+			c.Pedal.Long = f.Pedal.Long
+		}
+		if f.Pedal.Double != "" {
+			c.Pedal.Double = f.Pedal.Double
+		}
+	}
+	return c, c.Validate()
+}
+
+// Validate checks every value; the first problem is returned.
+func (c *Config) Validate() error {
+	b, err := boards.Get(c.Game.Board)
+	if err != nil {
+		return &Error{Key: "game.board", Msg: err.Error()}
+	}
+	if r, bad := b.Unimplemented(); bad {
+		return &Error{Key: "game.board", Msg: fmt.Sprintf("board %s: role %s not implemented yet", b.ID, r.Name())}
+	}
+	keys := make([]string, 0, len(c.Game.Options))
+	for k := range c.Game.Options {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if err := b.Options.Set(k, c.Game.Options[k]); err != nil {
+			return &Error{Key: "game.options." + k, Msg: err.Error()}
+		}
+	}
+	switch c.Game.Deal {
+	case "random", "manual":
+	default:
+		return &Error{Key: "game.deal", Msg: fmt.Sprintf("%q: want random or manual", c.Game.Deal)}
+	}
+	if c.Voice.Volume < 0 || c.Voice.Volume > 1 {
+		return &Error{Key: "voice.volume", Msg: fmt.Sprintf("%v is out of range 0..1", c.Voice.Volume)}
+	}
+	if c.Journal.Dir == "" {
+		return &Error{Key: "journal.dir", Msg: "must not be empty"}
+	}
+	if _, _, err := net.SplitHostPort(c.Console.Listen); err != nil {
+		return &Error{Key: "console.listen", Msg: fmt.Sprintf("%q: want host:port (%v)", c.Console.Listen, err)}
+	}
+	if h := c.Console.PINHash; h != "" && (!strings.HasPrefix(h, "sha256:") || len(h) != len("sha256:")+64) {
+		return &Error{Key: "console.pin_hash", Msg: "want sha256:<64 hex digits>"}
+	}
+	for key, v := range map[string]string{"pedal.short": c.Pedal.Short, "pedal.long": c.Pedal.Long, "pedal.double": c.Pedal.Double} {
+		if _, err := PedalAction(v); err != nil {
+			return &Error{Key: key, Msg: err.Error()}
+		}
+	}
+	return nil
+}
+
+// PedalAction maps a pedal setting to the engine's pedal press.
+func PedalAction(s string) (engine.PedalPress, error) {
+	switch s {
+	case "advance":
+		return engine.PedalShort, nil
+	case "repeat":
+		return engine.PedalLong, nil
+	case "pause":
+		return engine.PedalDouble, nil
+	}
+	return 0, fmt.Errorf("%q: want advance, repeat or pause", s)
+}
+
+// Board returns the configured board with its options applied.
+func (c *Config) Board() (*engine.Board, error) {
+	b, err := boards.Get(c.Game.Board)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range c.Game.Options {
+		if err := b.Options.Set(k, v); err != nil {
+			return nil, &Error{Key: "game.options." + k, Msg: err.Error()}
+		}
+	}
+	return b, nil
+}
+
+// TableTOML renders the [table] section as a document for the hw package.
+func (c *Config) TableTOML() ([]byte, error) { return toml.Marshal(c.Table) }
