@@ -170,13 +170,13 @@ func TestSeedTimings(t *testing.T) {
 		{"惡靈騎士", 2, 0, step{Kind: "guard", Seconds: 30}},
 		// 三（七）血月獵魔人
 		{"血月獵魔人", 1, 0, step{Kind: "wolves", Seconds: 60, Hurry: 30, Mark: "bloodmoon"}},
-		{"血月獵魔人", 1, 3, step{Kind: "demonhunter", Seconds: 5}},
+		{"血月獵魔人", 1, 3, step{Kind: "demonhunter", Seconds: 5, OpenOnly: true}}, // seed: 獵魔人請睜眼，獵魔人請閉眼
 		{"血月獵魔人", 2, 3, step{Kind: "demonhunter", Seconds: 30}},
 		{"血月獵魔人", 2, 4, step{Kind: "idiot", Seconds: 5}},
 		// 三（八）噩夢之影
 		{"噩夢之影", 1, 0, step{Kind: "nightmare", Seconds: 15}},
 		{"噩夢之影", 1, 1, step{Kind: "dreamweaver", Seconds: 15}},
-		{"噩夢之影", 1, 2, step{Kind: "wolves", Seconds: 90, Hurry: 30, Mark: "nightmare"}},
+		{"噩夢之影", 1, 2, step{Kind: "wolves", Seconds: 90, Hurry: 30}}, // rules.md B: 噩夢之影 does not meet the wolves on night 1
 		{"噩夢之影", 2, 2, step{Kind: "wolves", Seconds: 60, Hurry: 30}},
 		{"噩夢之影", 2, 5, step{Kind: "hunter", Seconds: 5}},
 		// 三（九）永序之輪
@@ -192,11 +192,11 @@ func TestSeedTimings(t *testing.T) {
 		{"純白夜影", 2, 4, step{Kind: "purewhite", Seconds: 30}},
 		{"純白夜影", 2, 5, step{Kind: "wolfwitch", Seconds: 30}},
 		// 三（十一）石像鬼守墓人
-		{"石像鬼守墓人", 1, 0, step{Kind: "gargoyle", Seconds: 5}},
+		{"石像鬼守墓人", 1, 0, step{Kind: "gargoyle", Seconds: 5, OpenOnly: true}},
 		{"石像鬼守墓人", 1, 1, step{Kind: "wolves", Seconds: 60, Hurry: 30}},
 		{"石像鬼守墓人", 1, 6, step{Kind: "gargoyle", Seconds: 30}},
 		{"石像鬼守墓人", 2, 0, step{Kind: "gargoyle", Seconds: 30}},
-		{"石像鬼守墓人", 2, 2, step{Kind: "gargoyle", Seconds: 30}},
+		{"石像鬼守墓人", 2, 2, step{Kind: "gargoylekill", Seconds: 30}},
 		{"石像鬼守墓人", 2, 3, step{Kind: "witch", Seconds: 30, Hurry: 10}},
 	}
 	for _, tt := range tests {
@@ -229,7 +229,7 @@ func TestNightOrders(t *testing.T) {
 		"nightmare":               {"nightmare dreamweaver wolves witch seer hunter", "nightmare dreamweaver wolves witch seer hunter"},
 		"eternal-wheel":           {"guard eclipsequeen wolves witch seer prince", "guard eclipsequeen wolves witch seer"},
 		"pure-white":              {"guard wolves witch hunter purewhite wolfwitch", "guard wolves witch hunter purewhite wolfwitch"},
-		"gargoyle-gravekeeper":    {"gargoyle wolves witch seer hunter gravekeeper gargoyle", "gargoyle wolves gargoyle witch seer hunter gravekeeper"},
+		"gargoyle-gravekeeper":    {"gargoyle wolves witch seer hunter gravekeeper gargoyle", "gargoyle wolves gargoylekill witch seer hunter gravekeeper"},
 	}
 	all, err := All()
 	if err != nil {

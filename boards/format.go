@@ -56,5 +56,8 @@ func formatStep(s engine.Step) string {
 	if s.Mark != "" {
 		t += "/mark=" + string(s.Mark)
 	}
+	if s.OpenOnly {
+		t += "/open"
+	}
 	return t
 }

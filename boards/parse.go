@@ -285,7 +285,7 @@ func nightRange(s string) (from, to int, ok bool) {
 	return from, to, true
 }
 
-// parseStep reads KIND/SECONDS[/hurry=S][/mark=ROLE]; the problem is "" when
+// parseStep reads KIND/SECONDS[/hurry=S][/mark=ROLE][/open]; the problem is "" when
 // the syntax is right (checkStep judges the values).
 func parseStep(tok string) (engine.Step, string) {
 	parts := strings.Split(tok, "/")
@@ -305,6 +305,11 @@ func parseStep(tok string) (engine.Step, string) {
 	for _, a := range parts[2:] {
 		k, v, _ := strings.Cut(a, "=")
 		switch k {
+		case "open":
+			if v != "" || s.OpenOnly {
+				return s, "open takes no value and is given once"
+			}
+			s.OpenOnly = true
 		case "hurry":
 			if hurry {
 				return s, "hurry given twice"
@@ -326,7 +331,7 @@ func parseStep(tok string) (engine.Step, string) {
 			}
 			s.Mark = ri.ID
 		default:
-			return s, fmt.Sprintf("unknown attribute %q (want hurry=S or mark=ROLE)", a)
+			return s, fmt.Sprintf("unknown attribute %q (want hurry=S, mark=ROLE or open)", a)
 		}
 	}
 	return s, ""

@@ -199,7 +199,7 @@ func TestParseErrors(t *testing.T) {
 		{"hurry twice", src(lID, lName, lPlayers, lRoles, lNight1, "night 2- guard/30 wolves/60/hurry=10/hurry=20 witch/30 seer/30"), 6,
 			`night 2-: step "wolves/60/hurry=10/hurry=20": hurry given twice`},
 		{"unknown attribute", src(lID, lName, lPlayers, lRoles, lNight1, "night 2- guard/30 wolves/60/speed=3 witch/30 seer/30"), 6,
-			`night 2-: step "wolves/60/speed=3": unknown attribute "speed=3" (want hurry=S or mark=ROLE)`},
+			`night 2-: step "wolves/60/speed=3": unknown attribute "speed=3" (want hurry=S, mark=ROLE or open)`},
 		{"step role not in roles", src(lID, lName, lPlayers, lRoles, lNight1, "night 2- guard/30 wolves/60 witch/30 seer/30 idiot/5"), 6,
 			`night 2-: step "idiot/5": idiot (愚者) is not in the roles`},
 		{"wolves step without pack", src(lID, lName, lPlayers, "roles gargoyle seer witch hunter guard villager*7",

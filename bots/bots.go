@@ -240,6 +240,12 @@ func (d *Driver) Choices(p engine.Prompt) []engine.Input {
 		}
 	case "duel":
 		out = append(out, t(p.Seat, d.pick(d.present())))
+	case "prince":
+		for _, a := range p.Actors {
+			if d.chance(30) {
+				out = append(out, gest(a, engine.ActBoom))
+			}
+		}
 	case "speech", "explode":
 		if p.Window != "" && d.chance(4) {
 			out = append(out, gest(d.pick(d.present()), engine.ActBoom))

@@ -68,17 +68,17 @@ func roleTable() [22]RoleInfo {
 		{WhiteWolfKing, "白狼王", "白狼王", CampWolf, true},
 		{WolfBeauty, "狼美人", "狼美人", CampWolf, true},
 		{Knight, "騎士", "骑士", CampGod, true},
-		{Dreamweaver, "攝夢人", "摄梦人", CampGod, false},
-		{Nightmare, "噩夢之影", "噩梦之影", CampWolf, false},
-		{EvilKnight, "惡靈騎士", "恶灵骑士", CampWolf, false},
-		{BloodMoon, "血月使徒", "血月使徒", CampWolf, false},
-		{DemonHunter, "獵魔人", "猎魔人", CampGod, false},
-		{EclipseQueen, "蝕時狼妃", "蚀时狼妃", CampWolf, false},
-		{Prince, "定序王子", "定序王子", CampGod, false},
-		{WolfWitch, "狼巫", "狼巫", CampWolf, false},
-		{PureWhite, "純白之女", "纯白之女", CampGod, false},
-		{Gargoyle, "石像鬼", "石像鬼", CampWolf, false},
-		{Gravekeeper, "守墓人", "守墓人", CampGod, false},
+		{Dreamweaver, "攝夢人", "摄梦人", CampGod, true},
+		{Nightmare, "噩夢之影", "噩梦之影", CampWolf, true},
+		{EvilKnight, "惡靈騎士", "恶灵骑士", CampWolf, true},
+		{BloodMoon, "血月使徒", "血月使徒", CampWolf, true},
+		{DemonHunter, "獵魔人", "猎魔人", CampGod, true},
+		{EclipseQueen, "蝕時狼妃", "蚀时狼妃", CampWolf, true},
+		{Prince, "定序王子", "定序王子", CampGod, true},
+		{WolfWitch, "狼巫", "狼巫", CampWolf, true},
+		{PureWhite, "純白之女", "纯白之女", CampGod, true},
+		{Gargoyle, "石像鬼", "石像鬼", CampWolf, true},
+		{Gravekeeper, "守墓人", "守墓人", CampGod, true},
 	}
 }
 
@@ -143,7 +143,8 @@ const (
 	StepPrince       StepKind = "prince"
 	StepWolfWitch    StepKind = "wolfwitch"
 	StepPureWhite    StepKind = "purewhite"
-	StepGargoyle     StepKind = "gargoyle"
+	StepGargoyle     StepKind = "gargoyle"     // 石像鬼: its check (open/close only with the step's OpenOnly)
+	StepGargoyleKill StepKind = "gargoylekill" // 石像鬼: its kill when every other wolf is out
 	StepGravekeeper  StepKind = "gravekeeper"
 )
 
@@ -151,7 +152,7 @@ const (
 func StepKinds() []StepKind {
 	return []StepKind{StepGuard, StepWolves, StepWolfBeauty, StepWitch, StepSeer, StepHunter,
 		StepIdiot, StepKnight, StepWhiteWolfKing, StepDreamweaver, StepNightmare, StepDemonHunter,
-		StepEclipseQueen, StepPrince, StepWolfWitch, StepPureWhite, StepGargoyle, StepGravekeeper}
+		StepEclipseQueen, StepPrince, StepWolfWitch, StepPureWhite, StepGargoyle, StepGargoyleKill, StepGravekeeper}
 }
 
 // Role is the role that acts in the step (Werewolf for the wolves' step,
@@ -160,6 +161,8 @@ func (k StepKind) Role() (Role, bool) {
 	switch k {
 	case StepWolves:
 		return Werewolf, true
+	case StepGargoyleKill:
+		return Gargoyle, true
 	case StepGuard, StepWolfBeauty, StepWitch, StepSeer, StepHunter, StepIdiot, StepKnight,
 		StepWhiteWolfKing, StepDreamweaver, StepNightmare, StepDemonHunter, StepEclipseQueen,
 		StepPrince, StepWolfWitch, StepPureWhite, StepGargoyle, StepGravekeeper:
@@ -177,6 +180,9 @@ type Step struct {
 	// Mark names a role the open line asks to raise a hand ("狼王請舉手示意"),
 	// said on this night only when the board has that role.
 	Mark Role
+	// OpenOnly: the role opens and closes its eyes and does nothing (獵魔人
+	// and 石像鬼 on night 1).
+	OpenOnly bool
 }
 
 // NightPlan is the night order for nights From..To (To = 0: every later night).

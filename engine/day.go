@@ -53,7 +53,7 @@ func (g *Game) nightResults() {
 	words := g.night <= g.opt.LastWordsNights
 	b := &batch{}
 	for _, s := range dead {
-		b.entries = append(b.entries, lwEntry{s, words})
+		b.entries = append(b.entries, lwEntry{seat: s, words: words})
 	}
 	g.next(g.deathTasks(b)...)
 }
@@ -66,6 +66,7 @@ type batch struct{ entries []lwEntry }
 type lwEntry struct {
 	seat  int
 	words bool
+	spoke bool
 }
 
 func (b *batch) wordsOf(s int) bool {
@@ -80,11 +81,11 @@ func (b *batch) wordsOf(s int) bool {
 func (b *batch) insertAfter(s, t int, words bool) {
 	for i, e := range b.entries {
 		if e.seat == s {
-			b.entries = append(b.entries[:i+1], append([]lwEntry{{t, words}}, b.entries[i+1:]...)...)
+			b.entries = append(b.entries[:i+1], append([]lwEntry{{seat: t, words: words}}, b.entries[i+1:]...)...)
 			return
 		}
 	}
-	b.entries = append(b.entries, lwEntry{t, words})
+	b.entries = append(b.entries, lwEntry{seat: t, words: words})
 }
 
 func (g *Game) deathTasks(b *batch) []func() {
@@ -106,9 +107,14 @@ func (g *Game) canSkill(s int) bool {
 	}
 	for _, c := range g.seats[s].causes {
 		switch c {
-		case CausePoison, CauseExplode, CauseDQ, CauseCharm, CauseDuel:
+		case CausePoison, CauseExplode, CauseDQ, CauseCharm, CauseDuel, CauseDream, CauseReflect, CauseHunt, CauseCheck:
 			return false
 		}
+	}
+	// 噩夢之影: feared tonight and killed tonight → no shot (by day the fear
+	// is over: an exiled hunter may shoot); 蝕時狼妃's lock holds the next day.
+	if g.lockedNow(s) || (g.day == g.night && g.ns.fear == s && g.seats[s].when == fmt.Sprintf("night-%d", g.night)) {
+		return false
 	}
 	return true
 }
@@ -243,8 +249,9 @@ func (g *Game) badgeStep(s int) {
 
 func (g *Game) lastWords(b *batch) {
 	var t []func()
-	for _, e := range b.entries {
-		if e.words {
+	for i := range b.entries {
+		if e := &b.entries[i]; e.words && !e.spoke {
+			e.spoke = true
 			s := e.seat
 			t = append(t, func() { g.speech("last-words", s, g.opt.LastWordsSeconds, "") })
 		}

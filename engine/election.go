@@ -90,7 +90,7 @@ func (g *Game) withdrawal() {
 func (g *Game) electionVoters() []int {
 	var v []int
 	for s := 1; s <= g.n; s++ {
-		if g.present(s) && !g.el.ran[s] {
+		if g.present(s) && !g.el.ran[s] && !g.lockedNow(s) {
 			v = append(v, s)
 		}
 	}

@@ -173,10 +173,10 @@ func TestUnimplementedBoardRefusesToStart(t *testing.T) {
 	b := newGame(t, "seer-witch-hunter-idiot", 1).Board()
 	nb := *b
 	nb.Roles = append([]engine.Role(nil), b.Roles...)
-	nb.Roles[0] = engine.Gargoyle
+	nb.Roles[0] = engine.Role("cupid") // 丘比特: a seed-001 role, a later stage
 	_, err := engine.New(engine.Config{Board: &nb, Deal: nb.Roles})
 	var ni *engine.ErrNotImplemented
-	if !errors.As(err, &ni) || ni.Role != engine.Gargoyle || !strings.Contains(err.Error(), "石像鬼") {
+	if !errors.As(err, &ni) || ni.Role != "cupid" || !strings.Contains(err.Error(), "not implemented yet") {
 		t.Fatalf("got %v", err)
 	}
 }

@@ -118,7 +118,7 @@ func (g *Game) guide() {
 func (g *Game) exileVoters(except []int) []int {
 	var v []int
 	for s := 1; s <= g.n; s++ {
-		if g.present(s) && !g.seats[s].revealed && !contains(except, s) {
+		if g.present(s) && !g.seats[s].revealed && !contains(except, s) && !g.lockedNow(s) {
 			v = append(v, s)
 		}
 	}
@@ -137,7 +137,7 @@ func (g *Game) exileVote(order []int) {
 		case 0:
 			g.nobodyExiled()
 		case 1:
-			g.exile(top[0])
+			g.princeWindow(top[0], order)
 		default:
 			g.exilePK(top, order)
 		}
@@ -172,7 +172,7 @@ func (g *Game) exilePK(top, order []int) {
 		}
 		g.vote("exile-pk", voters, stage, true, func(top2 []int) {
 			if len(top2) == 1 {
-				g.exile(top2[0])
+				g.princeWindow(top2[0], order)
 			} else {
 				g.nobodyExiled()
 			}
@@ -192,6 +192,10 @@ func (g *Game) nobodyExiled() {
 func (g *Game) exile(s int) {
 	g.say("exile.out", s)
 	g.record(Record{Type: RecExile, Day: g.day, Seat: s})
+	g.exiledYesterday, g.exiledDay = s, g.day
+	if g.role(s) == BloodMoon && g.lastWolf(s) {
+		g.revealBloodMoon(s) // exiled as the last wolf: revealed automatically
+	}
 	if g.role(s) == Idiot && !g.seats[s].revealed {
 		g.seats[s].revealed = true
 		g.say("idiot.reveal", s)
@@ -207,10 +211,65 @@ func (g *Game) exile(s int) {
 	if g.over {
 		return
 	}
-	b := &batch{entries: []lwEntry{{s, true}}}
+	b := &batch{entries: []lwEntry{{seat: s, words: true}}}
 	t := g.deathTasks(b) // skill, badge, last words, leave
 	if g.role(s) == WolfBeauty {
 		t = append([]func(){t[0], func() { g.charmFollow(b, s) }}, t[1:]...)
 	}
+	if g.opt.LastWordsFirst {
+		// 狼王攝夢人: the exiled player's last words come before the skill question
+		t = append([]func(){func() { g.lastWords(b) }}, t...)
+	}
 	g.next(append(t, g.nightfall)...)
+}
+
+// princeWindow: once per game, when an exile result is read, 定序王子 may
+// reveal: he speaks once (120 s) and the vote is held again (seed 000 永序之輪:
+// "王子是否選擇發動技能 10S … 發言結束後重新投票"). The window runs on every
+// exile result until he has revealed, whether he is alive or not (A15).
+func (g *Game) princeWindow(s int, order []int) {
+	if !g.b.Has(Prince) || g.princeRevealed {
+		g.exile(s)
+		return
+	}
+	st := &step{name: "prince", seat: s}
+	for _, p := range g.holders(Prince) {
+		if g.present(p) && !g.lockedNow(p) {
+			st.actors = append(st.actors, p)
+		}
+	}
+	g.wait(st)
+	g.say("prince.ask", s)
+	proceed := func() {
+		g.finish(st)
+		g.exile(s)
+	}
+	st.pedal, st.abort = proceed, proceed
+	if g.opt.SkillSeconds > 5 {
+		g.timer(st, g.opt.SkillSeconds-5, func() { g.say("count.54321") })
+	}
+	g.timer(st, g.opt.SkillSeconds, proceed)
+	st.reveal = func(p int) {
+		g.finish(st)
+		g.princeRevealed = true
+		g.say("prince.reveal", p)
+		g.record(Record{Type: RecReveal, Seat: p, Role: Prince})
+		g.next(func() { g.speech("prince", p, g.opt.SpeechSeconds, "") }, func() { g.exileVote(order) })
+	}
+}
+
+// lastWolf: s is the only wolf-camp player left.
+func (g *Game) lastWolf(s int) bool {
+	for x := 1; x <= g.n; x++ {
+		if x != s && g.living(x) && g.role(x).IsWolf() {
+			return false
+		}
+	}
+	return true
+}
+
+// revealBloodMoon: 血月使徒 explodes, or is exiled as the last wolf → revealed.
+func (g *Game) revealBloodMoon(s int) {
+	g.say("bloodmoon.reveal", s)
+	g.record(Record{Type: RecReveal, Seat: s, Role: BloodMoon})
 }

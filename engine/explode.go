@@ -29,6 +29,13 @@ func (g *Game) boom(seat int) error {
 		return errf(ErrNotActor, "seat %d is out", seat)
 	}
 	r := g.role(seat)
+	if s.name == "prince" {
+		if r != Prince || !contains(s.actors, seat) {
+			return errf(ErrNotActor, "only 定序王子 may reveal now")
+		}
+		s.reveal(seat)
+		return nil
+	}
 	if s.name == "explode" {
 		if !canExplode(r) {
 			return errf(ErrRule, "seat %d cannot explode", seat)
@@ -42,6 +49,9 @@ func (g *Game) boom(seat int) error {
 		return errf(ErrNotNow, "explosions are allowed only in the election speeches, 退水 and the exile-day speeches")
 	}
 	if r == Knight {
+		if g.lockedNow(seat) {
+			return errf(ErrRule, "the knight is locked (蝕時狼妃) and cannot duel today")
+		}
 		if s.window != "放逐" || s.name != "speech" {
 			return errf(ErrNotNow, "the knight duels only during the exile-day speeches")
 		}
@@ -89,6 +99,12 @@ func (g *Game) explode(s int, window string) {
 		g.seats[s].causes = nil
 	}
 	g.say("explode.announce", s)
+	if g.role(s) == BloodMoon {
+		g.revealBloodMoon(s)
+		if g.opt.BloodMoonSeal {
+			g.sealNight = g.night + 1 // std: good roles' night skills fail the following night
+		}
+	}
 	g.dies(s, CauseExplode, true)
 	if g.over {
 		return
@@ -160,7 +176,7 @@ func (g *Game) takeStep(w int) {
 		if g.over {
 			return
 		}
-		b := &batch{entries: []lwEntry{{target, false}}}
+		b := &batch{entries: []lwEntry{{seat: target}}}
 		g.next(g.deathTasks(b)...)
 	}
 	st.pedal = func() { g.finish(st) }

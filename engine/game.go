@@ -52,29 +52,47 @@ type Game struct {
 	knightUsed bool
 
 	// night bookkeeping
-	ns            nightState
-	lastGuard     int
-	lastCharm     int
-	charmed       int // the charm of the most recent night
-	antidoteUsed  bool
-	poisonUsed    bool
-	exploded      []int // wolves that exploded the day before: they point the next kill
-	pending       []int // last night's dead, not announced, in the order they died
-	pendingResult string
-	resultsRead   bool // this day's night results have been read
+	ns              nightState
+	lastGuard       int
+	lastCharm       int
+	charmed         int // the charm of the most recent night
+	antidoteUsed    bool
+	poisonUsed      bool
+	exploded        []int // wolves that exploded the day before: they point the next kill
+	lastDream       int
+	lastFear        int
+	lockUsed        bool
+	locked          int // 蝕時狼妃's locked seat
+	lockNight       int // the night of the lock: it holds through the next day
+	reflectUsed     bool
+	sealNight       int // 血月使徒 exploded: good roles' night skills fail on this night
+	gargoyleChecked map[int]bool
+	exiledYesterday int // for 守墓人
+	exiledDay       int
+	princeRevealed  bool
+	pending         []int // last night's dead, not announced, in the order they died
+	pendingResult   string
+	resultsRead     bool // this day's night results have been read
 
 	el election
 }
 
 // nightState is what the night's steps decided.
 type nightState struct {
-	kill     int // wolves' agreed target, 0 = none
-	guard    int
-	saved    bool
-	poison   int
-	check    int
-	charm    int
-	poisoned map[int]bool
+	kill         int // wolves' agreed target, 0 = none
+	guard        int
+	saved        bool
+	poison       int
+	check        int
+	charm        int
+	poisoned     map[int]bool
+	dream        int   // 攝夢人's sleepwalker
+	fear         int   // 噩夢之影's feared player
+	hunt         int   // 獵魔人's target
+	hunter       int   // … and the demon hunter
+	checkKills   []int // 純白之女 / 狼巫 checks that remove a player (night 2+)
+	reflect      int   // the seer or witch hit by 惡靈騎士's reflection
+	reflectWitch bool  // … the witch, so far tonight
 }
 
 // New deals a game. The deal must be a permutation of the board's roles.

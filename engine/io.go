@@ -188,6 +188,10 @@ const (
 	CauseDuel    Cause = "duel"
 	CauseCharm   Cause = "charm"
 	CauseDQ      Cause = "dq"
+	CauseReflect Cause = "reflect" // 惡靈騎士's reflection
+	CauseDream   Cause = "dream"   // 攝夢人: the link, or the same sleepwalker two nights running
+	CauseHunt    Cause = "hunt"    // 獵魔人
+	CauseCheck   Cause = "check"   // 純白之女 / 狼巫 checks from night 2
 )
 
 // Vote is one ballot: Target 0 = abstained.

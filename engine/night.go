@@ -9,6 +9,9 @@ import "fmt"
 func (g *Game) beginNight() {
 	g.night++
 	g.ns = nightState{poisoned: map[int]bool{}}
+	if g.day > 0 && g.exiledDay != g.day {
+		g.exiledYesterday = 0
+	}
 	g.record(Record{Type: RecPhase, When: fmt.Sprintf("night-%d", g.night)})
 	for _, st := range g.b.StepsFor(g.night) {
 		st := st
@@ -20,11 +23,15 @@ func (g *Game) beginNight() {
 	g.then(g.endNight)
 }
 
-// wakesWithWolves: the wolf-camp roles that open eyes in the wolves' step.
-func wakesWithWolves(r Role) bool {
+// wakesWithWolves: the wolf-camp roles that open eyes in the wolves' step
+// (seed 000 writes them "X+狼人"). 石像鬼 never does; 噩夢之影 does not meet
+// the wolves on night 1 (rules.md B).
+func wakesWithWolves(r Role, night int) bool {
 	switch r {
-	case Werewolf, WolfKing, WhiteWolfKing, WolfBeauty:
+	case Werewolf, WolfKing, WhiteWolfKing, WolfBeauty, EvilKnight, BloodMoon, EclipseQueen, WolfWitch:
 		return true
+	case Nightmare:
+		return night > 1
 	}
 	return false
 }
@@ -37,7 +44,7 @@ func (g *Game) nightActors(k StepKind) []int {
 			continue
 		}
 		r := g.role(s)
-		if (k == StepWolves && wakesWithWolves(r)) || (k != StepWolves && Role(k) == r) {
+		if kr, _ := k.Role(); (k == StepWolves && wakesWithWolves(r, g.night)) || (k != StepWolves && kr == r) {
 			out = append(out, s)
 		}
 	}
@@ -47,7 +54,8 @@ func (g *Game) nightActors(k StepKind) []int {
 // hasConfirm: steps where the judge asks "確認是他嗎？" after the gesture.
 func hasConfirm(k StepKind) bool {
 	switch k {
-	case StepWolves, StepGuard, StepSeer, StepWitch, StepWolfBeauty:
+	case StepWolves, StepGuard, StepSeer, StepWitch, StepWolfBeauty, StepDreamweaver, StepNightmare,
+		StepEclipseQueen, StepDemonHunter, StepWolfWitch, StepPureWhite, StepGargoyle, StepGargoyleKill:
 		return true
 	}
 	return false
@@ -66,7 +74,14 @@ func (g *Game) nightStep(st Step) {
 		s.actors = append(s.actors, g.exploded...)
 	}
 	g.wait(s)
-	g.say("night." + string(k) + ".open")
+	if st.OpenOnly {
+		g.say("night." + string(k) + ".wake")
+	} else {
+		g.say("night." + string(k) + ".open")
+	}
+	if live && k != StepWolves && k != StepGargoyleKill && !st.OpenOnly && g.nightBlocked(actors[0]) {
+		g.cue(actors[0], "cue.blocked", actors[0]) // 技能被禁止: crossed forearms
+	}
 	if st.Mark != "" && g.b.Has(st.Mark) {
 		g.say("night.mark." + string(st.Mark))
 	}
@@ -95,18 +110,35 @@ func (g *Game) nightStep(st Step) {
 		tryClose()
 	}
 
-	switch k {
-	case StepWolves:
+	switch {
+	case st.OpenOnly || k == StepIdiot || k == StepKnight || k == StepPrince:
+		acted = true // open and close only
+	case k == StepWolves:
 		g.wolvesStep(s)
-	case StepWitch:
+	case k == StepWitch:
 		g.witchStep(s, live)
-	case StepSeer:
+	case k == StepSeer:
 		g.seerStep(s)
-	case StepGuard:
+	case k == StepGuard:
 		g.guardStep(s)
-	case StepWolfBeauty:
+	case k == StepWolfBeauty:
 		g.charmStep(s)
-	case StepHunter:
+	case k == StepDreamweaver:
+		g.dreamweaverStep(s, live)
+	case k == StepNightmare:
+		g.nightmareStep(s)
+	case k == StepEclipseQueen:
+		g.eclipseStep(s)
+	case k == StepDemonHunter:
+		g.demonHunterStep(s)
+	case k == StepWolfWitch || k == StepPureWhite || k == StepGargoyle:
+		g.exactCheckStep(s, k)
+	case k == StepGargoyleKill:
+		g.gargoyleKillStep(s, live)
+	case k == StepGravekeeper:
+		g.gravekeeperStep(s, live)
+		acted = true
+	case k == StepHunter:
 		g.say("night.hunter.status")
 		if live {
 			h := actors[0]
@@ -117,19 +149,17 @@ func (g *Game) nightStep(st Step) {
 			g.cue(h, line, h)
 		}
 		acted = true
-	case StepWhiteWolfKing:
+	case k == StepWhiteWolfKing:
 		g.say("night.whitewolfking.status")
 		if live {
 			w := actors[0]
 			line := "cue.whitewolfking.can"
-			if g.ns.poisoned[w] {
+			if g.ns.poisoned[w] || g.nightBlocked(w) {
 				line = "cue.whitewolfking.cannot"
 			}
 			g.cue(w, line, w)
 		}
 		acted = true
-	default:
-		acted = true // open and close only (愚者, 騎士)
 	}
 	if !live {
 		acted = false // nobody acts: the drawn length alone closes the step
@@ -169,11 +199,14 @@ func (g *Game) nightStep(st Step) {
 // choice to the night and closes eyes.
 func (g *Game) closeNightStep(s *step, st Step, live, confirm bool) {
 	k := st.Kind
-	if hasConfirm(k) && confirm {
+	if hasConfirm(k) && confirm && !st.OpenOnly {
 		g.say("night.confirm")
 	}
 	if s.commit != nil && live {
 		s.commit()
+	}
+	if (k == StepWolfWitch || k == StepPureWhite || k == StepGargoyle) && !st.OpenOnly {
+		g.say("night.seer.result") // 他的身份為 (the commit cued the exact role)
 	}
 	if k == StepSeer {
 		g.say("night.seer.result")
@@ -185,6 +218,11 @@ func (g *Game) closeNightStep(s *step, st Step, live, confirm bool) {
 			}
 			g.cue(seer, line, seer, t)
 			g.record(Record{Type: RecCheck, By: seer, Target: t, Result: res})
+			if g.role(t) == EvilKnight && (!g.reflectUsed || g.ns.reflectWitch) {
+				// 反傷: the seer dies tonight — instead of the witch when both
+				// hit him the same night
+				g.reflectUsed, g.ns.reflect, g.ns.reflectWitch = true, seer, false
+			}
 		}
 	}
 	g.say("night." + string(k) + ".close")
@@ -199,6 +237,9 @@ func (g *Game) wolvesStep(s *step) {
 	s.act = func(seat int, a Action, t int) error {
 		if a != ActTarget {
 			return errf(ErrNotNow, "the wolves point at a seat (0 = empty knife)")
+		}
+		if f := g.ns.fear; f > 0 && g.role(f) == Werewolf {
+			return errf(ErrRule, "a wolf is feared tonight: the wolves cannot kill (噩夢之影)")
 		}
 		if t != 0 && !g.living(t) {
 			return errf(ErrBadTarget, "seat %d is out", t)
@@ -244,6 +285,8 @@ func (g *Game) witchStep(s *step, live bool) {
 	if live {
 		witch = s.actors[0]
 		switch {
+		case g.nightBlocked(witch):
+			// 噩夢之影: a feared witch gets no victim info (rules.md B)
 		case g.antidoteUsed:
 			g.cue(witch, "cue.witch.used", witch)
 		case g.ns.kill > 0:
@@ -256,6 +299,9 @@ func (g *Game) witchStep(s *step, live bool) {
 	var save, armed, wave bool
 	var poison int
 	s.act = func(seat int, a Action, t int) error {
+		if g.nightBlocked(seat) && a != ActWave {
+			return errf(ErrRule, "the witch's skill is blocked tonight (feared, locked or sealed)")
+		}
 		if save || poison > 0 || wave {
 			return errf(ErrRule, "the witch has already chosen tonight (one potion a night)")
 		}
@@ -308,6 +354,11 @@ func (g *Game) witchStep(s *step, live bool) {
 			g.poisonUsed = true
 			g.ns.poison = poison
 			g.ns.poisoned[poison] = true
+			if g.role(poison) == EvilKnight && !g.reflectUsed {
+				// 反傷: the witch dies tonight; if the seer checks him later
+				// tonight, only the seer dies (rules.md B 惡靈騎士)
+				g.reflectUsed, g.ns.reflect, g.ns.reflectWitch = true, witch, true
+			}
 			g.record(Record{Type: RecAction, Kind: "poison", By: witch, Target: poison, When: g.when()})
 		}
 	}
@@ -328,6 +379,9 @@ func (g *Game) seerStep(s *step) {
 	s.act = func(seat int, a Action, t int) error {
 		if a != ActTarget || t == 0 {
 			return errf(ErrNotNow, "the seer points at a seat")
+		}
+		if g.nightBlocked(seat) {
+			return errf(ErrRule, "the seer's check is blocked tonight (feared, locked or sealed)")
 		}
 		if !g.living(t) {
 			return errf(ErrBadTarget, "seat %d is out", t)
@@ -356,6 +410,9 @@ func (g *Game) guardStep(s *step) {
 		case ActTarget:
 		default:
 			return errf(ErrNotNow, "the guard points at a seat (0 or wave = none)")
+		}
+		if t != 0 && g.nightBlocked(seat) {
+			return errf(ErrRule, "the guard's skill is blocked tonight (feared, locked or sealed)")
 		}
 		if t != 0 && !g.living(t) {
 			return errf(ErrBadTarget, "seat %d is out", t)
@@ -405,7 +462,7 @@ func (g *Game) charmStep(s *step) {
 }
 
 // canShootTonight: the hunter's night status: poisoned tonight → cannot.
-func (g *Game) canShootTonight(h int) bool { return !g.ns.poisoned[h] }
+func (g *Game) canShootTonight(h int) bool { return !g.ns.poisoned[h] && !g.nightBlocked(h) }
 
 // signup: night 1, after the steps (A4): "上警玩家請舉手" 3-2-1, hands with eyes closed.
 func (g *Game) signup() {
@@ -459,15 +516,18 @@ func (g *Game) endNight() {
 	g.exploded = nil
 	g.pending = nil
 	k := g.ns.kill
-	if k > 0 && g.living(k) {
+	if k > 0 && g.living(k) && !g.immuneAtNight(k) {
 		guarded, saved := g.ns.guard == k, g.ns.saved
 		if guarded == saved { // neither, or 同守同救
 			g.nightDeath(k, CauseWolf)
 		}
 	}
-	if p := g.ns.poison; p > 0 && (g.living(p) || g.seats[p].dying) {
+	if p := g.ns.poison; p > 0 && (g.living(p) || g.seats[p].dying) && !g.immuneAtNight(p) && g.role(p) != DemonHunter {
 		g.nightDeath(p, CausePoison)
 	}
+	g.resolveRoles2()
+	g.lastDream = g.ns.dream
+	g.lastFear = g.ns.fear
 	g.beginDay()
 }
 

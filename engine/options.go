@@ -33,6 +33,8 @@ type Options struct {
 	ExplodeWolfSecs   int     // explode.wolf_seconds: an exploded wolf points the kill for this long (30)
 	StepMinPercent    int     // night.min_percent: the shortest plausible night step, in % of its window (40)
 	IdiotKeepsBadge   bool    // idiot.keeps_badge: a revealed idiot who is sheriff keeps the badge
+	LastWordsFirst    bool    // exile.last_words_first: the exiled player's last words before the skill question (狼王攝夢人)
+	BloodMoonSeal     bool    // bloodmoon.seal_after_explode (std, default on)
 }
 
 // DefaultOptions are the shared settings of every seed-000 board.
@@ -42,7 +44,7 @@ func DefaultOptions() Options {
 		DoubleExplode: true, Sheriff: true, LastWordsNights: 1, PKVotersBlue: true, SpeakerPulse: true,
 		SpeechSeconds: 120, SheriffSeconds: 150, SpeechWarn: 30, LastWordsSeconds: 120,
 		SkillSeconds: 10, VoteSeconds: 10, SignupSeconds: 5, WithdrawSeconds: 10, ChoiceSeconds: 15,
-		ExplodeWolfSecs: 30, StepMinPercent: 40,
+		ExplodeWolfSecs: 30, StepMinPercent: 40, BloodMoonSeal: true,
 	}
 }
 
@@ -110,25 +112,27 @@ func optionFields() map[string]optionField {
 			o.SheriffWeight = f
 			return nil
 		}, func(o *Options) string { return strconv.FormatFloat(o.SheriffWeight, 'f', -1, 64) }},
-		"sheriff.enabled":             boolOpt("the board has a sheriff (有警長)", func(o *Options) *bool { return &o.Sheriff }),
-		"sheriff.retry_next_day":      boolOpt("a second election tie re-runs the election next day (seed 002)", func(o *Options) *bool { return &o.SheriffRetry }),
-		"sheriff.double_explode":      boolOpt("an explosion in the election speeches resumes it next day; a second one ends it (雙爆吞警徽)", func(o *Options) *bool { return &o.DoubleExplode }),
-		"sheriff.explode_keeps_badge": boolOpt("a sheriff who explodes may still pass the badge", func(o *Options) *bool { return &o.ExplodeKeepsBadge }),
-		"idiot.keeps_badge":           boolOpt("a revealed idiot who is sheriff keeps the badge", func(o *Options) *bool { return &o.IdiotKeepsBadge }),
-		"last_words.nights":           intOpt("night deaths of nights 1..N have last words", 0, 99, func(o *Options) *int { return &o.LastWordsNights }),
-		"lights.pk_voters_blue":       boolOpt("PK voters' lights turn blue", func(o *Options) *bool { return &o.PKVotersBlue }),
-		"lights.speaker_pulse":        boolOpt("the speaker's light pulses", func(o *Options) *bool { return &o.SpeakerPulse }),
-		"speech.seconds":              intOpt("speech length", 10, 600, func(o *Options) *int { return &o.SpeechSeconds }),
-		"speech.sheriff_seconds":      intOpt("the sheriff's exile-day speech length", 10, 600, func(o *Options) *int { return &o.SheriffSeconds }),
-		"speech.warn_seconds":         intOpt("warning before a speech ends (0 = none)", 0, 120, func(o *Options) *int { return &o.SpeechWarn }),
-		"speech.last_words_seconds":   intOpt("last words length", 10, 600, func(o *Options) *int { return &o.LastWordsSeconds }),
-		"skill.seconds":               intOpt("death skill window", 5, 60, func(o *Options) *int { return &o.SkillSeconds }),
-		"vote.seconds":                intOpt("voting window after 3~2~1", 3, 60, func(o *Options) *int { return &o.VoteSeconds }),
-		"signup.seconds":              intOpt("night sign-up window", 3, 60, func(o *Options) *int { return &o.SignupSeconds }),
-		"withdraw.seconds":            intOpt("退水 window", 3, 60, func(o *Options) *int { return &o.WithdrawSeconds }),
-		"choice.seconds":              intOpt("sheriff choices (order, 歸票, badge)", 5, 120, func(o *Options) *int { return &o.ChoiceSeconds }),
-		"explode.wolf_seconds":        intOpt("an exploded wolf's 指刀 time", 5, 120, func(o *Options) *int { return &o.ExplodeWolfSecs }),
-		"night.min_percent":           intOpt("shortest plausible night step, % of its window (A15)", 10, 100, func(o *Options) *int { return &o.StepMinPercent }),
+		"sheriff.enabled":              boolOpt("the board has a sheriff (有警長)", func(o *Options) *bool { return &o.Sheriff }),
+		"sheriff.retry_next_day":       boolOpt("a second election tie re-runs the election next day (seed 002)", func(o *Options) *bool { return &o.SheriffRetry }),
+		"sheriff.double_explode":       boolOpt("an explosion in the election speeches resumes it next day; a second one ends it (雙爆吞警徽)", func(o *Options) *bool { return &o.DoubleExplode }),
+		"sheriff.explode_keeps_badge":  boolOpt("a sheriff who explodes may still pass the badge", func(o *Options) *bool { return &o.ExplodeKeepsBadge }),
+		"exile.last_words_first":       boolOpt("the exiled player's last words come before the skill question (狼王攝夢人)", func(o *Options) *bool { return &o.LastWordsFirst }),
+		"bloodmoon.seal_after_explode": boolOpt("after 血月使徒 explodes, good roles' night skills fail the following night", func(o *Options) *bool { return &o.BloodMoonSeal }),
+		"idiot.keeps_badge":            boolOpt("a revealed idiot who is sheriff keeps the badge", func(o *Options) *bool { return &o.IdiotKeepsBadge }),
+		"last_words.nights":            intOpt("night deaths of nights 1..N have last words", 0, 99, func(o *Options) *int { return &o.LastWordsNights }),
+		"lights.pk_voters_blue":        boolOpt("PK voters' lights turn blue", func(o *Options) *bool { return &o.PKVotersBlue }),
+		"lights.speaker_pulse":         boolOpt("the speaker's light pulses", func(o *Options) *bool { return &o.SpeakerPulse }),
+		"speech.seconds":               intOpt("speech length", 10, 600, func(o *Options) *int { return &o.SpeechSeconds }),
+		"speech.sheriff_seconds":       intOpt("the sheriff's exile-day speech length", 10, 600, func(o *Options) *int { return &o.SheriffSeconds }),
+		"speech.warn_seconds":          intOpt("warning before a speech ends (0 = none)", 0, 120, func(o *Options) *int { return &o.SpeechWarn }),
+		"speech.last_words_seconds":    intOpt("last words length", 10, 600, func(o *Options) *int { return &o.LastWordsSeconds }),
+		"skill.seconds":                intOpt("death skill window", 5, 60, func(o *Options) *int { return &o.SkillSeconds }),
+		"vote.seconds":                 intOpt("voting window after 3~2~1", 3, 60, func(o *Options) *int { return &o.VoteSeconds }),
+		"signup.seconds":               intOpt("night sign-up window", 3, 60, func(o *Options) *int { return &o.SignupSeconds }),
+		"withdraw.seconds":             intOpt("退水 window", 3, 60, func(o *Options) *int { return &o.WithdrawSeconds }),
+		"choice.seconds":               intOpt("sheriff choices (order, 歸票, badge)", 5, 120, func(o *Options) *int { return &o.ChoiceSeconds }),
+		"explode.wolf_seconds":         intOpt("an exploded wolf's 指刀 time", 5, 120, func(o *Options) *int { return &o.ExplodeWolfSecs }),
+		"night.min_percent":            intOpt("shortest plausible night step, % of its window (A15)", 10, 100, func(o *Options) *int { return &o.StepMinPercent }),
 	}
 }
 

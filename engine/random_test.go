@@ -12,7 +12,8 @@ import (
 	"wolftable/engine"
 )
 
-var playable = []string{"seer-witch-hunter-idiot", "wolfking-guard", "whitewolfking-guard", "whitewolfking-knight", "wolfbeauty-knight"}
+var playable = []string{"seer-witch-hunter-idiot", "wolfking-guard", "whitewolfking-guard", "whitewolfking-knight", "wolfbeauty-knight",
+	"wolfking-dreamweaver", "evilknight", "bloodmoon-demonhunter", "nightmare", "eternal-wheel", "pure-white", "gargoyle-gravekeeper"}
 
 func newGame(t testing.TB, board string, seed uint64) *engine.Game {
 	t.Helper()
@@ -70,6 +71,12 @@ func TestDeterminism(t *testing.T) {
 func TestRandomGamesEnd(t *testing.T) {
 	results := map[string]int{}
 	for _, board := range playable {
+		perBoard := map[string]int{}
+		defer func() {
+			if perBoard["好人"] == 0 || perBoard["狼人"] == 0 {
+				t.Errorf("%s: random games should reach both results: %v", board, perBoard)
+			}
+		}()
 		for seed := uint64(100); seed < 400; seed++ {
 			g := newGame(t, board, seed)
 			d := bots.New(g, seed)
@@ -87,6 +94,7 @@ func TestRandomGamesEnd(t *testing.T) {
 				t.Fatalf("%s seed %d: over=%v results=%d", board, seed, over, inv.results)
 			}
 			results[w]++
+			perBoard[w]++
 		}
 	}
 	if results["好人"] == 0 || results["狼人"] == 0 {

@@ -16,6 +16,7 @@ type step struct {
 	pedal  func()                                     // short pedal; nil = the pedal does nothing here
 	abort  func()                                     // the step's seat left the game (DQ): end as if time ran out
 	rerun  func()                                     // restarts the step (an interrupted speech)
+	reveal func(seat int)                             // 定序王子 reveals in his window
 	timers []timer
 	inputs []Input
 	closed bool
@@ -114,6 +115,7 @@ type Prompt struct {
 	Actors []int
 	Window string // 警上 退水 放逐: explosions (and the knight's duel by day) are allowed
 	Pedal  bool   // a short pedal press advances
+	Input  bool   // the step takes seat input (false: open and close only)
 }
 
 // Awaiting returns what the game waits for now.
@@ -124,6 +126,7 @@ func (g *Game) Awaiting() Prompt {
 	}
 	if s := g.cur; s != nil {
 		p.Step, p.Kind, p.Seat, p.Window, p.Pedal = s.name, s.kind, s.seat, s.window, s.pedal != nil
+		p.Input = s.act != nil || s.reveal != nil
 		for _, a := range s.actors {
 			if s.name == "night" || g.present(a) {
 				p.Actors = append(p.Actors, a)

@@ -431,9 +431,19 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 	case KVoid:
 		return ok(r.seatInputs(d, engine.Judge(engine.JudgeVoid, 0, 0)))
 	case KReveal:
-		return fail("翻牌: 定序王子 is not implemented yet")
+		if p.Step != "prince" {
+			return false, nil, nil
+		}
+		return ok(r.seatInputs(d, gesture(d.Seats[0], engine.ActBoom)))
 	case KNight:
-		if p.Step != "night" || p.Kind != nightKindOf(d.Role) {
+		kind := nightKindOf(d.Role)
+		if d.Word == "刀" {
+			if d.Role != engine.Gargoyle {
+				return fail("only 石像鬼 takes 刀")
+			}
+			kind = string(engine.StepGargoyleKill)
+		}
+		if p.Step != "night" || p.Kind != kind || !p.Input {
 			return false, nil, nil
 		}
 		if len(p.Actors) == 0 {
@@ -471,7 +481,7 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 				return fail("女巫 救 | 毒 N | 不用")
 			}
 		default:
-			if len(d.Seats) != 1 || d.Word != "" {
+			if len(d.Seats) != 1 || (d.Word != "" && d.Word != "刀") {
 				return fail("%s takes one seat", d.Role.Name())
 			}
 			ins = append(ins, target(p.Actors[0], d.Seats[0]))

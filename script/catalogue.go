@@ -36,6 +36,7 @@ func nightKinds() [][3]string {
 		{"purewhite", "純白之女", "純白之女請睜眼，請選擇你要查驗的玩家"},
 		{"gargoyle", "石像鬼", "石像鬼請睜眼，請選擇你要查驗的玩家"},
 		{"gravekeeper", "守墓人", "守墓人請睜眼"},
+		{"gargoylekill", "石像鬼", "石像鬼請睜眼"},
 	}
 }
 
@@ -119,6 +120,19 @@ func fixedLines() []Line {
 		{ID: "duel.good", Text: "決鬥失敗，{s}騎士以死謝罪，發言繼續", Source: "rules.md B 騎士"},
 		{ID: "judge.dq", Text: "{s}玩家被點殺", Source: "seed 000 一（三）"},
 
+		{ID: "night.demonhunter.ask", Text: "請選擇你要獵殺的目標", Source: "seed 000 血月獵魔人"},
+		{ID: "night.gravekeeper.result", Text: "昨天被放逐的玩家身份為", Source: "rules.md B 守墓人"},
+		{ID: "night.gargoylekill.status", Text: "您今晚的帶刀狀態是", Source: "seed 000 石像鬼守墓人"},
+		{ID: "prince.ask", Text: "{s}玩家出局，王子是否選擇發動技能", Source: "seed 000 永序之輪"},
+		{ID: "prince.reveal", Text: "{s}玩家翻牌為定序王子", Source: "seed 000 永序之輪"},
+		{ID: "bloodmoon.reveal", Text: "{s}玩家翻牌為血月使徒", Source: "seed 000 血月獵魔人 備註 6"},
+		{ID: "cue.blocked", Text: "{s}：技能被禁止（雙前臂交叉）", Cue: true},
+		{ID: "cue.dream.random", Text: "攝夢人{s}未選擇：系統選擇{s2}為夢遊者", Cue: true},
+		{ID: "cue.gargoyle.can", Text: "石像鬼{s}：可以帶刀（拇指向上）", Cue: true},
+		{ID: "cue.gargoyle.cannot", Text: "石像鬼{s}：不可以帶刀（拇指向下）", Cue: true},
+		{ID: "cue.gravekeeper.good", Text: "守墓人{s}：昨天放逐的{s2}是好人（拇指向上）", Cue: true},
+		{ID: "cue.gravekeeper.wolf", Text: "守墓人{s}：昨天放逐的{s2}是狼人（比狼爪）", Cue: true},
+		{ID: "cue.gravekeeper.none", Text: "守墓人{s}：昨天無人被放逐（擺手）", Cue: true},
 		{ID: "cue.seer.good", Text: "預言家{s}查驗{s2}：好人（拇指向上）", Cue: true},
 		{ID: "cue.seer.wolf", Text: "預言家{s}查驗{s2}：狼人（比狼爪）", Cue: true},
 		{ID: "cue.witch.victim", Text: "女巫{s}：昨晚倒牌{s2}（號碼手勢）", Cue: true},
@@ -138,9 +152,13 @@ func All() []Line {
 		id, name, open := k[0], k[1], k[2]
 		out = append(out,
 			Line{ID: "night." + id + ".open", Text: open, Source: "seed 000 三"},
+			Line{ID: "night." + id + ".wake", Text: name + "請睜眼", Source: "seed 000 三 (open and close only)"},
 			Line{ID: "night." + id + ".hurry", Text: name + "請迅猛", Source: "seed 000 三"},
 			Line{ID: "night." + id + ".close", Text: name + "請閉眼", Source: "seed 000 三"},
 		)
+	}
+	for _, r := range roleNames() {
+		out = append(out, Line{ID: "cue.exact." + r[0], Text: "{s}查驗{s2}：" + r[1], Cue: true})
 	}
 	for i := range out {
 		if out[i].Pinyin == "" {
@@ -148,6 +166,19 @@ func All() []Line {
 		}
 	}
 	return out
+}
+
+// roleNames are the role ids and names for the exact-role checks (狼巫,
+// 純白之女, 石像鬼). The script package does not import the engine.
+func roleNames() [][2]string {
+	return [][2]string{
+		{"werewolf", "狼人"}, {"villager", "村民"}, {"seer", "預言家"}, {"witch", "女巫"}, {"hunter", "獵人"},
+		{"idiot", "愚者"}, {"guard", "守衛"}, {"wolfking", "狼王"}, {"whitewolfking", "白狼王"},
+		{"wolfbeauty", "狼美人"}, {"knight", "騎士"}, {"dreamweaver", "攝夢人"}, {"nightmare", "噩夢之影"},
+		{"evilknight", "惡靈騎士"}, {"bloodmoon", "血月使徒"}, {"demonhunter", "獵魔人"},
+		{"eclipsequeen", "蝕時狼妃"}, {"prince", "定序王子"}, {"wolfwitch", "狼巫"}, {"purewhite", "純白之女"},
+		{"gargoyle", "石像鬼"}, {"gravekeeper", "守墓人"},
+	}
 }
 
 // defaultPinyin gives overrides for lines whose 多音字 a pinyin library gets

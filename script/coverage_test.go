@@ -1,0 +1,76 @@
+package script_test
+
+import (
+	"testing"
+
+	"wolftable/boards"
+	"wolftable/bots"
+	"wolftable/engine"
+	"wolftable/script"
+)
+
+// TestEngineLinesAreInTheCatalogue plays random games on every board and
+// fails if the engine says or cues a line the catalogue cannot render.
+func TestEngineLinesAreInTheCatalogue(t *testing.T) {
+	cat := script.New()
+	all, err := boards.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, b := range all {
+		for seed := uint64(1); seed <= 40; seed++ {
+			g, err := engine.New(engine.Config{Board: b, Deal: engine.Deal(b, seed), Seed: seed})
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := bots.New(g, seed)
+			d.OnApply = func(in engine.Input, effs []engine.Effect) {
+				for _, e := range effs {
+					if e.Kind != engine.EffSay && e.Kind != engine.EffCue {
+						continue
+					}
+					seen[e.Line] = true
+					if _, err := cat.Render(e.Line, e.Args); err != nil {
+						t.Fatalf("%s seed %d: %v", b.ID, seed, err)
+					}
+				}
+			}
+			if err := d.Start(); err != nil {
+				t.Fatal(err)
+			}
+			if err := d.Play(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if len(seen) < 80 {
+		t.Fatalf("only %d distinct lines were said; the games did not reach far", len(seen))
+	}
+	// every night step of every board has its open, close and hurry lines
+	for _, b := range all {
+		for _, p := range b.Nights {
+			for _, st := range p.Steps {
+				for _, suffix := range []string{".open", ".wake", ".close", ".hurry"} {
+					id := "night." + string(st.Kind) + suffix
+					if _, ok := cat.Lookup(id); !ok {
+						t.Errorf("%s: no line %s", b.ID, id)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestFill(t *testing.T) {
+	got, err := script.Fill("昨夜{list}玩家死亡", []int{3, 9})
+	if err != nil || got != "昨夜3號、9號玩家死亡" {
+		t.Fatalf("%q %v", got, err)
+	}
+	if _, err := script.Fill("{s2}", []int{1}); err == nil {
+		t.Fatal("a missing argument must be an error")
+	}
+	if _, err := script.Fill("{x}", nil); err == nil {
+		t.Fatal("an unknown placeholder must be an error")
+	}
+}
