@@ -20,15 +20,15 @@ var partC = []struct {
 	{"seer-witch-hunter-idiot", "預女獵愚", "狼人*4 預言家 女巫 獵人 愚者 村民*4", true},
 	{"wolfking-guard", "狼王守衛", "狼人*3 狼王 預言家 女巫 獵人 守衛 村民*4", true},
 	{"wolfbeauty-knight", "狼美騎士", "狼人*3 狼美人 預言家 女巫 守衛 騎士 村民*4", true},
-	{"wolfking-dreamweaver", "狼王攝夢人", "狼人*3 狼王 預言家 女巫 獵人 攝夢人 村民*4", false},
+	{"wolfking-dreamweaver", "狼王攝夢人", "狼人*3 狼王 預言家 女巫 獵人 攝夢人 村民*4", true},
 	{"whitewolfking-guard", "白狼王守衛", "狼人*3 白狼王 預言家 女巫 獵人 守衛 村民*4", true},
 	{"whitewolfking-knight", "白狼王騎士", "狼人*3 白狼王 預言家 女巫 守衛 騎士 村民*4", true},
-	{"evilknight", "惡靈騎士", "狼人*3 惡靈騎士 預言家 女巫 獵人 守衛 村民*4", false},
-	{"bloodmoon-demonhunter", "血月獵魔人", "狼人*3 血月使徒 預言家 女巫 獵魔人 愚者 村民*4", false},
-	{"nightmare", "噩夢之影", "狼人*3 噩夢之影 預言家 女巫 獵人 攝夢人 村民*4", false},
-	{"eternal-wheel", "永序之輪", "狼人*3 蝕時狼妃 預言家 女巫 守衛 定序王子 村民*4", false},
-	{"pure-white", "純白夜影", "狼人*3 狼巫 女巫 獵人 守衛 純白之女 村民*4", false},
-	{"gargoyle-gravekeeper", "石像鬼守墓人", "狼人*3 石像鬼 預言家 女巫 獵人 守墓人 村民*4", false},
+	{"evilknight", "惡靈騎士", "狼人*3 惡靈騎士 預言家 女巫 獵人 守衛 村民*4", true},
+	{"bloodmoon-demonhunter", "血月獵魔人", "狼人*3 血月使徒 預言家 女巫 獵魔人 愚者 村民*4", true},
+	{"nightmare", "噩夢之影", "狼人*3 噩夢之影 預言家 女巫 獵人 攝夢人 村民*4", true},
+	{"eternal-wheel", "永序之輪", "狼人*3 蝕時狼妃 預言家 女巫 守衛 定序王子 村民*4", true},
+	{"pure-white", "純白夜影", "狼人*3 狼巫 女巫 獵人 守衛 純白之女 村民*4", true},
+	{"gargoyle-gravekeeper", "石像鬼守墓人", "狼人*3 石像鬼 預言家 女巫 獵人 守墓人 村民*4", true},
 }
 
 // multiset counts roles written as "名*N 名 …".

@@ -37,19 +37,17 @@ func ExampleAll() {
 		fmt.Println(err)
 		return
 	}
+	playable := 0
 	for _, b := range all {
 		if r, bad := b.Unimplemented(); bad {
 			fmt.Printf("%s (%s): waits for %s\n", b.Name, b.ID, r.Name())
+		} else {
+			playable++
 		}
 	}
+	fmt.Printf("%d of %d boards playable\n", playable, len(all))
 	// Output:
-	// 血月獵魔人 (bloodmoon-demonhunter): waits for 血月使徒
-	// 永序之輪 (eternal-wheel): waits for 蝕時狼妃
-	// 惡靈騎士 (evilknight): waits for 惡靈騎士
-	// 石像鬼守墓人 (gargoyle-gravekeeper): waits for 石像鬼
-	// 噩夢之影 (nightmare): waits for 噩夢之影
-	// 純白夜影 (pure-white): waits for 狼巫
-	// 狼王攝夢人 (wolfking-dreamweaver): waits for 攝夢人
+	// 12 of 12 boards playable
 }
 
 // A venue's own boards go through the same validator; errors name the file
