@@ -238,6 +238,10 @@ func (g *Game) applySeat(in Input) error {
 	if !s.isActor(in.Seat) || (!s.outOK && !g.present(in.Seat) && !(s.name == "night" && contains(g.exploded, in.Seat))) {
 		return errf(ErrNotActor, "seat %d does not act in this step (%s)", in.Seat, s.describe())
 	}
+	if s.name == "night" && s.kind != string(StepWolves) && in.Action != ActWave && g.nightBlocked(in.Seat) {
+		// 噩夢之影's fear, 蝕時狼妃's lock, 血月使徒's seal: 技能被禁止
+		return errf(ErrRule, "seat %d's skill is blocked tonight (feared, locked or sealed)", in.Seat)
+	}
 	if err := s.act(in.Seat, in.Action, in.Target); err != nil {
 		return err
 	}
