@@ -30,6 +30,9 @@ func (g *Game) boom(seat int) error {
 	}
 	r := g.role(seat)
 	if s.name == "prince" {
+		if r == Prince && g.lockedNow(seat) {
+			return errf(ErrRule, "定序王子 is locked (蝕時狼妃) and cannot reveal today")
+		}
 		if r != Prince || !contains(s.actors, seat) {
 			return errf(ErrNotActor, "only 定序王子 may reveal now")
 		}

@@ -79,9 +79,6 @@ func (g *Game) nightStep(st Step) {
 	} else {
 		g.say("night." + string(k) + ".open")
 	}
-	if live && k != StepWolves && k != StepGargoyleKill && !st.OpenOnly && g.nightBlocked(actors[0]) {
-		g.cue(actors[0], "cue.blocked", actors[0]) // 技能被禁止: crossed forearms
-	}
 	if st.Mark != "" && g.b.Has(st.Mark) {
 		g.say("night.mark." + string(st.Mark))
 	}
@@ -160,6 +157,9 @@ func (g *Game) nightStep(st Step) {
 			g.cue(w, line, w)
 		}
 		acted = true
+	}
+	if live && s.act != nil && k != StepWolves && k != StepGargoyleKill && g.nightBlocked(actors[0]) {
+		g.cue(actors[0], "cue.blocked", actors[0]) // 技能被禁止: crossed forearms
 	}
 	if !live {
 		acted = false // nobody acts: the drawn length alone closes the step
@@ -462,7 +462,10 @@ func (g *Game) charmStep(s *step) {
 }
 
 // canShootTonight: the hunter's night status: poisoned tonight → cannot.
-func (g *Game) canShootTonight(h int) bool { return !g.ns.poisoned[h] && !g.nightBlocked(h) }
+// A poison that cannot hurt him (the sleepwalker) does not take the gun.
+func (g *Game) canShootTonight(h int) bool {
+	return !(g.ns.poisoned[h] && !g.immuneAtNight(h)) && !g.nightBlocked(h)
+}
 
 // signup: night 1, after the steps (A4): "上警玩家請舉手" 3-2-1, hands with eyes closed.
 func (g *Game) signup() {
@@ -532,6 +535,9 @@ func (g *Game) endNight() {
 }
 
 func (g *Game) nightDeath(s int, c Cause) {
+	if g.pendingResult != "" {
+		return // the game ended at once with an earlier death of this night (A12)
+	}
 	st := &g.seats[s]
 	if !st.dying {
 		st.dying = true

@@ -52,7 +52,7 @@ func playJSON(t testing.TB, board string, seed uint64) []byte {
 // TestDeterminism: the same board, seed and inputs give the same effects,
 // byte for byte (design.md).
 func TestDeterminism(t *testing.T) {
-	n := 60
+	n := 25
 	if testing.Short() {
 		n = 10
 	}
@@ -77,7 +77,7 @@ func TestRandomGamesEnd(t *testing.T) {
 				t.Errorf("%s: random games should reach both results: %v", board, perBoard)
 			}
 		}()
-		for seed := uint64(100); seed < 400; seed++ {
+		for seed := uint64(100); seed < 250; seed++ {
 			g := newGame(t, board, seed)
 			d := bots.New(g, seed)
 			inv := newInvariants(t, g)

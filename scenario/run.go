@@ -443,6 +443,9 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 			}
 			kind = string(engine.StepGargoyleKill)
 		}
+		if p.Step == "night" && p.Kind == kind && !p.Input && !r.laterStep(p, kind) {
+			return fail("%s only opens and closes its eyes in this step", d.Role.Name())
+		}
 		if p.Step != "night" || p.Kind != kind || !p.Input {
 			return false, nil, nil
 		}
@@ -576,6 +579,23 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 		return ok(r.seatInputs(d, gesture(d.Seats[0], engine.ActBoom), target(d.Seats[0], d.Seats[1])))
 	}
 	return fail("unknown decision")
+}
+
+// laterStep: another step of the same kind that takes input comes later
+// tonight (石像鬼 opens first on night 1 and checks last).
+func (r *runner) laterStep(p engine.Prompt, kind string) bool {
+	steps := r.g.Board().StepsFor(p.Night)
+	seen := false
+	for _, st := range steps {
+		if string(st.Kind) == kind && st.OpenOnly && !seen {
+			seen = true
+			continue
+		}
+		if seen && string(st.Kind) == kind && !st.OpenOnly {
+			return true
+		}
+	}
+	return false
 }
 
 // why explains a decision the day ended before (for the judge reading the error).
