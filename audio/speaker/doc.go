@@ -1,0 +1,33 @@
+// Package speaker plays the judge's voice on the sound device through
+// github.com/ebitengine/oto/v3 (ALSA on Linux, so it needs cgo and
+// libasound2-dev to build).
+//
+// oto allows one context per process, which can be neither closed nor
+// recreated; the package owns it. The first Open creates it with the
+// speaker's format and device buffer; later Opens (after Close) reuse it and
+// must ask for the same.
+//
+// Latency is set by two buffers, both small on purpose:
+//
+//   - the device buffer (WithDeviceBuffer, default 20 ms): ALSA's ring, two
+//     periods; oto's default is far larger;
+//   - the read-ahead (WithReadAhead, default 20 ms): how much oto's player
+//     pulls from the queue before the device needs it. oto's default is half
+//     a second, which would make every line start half a second late. It
+//     must exceed one period (half the device buffer): oto fills a period
+//     short of samples with silence, which would put holes in the voice.
+//     ALSA (or dmix, or PipeWire behind it) may grant a longer period than
+//     asked; the speaker measures the real one from how often the device
+//     loop refills (player.Queue.Pulls) and raises the read-ahead to fit,
+//     logging it once.
+//
+// One long-lived oto player reads a player.Queue, which yields silence while
+// idle, so lines start within read-ahead + device buffer of Say and clips
+// follow each other without a gap.
+//
+// No device, or a device that fails or hangs later, is not an error for the
+// game: Open still returns a working Speaker, the problem is logged once
+// (log/slog) and reported by Err, and the queue is driven in real time
+// (player.Drive) so Say never blocks and Wait returns when the line would have
+// ended. The console shows the text.
+package speaker
