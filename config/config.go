@@ -4,9 +4,14 @@
 // Every key has a default, so `wolftable sim` works with no file at all.
 // Errors name the key and the problem.
 //
-//	[table]                # the hardware: see the hw package (seats, mode, wiring)
+// The sections [table], [pedal], [gpio] and [serial] describe the table as
+// a device and are read by the hw package (see hw.Config):
+//
+//	[table]
 //	seats = 12
 //	mode = "virtual"       # virtual | gpio | serial
+//
+// The rest belongs to the daemon:
 //
 //	[game]
 //	board = "seer-witch-hunter-idiot"   # id or name (wolftable boards)
@@ -26,7 +31,7 @@
 //	listen = "127.0.0.1:8080"
 //	pin_hash = ""          # sha256:<hex> of the judge's PIN; "" = a PIN is shown on first start
 //
-//	[pedal]
+//	[pedal_actions]        # what each pedal press does
 //	short = "advance"      # advance | repeat | pause
 //	long = "repeat"
 //	double = "pause"
@@ -45,11 +50,12 @@ import (
 
 	"wolftable/boards"
 	"wolftable/engine"
+	"wolftable/hw"
 )
 
 // Config is the daemon's configuration.
 type Config struct {
-	Table   map[string]any // the [table] section, handed to the hw package
+	Table   *hw.Config // [table] [pedal] [gpio] [serial]
 	Game    Game
 	Voice   Voice
 	Journal Journal
@@ -93,7 +99,7 @@ type Pedal struct {
 // Default is the configuration with no file.
 func Default() *Config {
 	return &Config{
-		Table:   map[string]any{"seats": int64(12), "mode": "virtual"},
+		Table:   hw.DefaultConfig(),
 		Game:    Game{Board: "seer-witch-hunter-idiot", Deal: "random"},
 		Voice:   Voice{Volume: 1},
 		Journal: Journal{Dir: "/var/lib/wolftable/journals", Resume: true},
@@ -125,16 +131,18 @@ func (e *Error) Error() string {
 }
 
 type file struct {
-	Table   map[string]any `toml:"table"`
-	Game    *Game          `toml:"game"`
-	Voice   *Voice         `toml:"voice"`
+	Game    *Game  `toml:"game"`
+	Voice   *Voice `toml:"voice"`
 	Journal *struct {
 		Dir    *string `toml:"dir"`
 		Resume *bool   `toml:"resume"`
 	} `toml:"journal"`
 	Console *Console `toml:"console"`
-	Pedal   *Pedal   `toml:"pedal"`
+	Pedal   *Pedal   `toml:"pedal_actions"`
 }
+
+// hwSections are the top-level sections the hw package reads.
+var hwSections = map[string]bool{"table": true, "pedal": true, "gpio": true, "serial": true}
 
 // Load reads a file; a missing file at the default path gives the defaults.
 func Load(path string, mustExist bool) (*Config, error) {
@@ -160,8 +168,42 @@ func Load(path string, mustExist bool) (*Config, error) {
 // Parse reads a configuration from TOML text over the defaults.
 func Parse(data []byte) (*Config, error) {
 	c := Default()
+	var doc map[string]any
+	if err := toml.Unmarshal(data, &doc); err != nil {
+		var de *toml.DecodeError
+		if errors.As(err, &de) {
+			line, _ := de.Position()
+			return nil, &Error{Line: line, Key: strings.Join(de.Key(), "."), Msg: de.Error()}
+		}
+		return nil, &Error{Msg: err.Error()}
+	}
+	hwDoc, rest := map[string]any{}, map[string]any{}
+	for k, v := range doc {
+		if hwSections[k] {
+			hwDoc[k] = v
+		} else {
+			rest[k] = v
+		}
+	}
+	hwText, err := toml.Marshal(hwDoc)
+	if err != nil {
+		return nil, &Error{Msg: err.Error()}
+	}
+	tab, err := hw.ParseConfig(hwText)
+	if err != nil {
+		var he *hw.ConfigError
+		if errors.As(err, &he) {
+			return nil, &Error{Key: he.Key, Msg: he.Msg}
+		}
+		return nil, &Error{Msg: err.Error()}
+	}
+	c.Table = tab
+	restText, err := toml.Marshal(rest)
+	if err != nil {
+		return nil, &Error{Msg: err.Error()}
+	}
 	var f file
-	dec := toml.NewDecoder(bytes.NewReader(data))
+	dec := toml.NewDecoder(bytes.NewReader(restText))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
 		var de *toml.DecodeError
@@ -176,11 +218,6 @@ func Parse(data []byte) (*Config, error) {
 			return nil, &Error{Line: line, Key: strings.Join(k.Key(), "."), Msg: "unknown key"}
 		}
 		return nil, &Error{Msg: err.Error()}
-	}
-	if f.Table != nil {
-		for k, v := range f.Table {
-			c.Table[k] = v
-		}
 	}
 	if f.Game != nil {
 		if f.Game.Board != "" {
@@ -258,9 +295,14 @@ func (c *Config) Validate() error {
 	if h := c.Console.PINHash; h != "" && (!strings.HasPrefix(h, "sha256:") || len(h) != len("sha256:")+64) {
 		return &Error{Key: "console.pin_hash", Msg: "want sha256:<64 hex digits>"}
 	}
-	for key, v := range map[string]string{"pedal.short": c.Pedal.Short, "pedal.long": c.Pedal.Long, "pedal.double": c.Pedal.Double} {
-		if _, err := PedalAction(v); err != nil {
-			return &Error{Key: key, Msg: err.Error()}
+	for _, kv := range [][2]string{{"pedal_actions.short", c.Pedal.Short}, {"pedal_actions.long", c.Pedal.Long}, {"pedal_actions.double", c.Pedal.Double}} {
+		if _, err := PedalAction(kv[1]); err != nil {
+			return &Error{Key: kv[0], Msg: err.Error()}
+		}
+	}
+	if c.Table != nil && c.Table.Seats != 0 {
+		if b, err := boards.Get(c.Game.Board); err == nil && b.Players != c.Table.Seats {
+			return &Error{Key: "table.seats", Msg: fmt.Sprintf("the table has %d seats but board %s has %d players", c.Table.Seats, b.ID, b.Players)}
 		}
 	}
 	return nil
@@ -292,6 +334,3 @@ func (c *Config) Board() (*engine.Board, error) {
 	}
 	return b, nil
 }
-
-// TableTOML renders the [table] section as a document for the hw package.
-func (c *Config) TableTOML() ([]byte, error) { return toml.Marshal(c.Table) }

@@ -3,6 +3,8 @@ package config
 import (
 	"strings"
 	"testing"
+
+	"wolftable/hw"
 )
 
 func TestDefaultsWithNoFile(t *testing.T) {
@@ -10,7 +12,7 @@ func TestDefaultsWithNoFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Game.Board != "seer-witch-hunter-idiot" || c.Table["mode"] != "virtual" || !c.Journal.Resume {
+	if c.Game.Board != "seer-witch-hunter-idiot" || c.Table.Mode != hw.ModeVirtual || !c.Journal.Resume {
 		t.Fatalf("defaults: %+v", c)
 	}
 	if _, err := Load("/nonexistent/wolftable.toml", true); err == nil {
@@ -23,6 +25,8 @@ func TestParse(t *testing.T) {
 [table]
 seats = 12
 mode = "serial"
+[serial]
+port = "/dev/ttyACM0"
 [game]
 board = "狼王守衛"
 [game.options]
@@ -32,7 +36,7 @@ volume = 0.5
 [journal]
 dir = "/tmp/j"
 resume = false
-[pedal]
+[pedal_actions]
 long = "pause"
 double = "repeat"
 `))
@@ -43,7 +47,7 @@ double = "repeat"
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b.ID != "wolfking-guard" || b.Options.WitchSelfSave != "first_night" || c.Journal.Resume || c.Voice.Volume != 0.5 || c.Table["mode"] != "serial" {
+	if b.ID != "wolfking-guard" || b.Options.WitchSelfSave != "first_night" || c.Journal.Resume || c.Voice.Volume != 0.5 || c.Table.Mode != hw.ModeSerial {
 		t.Fatalf("parsed: %+v %+v", c, b.Options)
 	}
 }
@@ -51,15 +55,18 @@ double = "repeat"
 func TestErrorsNameTheKey(t *testing.T) {
 	cases := []struct{ src, want string }{
 		{"[game]\nboard = \"nope\"\n", "game.board"},
-		{"[game]\nboard = \"噩夢之影\"\n", "not implemented yet"},
 		{"[game.options]\n\"witch.self_save\" = \"always\"\n", "game.options.witch.self_save"},
 		{"[game.options]\n\"no.such\" = \"1\"\n", "unknown option"},
 		{"[voice]\nvolume = 3\n", "voice.volume"},
 		{"[console]\nlisten = \"8080\"\n", "console.listen"},
 		{"[console]\npin_hash = \"1234\"\n", "console.pin_hash"},
-		{"[pedal]\nshort = \"jump\"\n", "pedal.short"},
+		{"[pedal_actions]\nshort = \"jump\"\n", "pedal_actions.short"},
+		{"[table]\nseats = 20\n", "table.seats"},
+		{"[table]\nseats = 10\n", "board seer-witch-hunter-idiot has 12 players"},
+		{"[serial]\nbaud = 1200\n", "serial.baud"},
 		{"[game]\nboardd = \"x\"\n", "game.boardd"},
 		{"[game]\nboard = \n", "config:2"},
+		{"[nope]\nx = 1\n", "nope"},
 		{"[game]\ndeal = \"stacked\"\n", "game.deal"},
 	}
 	for _, c := range cases {

@@ -33,8 +33,14 @@ func (c *PedalClassifier) Edge(down bool, at time.Time) (PedalPress, bool) {
 	c.down = down
 	if down {
 		c.downAt = at
-		if c.pending && at.Sub(c.releaseAt) <= c.T.Double {
-			c.second = true
+		if c.pending {
+			if at.Sub(c.releaseAt) <= c.T.Double {
+				c.second = true
+			} else {
+				// the first press was a short one; nobody polled in between
+				c.pending = false
+				return PedalShort, true
+			}
 		}
 		return 0, false
 	}

@@ -1,0 +1,141 @@
+package virtual
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestTmuxDemo runs cmd/virtualdemo in a detached 120x40 tmux session, types
+// at it with send-keys and reads the screen with capture-pane: the real
+// terminal path (OpenTerminal, /dev/tty, raw mode, Ctrl-C) end to end.
+func TestTmuxDemo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: skipping the tmux test")
+	}
+	tmux, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Skip("tmux is not installed")
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("the go tool is not on PATH: cannot build the demo")
+	}
+	dir := t.TempDir()
+	demo := filepath.Join(dir, "virtualdemo")
+	build := exec.Command(goTool, "build", "-o", demo, "./cmd/virtualdemo")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the demo: %v\n%s", err, out)
+	}
+
+	sock := filepath.Join(dir, "tmux.sock")
+	run := func(args ...string) (string, error) {
+		cmd := exec.Command(tmux, append([]string{"-S", sock, "-f", "/dev/null"}, args...)...)
+		cmd.Env = append(os.Environ(), "TERM=xterm-256color")
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	if out, err := run("new-session", "-d", "-s", "demo", "-x", "120", "-y", "40", demo, "-seats", "12"); err != nil {
+		t.Fatalf("tmux new-session: %v\n%s", err, out)
+	}
+	t.Cleanup(func() { run("kill-server") })
+
+	screen := func() string {
+		out, err := run("capture-pane", "-p", "-t", "demo")
+		if err != nil {
+			return ""
+		}
+		return out
+	}
+	waitScreen := func(what string, ok func(string) bool) string {
+		t.Helper()
+		deadline := time.Now().Add(15 * time.Second)
+		for {
+			s := screen()
+			if ok(s) {
+				return s
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the screen never showed %s:\n%s", what, s)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	contains := func(sub string) func(string) bool {
+		return func(s string) bool { return strings.Contains(s, sub) }
+	}
+	keys := func(k ...string) {
+		t.Helper()
+		if out, err := run(append([]string{"send-keys", "-t", "demo"}, k...)...); err != nil {
+			t.Fatalf("send-keys %q: %v\n%s", k, err, out)
+		}
+	}
+	row := func(s, label string) string {
+		for _, l := range strings.Split(s, "\n") {
+			if strings.HasPrefix(l, label) {
+				return strings.TrimRight(l, " ")
+			}
+		}
+		return ""
+	}
+	cell := func(r string, seat int) string {
+		start := 8 + (seat-1)*cellWidth
+		if len(r) < start+cellWidth {
+			return strings.TrimSpace(r[min(start, len(r)):])
+		}
+		return strings.TrimSpace(r[start : start+cellWidth])
+	}
+
+	s := waitScreen("the table", contains("wolftable · virtual table · 12 seats · link up"))
+	if got := cell(row(s, " seat "), 1); got != "[ 1]" {
+		t.Errorf("seat 1 is %q, want the pulsing \"[ 1]\":\n%s", got, s)
+	}
+	if got := row(s, " light "); strings.Count(got, "grn") != 12 {
+		t.Errorf("light row %q: want 12 green seats", got)
+	}
+
+	// Seat 3 votes: choose it, press 9 then OK. The demo turns an OK's seat red.
+	keys("s", "3")
+	waitScreen("seat 3 chosen", contains("typing for seat 3"))
+	keys("9", "Enter")
+	s = waitScreen("seat 3 red", func(s string) bool { return cell(row(s, " light "), 3) == "red" })
+	if got := cell(row(s, " key "), 3); got != "OK" {
+		t.Errorf("seat 3's last key %q, want OK:\n%s", got, s)
+	}
+
+	// Tab to seat 4, raise a hand: the demo turns it blue.
+	keys("Tab", "h")
+	s = waitScreen("seat 4 blue", func(s string) bool { return cell(row(s, " light "), 4) == "blu" })
+	if got := cell(row(s, " key "), 4); got != "HAND" {
+		t.Errorf("seat 4's last key %q, want HAND:\n%s", got, s)
+	}
+
+	// The pedal: a short press passes the pulse to seat 2.
+	keys("Space")
+	s = waitScreen("the pulse on seat 2", func(s string) bool { return cell(row(s, " seat "), 2) == "[ 2]" })
+	if !strings.Contains(s, " pedal  short (1)") {
+		t.Errorf("pedal line:\n%s", s)
+	}
+	// A long press: every light green again.
+	keys("l")
+	s = waitScreen("all green", func(s string) bool { return strings.Count(row(s, " light "), "grn") == 12 })
+	if !strings.Contains(s, " pedal  long (2)") {
+		t.Errorf("pedal line:\n%s", s)
+	}
+
+	// Ctrl-C interrupts the demo, which closes the table and exits.
+	keys("C-c")
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		if _, err := run("has-session", "-t", "demo"); err != nil {
+			break // the session ended with the demo
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the demo did not exit on Ctrl-C:\n%s", screen())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
