@@ -1,0 +1,320 @@
+package journal
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"wolftable/boards"
+	"wolftable/engine"
+)
+
+// TestReview: the review of a whole game holds every record entry of the
+// replay, phases that tile the game's wall time, every seat's fate, and
+// prints in the three formats.
+func TestReview(t *testing.T) {
+	for _, board := range playableBoards(t) {
+		p := playJournal(t, t.TempDir(), board, 21, true)
+		j, err := Read(p.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rv, err := NewReview(j, boards.Get)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, events, _ := Replay(j, boards.Get)
+		records, deaths := 0, 0
+		for _, e := range events {
+			if e.Effect.Kind == engine.EffRecord && e.Effect.Record.Type != engine.RecPhase {
+				records++
+				if e.Effect.Record.Type == engine.RecDeath {
+					deaths++
+				}
+			}
+		}
+		entries, votes := 0, 0
+		for i, ph := range rv.Phases {
+			entries += len(ph.Entries)
+			if i > 0 && !rv.Phases[i-1].End.Equal(ph.Start) {
+				t.Fatalf("%s: phase %s ends at %v, %s starts at %v", board, rv.Phases[i-1].Phase, rv.Phases[i-1].End, ph.Phase, ph.Start)
+			}
+			if ph.Seconds < 0 || ph.End.Before(ph.Start) {
+				t.Fatalf("%s: phase %s: %d s", board, ph.Phase, ph.Seconds)
+			}
+			for _, e := range ph.Entries {
+				if e.Type == "vote" {
+					votes++
+					halves := 0
+					for _, x := range e.Tally {
+						halves += x.Halves
+					}
+					if counted := countedVotes(e); halves < 2*counted || halves > 2*counted+1 {
+						t.Fatalf("%s: tally %d half-votes for %d counted ballots", board, halves, counted)
+					}
+				}
+			}
+		}
+		if entries != records || rv.Result != p.winner || rv.Ended == nil || rv.Started == nil || rv.Seconds == nil || !rv.Closed {
+			t.Fatalf("%s: %d entries of %d records, result %q (%q)", board, entries, records, rv.Result, p.winner)
+		}
+		if last := rv.Phases[len(rv.Phases)-1]; !last.End.Equal(*rv.Ended) || !rv.Phases[0].Start.Equal(*rv.Started) {
+			t.Fatalf("%s: phases span %v..%v, the game %v..%v", board, rv.Phases[0].Start, last.End, rv.Started, rv.Ended)
+		}
+		out := 0
+		for _, s := range rv.Deal {
+			if s.Out {
+				out++
+			}
+		}
+		if out == 0 || deaths == 0 {
+			t.Fatalf("%s: nobody out", board)
+		}
+
+		var text, md, js bytes.Buffer
+		for f, w := range map[string]*bytes.Buffer{"text": &text, "md": &md, "json": &js} {
+			if err := Show(w, j, f); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, want := range []string{"復盤 " + rv.Game, "第1夜", "第1天", rv.BoardName, resultText(rv.Result), "座位", "票型"} {
+			if !strings.Contains(text.String(), want) {
+				t.Fatalf("%s: text has no %q:\n%s", board, want, text.String())
+			}
+		}
+		if strings.Count(text.String(), "票型") != votes || strings.Count(md.String(), "票型") != votes {
+			t.Fatalf("%s: %d votes, text shows %d", board, votes, strings.Count(text.String(), "票型"))
+		}
+		for _, want := range []string{"# 復盤", "## 座位", "| 座位 | 身份 |", "## 第1夜"} {
+			if !strings.Contains(md.String(), want) {
+				t.Fatalf("%s: markdown has no %q", board, want)
+			}
+		}
+		var back Review
+		if err := json.Unmarshal(js.Bytes(), &back); err != nil {
+			t.Fatal(err)
+		}
+		if back.Game != rv.Game || back.Seed != rv.Seed || len(back.Phases) != len(rv.Phases) || back.Result != rv.Result || len(back.Deal) != len(rv.Deal) {
+			t.Fatalf("%s: JSON review differs", board)
+		}
+	}
+}
+
+func countedVotes(e Entry) int {
+	in := map[int]bool{}
+	for _, x := range e.Tally {
+		in[x.Seat] = true
+	}
+	n := 0
+	for _, v := range e.Votes {
+		if in[v.Target] {
+			n++
+		}
+	}
+	return n
+}
+
+// TestVoteText: the 票型 groups voters by the seat they voted for and
+// shows the sheriff's 1.5 as half-votes.
+func TestVoteText(t *testing.T) {
+	e := Entry{Type: "vote", Kind: "exile", Day: 2, Sheriff: 5,
+		Votes: []VoteEntry{{1, 3}, {2, 3}, {4, 0}, {5, 6}, {7, 6}, {8, 9}},
+		Tally: []TallyEntry{{3, 4, 2}, {6, 5, 2.5}}}
+	title, sub := voteText(e)
+	if title != "放逐投票（第2天）票型 ｜ 計票：3號 2票，6號 2.5票" {
+		t.Fatalf("title %q", title)
+	}
+	want := []string{"3號 ← 1、2　2票", "6號 ← 5(警)、7　2.5票", "棄票：4、8（投9號，不計）"}
+	if strings.Join(sub, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("got\n%s\nwant\n%s", strings.Join(sub, "\n"), strings.Join(want, "\n"))
+	}
+	if duration(3723) != "1小時02分03秒" || duration(59) != "0分59秒" {
+		t.Fatal(duration(3723), duration(59))
+	}
+}
+
+// TestReviewUnfinished: a game cut off mid-way shows what was played so far.
+func TestReviewUnfinished(t *testing.T) {
+	p := playJournal(t, t.TempDir(), "seer-witch-hunter-idiot", 5, false)
+	data := readFile(t, p.path)
+	offs := frames(t, data)
+	j := mustLoad(t, data[:offs[len(offs)/2]+7])
+	rv, err := NewReview(j, boards.Get)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rv.Result != "" || rv.Ended != nil || rv.Closed || !rv.TornTail || len(rv.Phases) == 0 {
+		t.Fatalf("unfinished review: %+v", rv)
+	}
+	if last := rv.Phases[len(rv.Phases)-1]; !last.End.Equal(j.Records[len(j.Records)-1].Wall) {
+		t.Fatal("the last phase does not end at the last record")
+	}
+	var text bytes.Buffer
+	if err := rv.Write(&text, "text"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "尚無結果") || !strings.Contains(text.String(), "末筆寫入中斷") {
+		t.Fatalf("text:\n%s", text.String())
+	}
+	if err := Show(&text, j, "pdf"); err == nil {
+		t.Fatal("unknown format accepted")
+	}
+}
+
+// TestUnfinished lists the journals to resume, newest first, and the
+// damaged ones with their error.
+func TestUnfinished(t *testing.T) {
+	dir := t.TempDir()
+	b, _ := boards.Get("seer-witch-hunter-idiot")
+	mk := func(id string, start time.Time, recs ...Record) string {
+		h := HeaderFor(b, engine.Deal(b, 1), 1, 12, start, "t")
+		h.GameID = id
+		w, err := Create(dir, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range recs {
+			if err := w.Append(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		w.Close()
+		return w.Path()
+	}
+	in := InputRecord(base, "seat-1", engine.SeatTarget(1, 2))
+	mk("done", base, StartRecord(base, "pedal"), EndRecord(base, "console", ""))
+	older := mk("older", base.Add(-time.Hour), StartRecord(base, "pedal"), in)
+	newer := mk("newer", base.Add(time.Hour), StartRecord(base, "pedal"))
+	torn := mk("torn", base, StartRecord(base, "pedal"), in)
+	data := readFile(t, torn)
+	os.WriteFile(torn, data[:len(data)-3], 0o644)
+	bad := mk("bad", base.Add(-2*time.Hour), StartRecord(base, "pedal"), in)
+	data = readFile(t, bad)
+	data[len(Magic)+40] ^= 1
+	os.WriteFile(bad, data, 0o644)
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("x"), 0o644)
+	os.Mkdir(filepath.Join(dir, "old.wtj"), 0o755)
+
+	list, err := Unfinished(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range list {
+		got = append(got, filepath.Base(e.Path))
+		switch e.Path {
+		case torn:
+			if !e.TornTail || e.Records != 1 || e.Err != nil {
+				t.Fatalf("torn: %+v", e)
+			}
+		case bad:
+			if asCorrupt(e.Err) == nil || asCorrupt(e.Err).Index != 0 {
+				t.Fatalf("damaged: %+v", e)
+			}
+		case older:
+			if e.Records != 2 || e.Header.GameID != "older" {
+				t.Fatalf("older: %+v", e)
+			}
+		}
+	}
+	// newest first; the damaged one by its modification time (now, newest)
+	want := []string{filepath.Base(bad), filepath.Base(newer), filepath.Base(torn), filepath.Base(older)}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("Unfinished: %v\nwant %v", got, want)
+	}
+	if _, err := Unfinished(filepath.Join(dir, "missing")); err == nil {
+		t.Fatal("a missing folder listed")
+	}
+}
+
+// TestCommand: `wolftable record verify|show`.
+func TestCommand(t *testing.T) {
+	dir := t.TempDir()
+	p := playJournal(t, dir, "wolfking-guard", 13, true)
+	run := func(args ...string) (int, string, string) {
+		var out, errw bytes.Buffer
+		code := Command(args, &out, &errw)
+		return code, out.String(), errw.String()
+	}
+	code, out, _ := run("record", "verify", p.path)
+	if code != 0 || !strings.Contains(out, "chain    OK") || !strings.Contains(out, "torn     no") || !strings.Contains(out, "result   "+p.winner) {
+		t.Fatalf("verify: %d\n%s", code, out)
+	}
+	code, out, _ = run("verify", "--records", p.path)
+	if code != 0 || !strings.Contains(out, "  end      ") || !strings.Contains(out, " header ") {
+		t.Fatalf("verify --records: %d\n%s", code, out)
+	}
+	for _, f := range []string{"text", "md", "json"} {
+		code, out, _ = run("record", "show", p.path, "--format", f)
+		if code != 0 || len(out) < 500 {
+			t.Fatalf("show --format %s: %d\n%s", f, code, out)
+		}
+		code, out2, _ := run("record", "show", "--format="+f, p.path)
+		if code != 0 || out2 != out {
+			t.Fatalf("show --format=%s: %d", f, code)
+		}
+	}
+	// a torn journal verifies, and says so
+	data := readFile(t, p.path)
+	torn := filepath.Join(dir, "torn.wtj")
+	os.WriteFile(torn, data[:len(data)-9], 0o644)
+	code, out, _ = run("record", "verify", torn)
+	if code != 0 || !strings.Contains(out, "torn     the last record was cut short") {
+		t.Fatalf("verify torn: %d\n%s", code, out)
+	}
+	// a damaged one does not
+	data[len(data)/2] ^= 0x10
+	bad := filepath.Join(dir, "bad.wtj")
+	os.WriteFile(bad, data, 0o644)
+	code, out, errs := run("record", "verify", bad)
+	if code != 1 || !strings.Contains(out, "FAILED") || !strings.Contains(errs, "record ") {
+		t.Fatalf("verify damaged: %d\n%s\n%s", code, out, errs)
+	}
+	if code, _, _ := run("record", "show", bad); code != 1 {
+		t.Fatalf("show damaged: %d", code)
+	}
+	// venue boards: a folder without the board falls back to the embedded ones
+	if code, _, errs := run("record", "verify", p.path, "--boards", t.TempDir()); code != 0 {
+		t.Fatalf("--boards: %d %s", code, errs)
+	}
+	for _, args := range [][]string{{}, {"record"}, {"record", "frob"}, {"record", "verify"}, {"record", "show", p.path, "--format", "pdf"},
+		{"record", "show", p.path, "--format"}, {"record", "verify", p.path, "--format", "md"}, {"record", "verify", "a", "b"}, {"record", "verify", p.path, "--bogus"}} {
+		if code, _, _ := run(args...); code != 2 {
+			t.Fatalf("%q: exit %d, want 2", args, code)
+		}
+	}
+	if code, out, _ := run("record", "help"); code != 0 || !strings.Contains(out, "usage") {
+		t.Fatal("help")
+	}
+	if code, _, errs := run("record", "verify", filepath.Join(dir, "missing.wtj")); code != 1 || errs == "" {
+		t.Fatalf("missing file: %d", code)
+	}
+}
+
+// TestVerifySummary: Verify's summary of a journal without a start.
+func TestVerifySummary(t *testing.T) {
+	b, _ := boards.Get("seer-witch-hunter-idiot")
+	w, err := Create(t.TempDir(), HeaderFor(b, engine.Deal(b, 1), 1, 12, base, "t"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Append(InputRecord(base, "clock", engine.Clock(20, 15)))
+	w.Close()
+	s, err := Verify(w.Path())
+	if err != nil || s.Started || s.Inputs != 1 || s.Records != 2 || !s.Replayed || s.Over {
+		t.Fatalf("%+v %v", s, err)
+	}
+	var out bytes.Buffer
+	s.Write(&out)
+	if !strings.Contains(out.String(), "never started") {
+		t.Fatal(out.String())
+	}
+	if _, err := Verify(filepath.Join(t.TempDir(), "x.wtj")); err == nil || errors.Is(err, ErrNoHeader) {
+		t.Fatalf("missing file: %v", err)
+	}
+}
