@@ -37,6 +37,13 @@ func New(g *engine.Game, seed uint64) *Driver {
 		timers: map[engine.TimerID]int{}}
 }
 
+// Reseed makes the players' next choices depend only on the driver's seed
+// and stream (the daemon reseeds per step, so a resumed game makes the same
+// choices as the game before the power cut).
+func (d *Driver) Reseed(seed, stream uint64) {
+	d.rng = rand.New(rand.NewPCG(seed, stream^0x5bd1e995))
+}
+
 // Start starts the game.
 func (d *Driver) Start() error {
 	effs, err := d.G.Start()

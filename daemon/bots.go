@@ -40,6 +40,7 @@ func (b *botPlayers) schedule() {
 	}
 	b.stop = b.stop[:0]
 	p := b.d.g.Awaiting()
+	b.drv.Reseed(b.cfg.Seed, uint64(seq)) // the same choices for the same step after a resume
 	choices := append([]engine.Input(nil), b.drv.Choices(p)...)
 	d := b.d
 	send := func(in engine.Input, source string) {

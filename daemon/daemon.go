@@ -25,9 +25,14 @@ type Voice interface {
 	Interrupt()
 }
 
-// Journal records every input before the engine applies it.
+// Journal records every input, written and synced, before the engine
+// applies it (journal.Writer implements it): Start and Apply journal, then
+// call the engine; an input the journal cannot take never reaches it.
 type Journal interface {
-	Append(in engine.Input, source string, at time.Time) error
+	Start(g *engine.Game, wall time.Time, source string) ([]engine.Effect, error)
+	Apply(g *engine.Game, wall time.Time, source string, in engine.Input) ([]engine.Effect, error)
+	// Finish journals the end of the game with its result.
+	Finish(wall time.Time, result string) error
 }
 
 // Event is what the daemon reports to the console and the transcript.
@@ -172,7 +177,13 @@ func (d *Daemon) Run(ctx context.Context) error {
 		d.restore(r)
 	} else {
 		d.feedClock()
-		effs, err := d.g.Start()
+		var effs []engine.Effect
+		var err error
+		if j := d.cfg.Journal; j != nil {
+			effs, err = j.Start(d.g, d.clock.Now(), "daemon")
+		} else {
+			effs, err = d.g.Start()
+		}
 		if err != nil {
 			return err
 		}
@@ -181,7 +192,12 @@ func (d *Daemon) Run(ctx context.Context) error {
 	d.flushLights()
 	events := d.cfg.Table.Events()
 	for {
-		if over, _ := d.g.Over(); over {
+		if over, w := d.g.Over(); over {
+			if j := d.cfg.Journal; j != nil {
+				if err := j.Finish(d.clock.Now(), w); err != nil {
+					d.log.Error("journal: end of game not written", "err", err)
+				}
+			}
 			return nil
 		}
 		if d.bots != nil {
@@ -217,16 +233,21 @@ func (d *Daemon) apply(in engine.Input, source string) error {
 		d.feedClock()
 	}
 	now := d.clock.Now()
+	var effs []engine.Effect
+	var err error
 	if j := d.cfg.Journal; j != nil {
-		if err := j.Append(in, source, now); err != nil {
+		effs, err = j.Apply(d.g, now, source, in)
+		var ee *engine.Error
+		if err != nil && !errors.As(err, &ee) {
 			d.log.Error("journal append failed; input not applied", "err", err, "source", source)
 			return fmt.Errorf("daemon: journal: %w", err)
 		}
+	} else {
+		effs, err = d.g.Apply(in)
 	}
-	if in.Kind == engine.InTimer {
+	if in.Kind == engine.InTimer && err == nil {
 		delete(d.timers, in.Timer)
 	}
-	effs, err := d.g.Apply(in)
 	d.report(Event{At: now, Input: &in, Source: source, Err: err})
 	if err != nil {
 		d.log.Debug("input refused", "source", source, "err", err)

@@ -42,11 +42,21 @@ func (t *table) last() []hw.SeatLight {
 }
 
 type memJournal struct {
-	recs []Recorded
+	recs   []Recorded
+	result string
 }
 
-func (j *memJournal) Append(in engine.Input, source string, at time.Time) error {
-	j.recs = append(j.recs, Recorded{In: in, At: at, Source: source})
+func (j *memJournal) Start(g *engine.Game, wall time.Time, source string) ([]engine.Effect, error) {
+	return g.Start()
+}
+
+func (j *memJournal) Apply(g *engine.Game, wall time.Time, source string, in engine.Input) ([]engine.Effect, error) {
+	j.recs = append(j.recs, Recorded{In: in, At: wall, Source: source})
+	return g.Apply(in)
+}
+
+func (j *memJournal) Finish(wall time.Time, result string) error {
+	j.result = result
 	return nil
 }
 
@@ -138,8 +148,8 @@ func TestBotGameEndsAndReplays(t *testing.T) {
 		if err := runToEnd(t, d, clock); err != nil {
 			t.Fatal(err)
 		}
-		if rec.result == "" {
-			t.Fatalf("seed %d: no result", seed)
+		if rec.result == "" || j.result != rec.result {
+			t.Fatalf("seed %d: result %q, journal end %q", seed, rec.result, j.result)
 		}
 		// the lights the table shows match the engine: out seats are off
 		last := tab.last()

@@ -40,68 +40,95 @@ type replayTimer struct {
 	paused    bool
 }
 
-// Replay rebuilds a game from its journal: g is the freshly dealt game,
-// start the journal's start time, speed the daemon's timer speed. The
-// engine is deterministic, so an input it refused live is refused again;
-// those are counted, not errors.
+// TimedEffect is an effect of a replayed game with the wall time of the
+// input that caused it.
+type TimedEffect struct {
+	Effect engine.Effect
+	At     time.Time
+	In     *engine.Input // set: not an effect but the accepted input that caused the effects after it
+}
+
+// Replay rebuilds a game from recorded inputs: g is the freshly dealt game,
+// start the time it started, speed the daemon's timer speed. The engine is
+// deterministic, so an input it refused live is refused again; those are
+// counted, not errors.
 func Replay(g *engine.Game, start time.Time, speed float64, recs []Recorded) (*Restored, error) {
-	if speed <= 0 {
-		speed = 1
-	}
-	r := &Restored{Lights: make([]hw.SeatLight, g.Players()), LastAt: start}
-	timers := map[engine.TimerID]*replayTimer{}
-	var order []engine.TimerID
-	now := start
-	take := func(effs []engine.Effect) {
-		for _, e := range effs {
-			switch e.Kind {
-			case engine.EffLight:
-				if e.Seat >= 1 && e.Seat <= len(r.Lights) {
-					r.Lights[e.Seat-1] = hw.SeatLight{Color: color(e.Light), Pulse: e.Pulse}
-				}
-			case engine.EffTimerStart:
-				timers[e.Timer] = &replayTimer{started: now, seconds: e.Seconds, remaining: time.Duration(e.Seconds) * time.Second, paused: r.Paused}
-				order = append(order, e.Timer)
-			case engine.EffTimerCancel:
-				delete(timers, e.Timer)
-			case engine.EffPause:
-				r.Paused = true
-				for _, t := range timers {
-					if !t.paused {
-						t.remaining -= time.Duration(float64(now.Sub(t.started)) * speed)
-						t.paused = true
-					}
-				}
-			case engine.EffResume:
-				r.Paused = false
-				for _, t := range timers {
-					if t.paused {
-						t.paused = false
-						t.started = now.Add(-time.Duration(float64(time.Duration(t.seconds)*time.Second-t.remaining) / speed))
-						t.remaining = time.Duration(t.seconds) * time.Second
-					}
-				}
-			}
-		}
-	}
+	var timed []TimedEffect
 	effs, err := g.Start()
 	if err != nil {
 		return nil, err
 	}
-	take(effs)
+	for _, e := range effs {
+		timed = append(timed, TimedEffect{Effect: e, At: start})
+	}
+	refused := 0
 	for _, rec := range recs {
-		now = rec.At
-		r.LastAt = rec.At
-		r.Inputs++
-		if rec.In.Kind == engine.InTimer {
-			delete(timers, rec.In.Timer)
-		}
 		effs, err := g.Apply(rec.In)
 		if err != nil {
-			r.Refused++
+			refused++
 			continue
 		}
-		take(effs)
+		in := rec.In
+		timed = append(timed, TimedEffect{At: rec.At, In: &in})
+		for _, e := range effs {
+			timed = append(timed, TimedEffect{Effect: e, At: rec.At})
+		}
+	}
+	last := start
+	if len(recs) > 0 {
+		last = recs[len(recs)-1].At
+	}
+	r := FromEffects(g.Players(), timed, last, speed)
+	r.Inputs, r.Refused = len(recs), refused
+	return r, nil
+}
+
+// FromEffects works out where a replayed game stands from its effects:
+// the lights, the running timers with their remaining game time as of
+// lastAt (the last journaled input), and whether the judge had paused.
+func FromEffects(players int, effs []TimedEffect, lastAt time.Time, speed float64) *Restored {
+	if speed <= 0 {
+		speed = 1
+	}
+	r := &Restored{Lights: make([]hw.SeatLight, players), LastAt: lastAt}
+	timers := map[engine.TimerID]*replayTimer{}
+	var order []engine.TimerID
+	for _, te := range effs {
+		now, e := te.At, te.Effect
+		if te.In != nil {
+			if te.In.Kind == engine.InTimer {
+				delete(timers, te.In.Timer) // it fired
+			}
+			continue
+		}
+		switch e.Kind {
+		case engine.EffLight:
+			if e.Seat >= 1 && e.Seat <= len(r.Lights) {
+				r.Lights[e.Seat-1] = hw.SeatLight{Color: color(e.Light), Pulse: e.Pulse}
+			}
+		case engine.EffTimerStart:
+			timers[e.Timer] = &replayTimer{started: now, seconds: e.Seconds, remaining: time.Duration(e.Seconds) * time.Second, paused: r.Paused}
+			order = append(order, e.Timer)
+		case engine.EffTimerCancel:
+			delete(timers, e.Timer)
+		case engine.EffPause:
+			r.Paused = true
+			for _, t := range timers {
+				if !t.paused {
+					t.remaining -= time.Duration(float64(now.Sub(t.started)) * speed)
+					t.paused = true
+				}
+			}
+		case engine.EffResume:
+			r.Paused = false
+			for _, t := range timers {
+				if t.paused {
+					t.paused = false
+					t.started = now.Add(-time.Duration(float64(time.Duration(t.seconds)*time.Second-t.remaining) / speed))
+					t.remaining = time.Duration(t.seconds) * time.Second
+				}
+			}
+		}
 	}
 	for _, id := range order {
 		t, ok := timers[id]
@@ -117,7 +144,7 @@ func Replay(g *engine.Game, start time.Time, speed float64, recs []Recorded) (*R
 		}
 		r.Timers = append(r.Timers, RestoredTimer{ID: id, Remaining: rem, Seconds: t.seconds})
 	}
-	return r, nil
+	return r
 }
 
 // restore picks up a replayed game: lights back on, timers re-armed with

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"wolftable/journal"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -18,8 +20,13 @@ usage:
   wolftable boards show ID              night order with timings, options
   wolftable scenario run FILE [--json]  play a scenario; print the transcript or JSON lines
   wolftable scenario check DIR|FILE...  run every .wolf file; summary "N passed, M failed"
-  wolftable sim --bots --no-tui [--speed N] [--seed N] [--board ID]
+  wolftable sim --bots --no-tui [--speed N] [--seed N] [--board ID] [--journal DIR] [--new]
                                         a whole game on the simulated table
+  wolftable record verify FILE          check a game journal's hash chain
+  wolftable record show FILE [--format text|md|json]
+                                        the game record (復盤) of a journal
+  wolftable config check [--config FILE]
+                                        validate the configuration
   wolftable version                     print the version
 `
 
@@ -37,6 +44,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdScenario(args[1:], stdout, stderr)
 	case "sim":
 		return cmdSim(args[1:], stdout, stderr)
+	case "record":
+		return journal.Command(args[1:], stdout, stderr)
+	case "config":
+		return cmdConfig(args[1:], stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "wolftable", version)
 		return 0

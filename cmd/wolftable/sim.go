@@ -112,6 +112,8 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 	board := fs.String("board", "seer-witch-hunter-idiot", "board id or name")
 	noTUI := fs.Bool("no-tui", false, "plain transcript on stdout (for logs and tests)")
 	cues := fs.Bool("cues", true, "show the judge's night cues in the transcript")
+	jdir := fs.String("journal", "", "journal directory: every input is journaled; an unfinished game there is resumed")
+	fresh := fs.Bool("new", false, "start a new game even if the journal directory has an unfinished one")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -136,21 +138,23 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 	if s == 0 {
 		s = uint64(time.Now().UnixNano())
 	}
-	deal := engine.Deal(b, s)
-	g, err := engine.New(engine.Config{Board: b, Deal: deal, Seed: s})
+	tg, err := newOrResumed(*jdir, !*fresh, b, s, engine.Deal(b, s), b.Players, *speed, stdout)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
+		fmt.Fprintln(stderr, "sim:", err)
 		return 2
 	}
+	defer tg.close()
+	g, b, s := tg.game, tg.board, tg.seed
 	fmt.Fprintf(stdout, "wolftable sim: %s %s, seed %d, speed %gx\n", b.ID, b.Name, s, *speed)
 	var dealt []string
-	for i, r := range deal {
+	for i, r := range tg.deal {
 		dealt = append(dealt, fmt.Sprintf("%d:%s", i+1, r.Name()))
 	}
 	fmt.Fprintf(stdout, "deal: %s\n", strings.Join(dealt, " "))
 	fmt.Fprintln(stdout, "voice: text only (no sound device configured)")
 	tr := &transcript{w: stdout, start: time.Now(), speed: *speed, cues: *cues}
 	d, err := daemon.New(daemon.Config{Game: g, Table: newHeadless(b.Players), Speed: *speed,
+		Journal: tg.journal(), Restored: tg.restored,
 		Log:     slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		OnEvent: tr.on, Bots: &daemon.BotConfig{Seed: s}})
 	if err != nil {

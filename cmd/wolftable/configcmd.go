@@ -1,0 +1,55 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+
+	"wolftable/config"
+)
+
+// defaultConfigPath is where the Debian package installs the config file.
+const defaultConfigPath = "/etc/wolftable/config.toml"
+
+// loadConfig reads --config (which must exist) or the default path (whose
+// absence means the defaults).
+func loadConfig(path string) (*config.Config, error) {
+	if path != "" {
+		return config.Load(path, true)
+	}
+	return config.Load(defaultConfigPath, false)
+}
+
+func cmdConfig(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] != "check" {
+		fmt.Fprintln(stderr, "usage: wolftable config check [--config FILE]")
+		return 2
+	}
+	fs := flag.NewFlagSet("config check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	path := fs.String("config", "", "config file (default "+defaultConfigPath+" if present)")
+	if err := fs.Parse(args[1:]); err != nil {
+		return 2
+	}
+	c, err := loadConfig(*path)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	b, _ := c.Board()
+	src := c.Path
+	if src == "" {
+		src = "(defaults: no file)"
+	}
+	fmt.Fprintf(stdout, "config %s: ok\n", src)
+	fmt.Fprintf(stdout, "  table:   %d seats, mode %s\n", c.Table.Seats, c.Table.Mode)
+	fmt.Fprintf(stdout, "  board:   %s %s, deal %s\n", b.ID, b.Name, c.Game.Deal)
+	pack := c.Voice.Pack
+	if pack == "" {
+		pack = "embedded default"
+	}
+	fmt.Fprintf(stdout, "  voice:   %s, volume %.2f\n", pack, c.Voice.Volume)
+	fmt.Fprintf(stdout, "  journal: %s (resume %v)\n", c.Journal.Dir, c.Journal.Resume)
+	fmt.Fprintf(stdout, "  console: %s\n", c.Console.Listen)
+	return 0
+}

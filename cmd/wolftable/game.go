@@ -1,0 +1,122 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"wolftable/boards"
+	"wolftable/daemon"
+	"wolftable/engine"
+	"wolftable/journal"
+)
+
+// journalWriter adapts journal.Writer to daemon.Journal.
+type journalWriter struct{ *journal.Writer }
+
+func (w journalWriter) Finish(wall time.Time, result string) error {
+	return w.Append(journal.EndRecord(wall, "daemon", result))
+}
+
+// tableGame is a game ready for the daemon: new, or resumed from its journal.
+type tableGame struct {
+	board    *engine.Board
+	deal     []engine.Role
+	seed     uint64
+	game     *engine.Game
+	restored *daemon.Restored
+	writer   *journal.Writer
+	resumed  string // the journal resumed, if any
+}
+
+// newOrResumed finds an unfinished journal in dir and resumes it (when
+// resume is set), or deals a new game and creates its journal. dir "" = no
+// journal. A damaged unfinished journal stops the start with a clear error:
+// never a silent new game over a lost one.
+func newOrResumed(dir string, resume bool, b *engine.Board, seed uint64, deal []engine.Role, seats int, speed float64, log io.Writer) (*tableGame, error) {
+	if dir != "" && resume {
+		list, err := journal.Unfinished(dir)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, err
+		}
+		if len(list) > 0 {
+			u := list[0]
+			if u.Err != nil {
+				return nil, fmt.Errorf("the unfinished journal %s cannot be resumed: %v\n(move it aside to start a new game; `wolftable record verify %s` shows the damage)", u.Path, u.Err, u.Path)
+			}
+			return resumeJournal(u.Path, speed, log)
+		}
+	}
+	g, err := engine.New(engine.Config{Board: b, Deal: deal, Seed: seed})
+	if err != nil {
+		return nil, err
+	}
+	tg := &tableGame{board: b, deal: deal, seed: seed, game: g}
+	if dir != "" {
+		if err := os.MkdirAll(dir, 0o750); err != nil {
+			return nil, err
+		}
+		w, err := journal.Create(dir, journal.HeaderFor(b, deal, seed, seats, time.Now(), version))
+		if err != nil {
+			return nil, err
+		}
+		tg.writer = w
+		fmt.Fprintf(log, "journal: %s\n", w.Path())
+	}
+	return tg, nil
+}
+
+// resumeJournal replays an unfinished journal: the game continues where it
+// was, with its lights, its timers' remaining time and the current line.
+func resumeJournal(path string, speed float64, log io.Writer) (*tableGame, error) {
+	j, err := journal.Read(path)
+	if err != nil {
+		return nil, err
+	}
+	w, g, events, err := journal.Resume(path, boards.Get)
+	if err != nil {
+		return nil, err
+	}
+	byIndex := map[int]journal.Record{}
+	for _, r := range j.Records {
+		byIndex[r.Index] = r
+	}
+	var timed []daemon.TimedEffect
+	last, lastRec := j.Header.Start, -1
+	for _, ev := range events {
+		if ev.Record != lastRec {
+			lastRec = ev.Record
+			if r, ok := byIndex[ev.Record]; ok && r.Kind == journal.KindInput {
+				in := r.Input
+				timed = append(timed, daemon.TimedEffect{At: ev.Wall, In: &in})
+			}
+		}
+		if ev.Refused == nil {
+			timed = append(timed, daemon.TimedEffect{Effect: ev.Effect, At: ev.Wall})
+		}
+		last = ev.Wall
+	}
+	if n := len(j.Records); n > 0 && j.Records[n-1].Wall.After(last) {
+		last = j.Records[n-1].Wall
+	}
+	h := w.Header()
+	b := g.Board()
+	r := daemon.FromEffects(g.Players(), timed, last, speed)
+	fmt.Fprintf(log, "resuming journal %s (%d records%s)\n", path, len(j.Records), map[bool]string{true: ", torn tail dropped"}[j.TornTail])
+	return &tableGame{board: b, deal: h.Deal, seed: h.Seed, game: g, restored: r, writer: w, resumed: path}, nil
+}
+
+func (tg *tableGame) journal() daemon.Journal {
+	if tg.writer == nil {
+		return nil
+	}
+	return journalWriter{tg.writer}
+}
+
+func (tg *tableGame) close() {
+	if tg.writer != nil {
+		tg.writer.Close()
+	}
+}
