@@ -3,7 +3,7 @@ export PATH := /usr/local/go/bin:$(PATH)
 GO ?= go
 BIN := bin/wolftable
 
-.PHONY: setup build demo test vet fmt-check fuzz bench clean
+.PHONY: setup build sim demo test vet fmt-check fuzz bench clean
 
 setup:
 	./scripts/setup
@@ -11,8 +11,13 @@ setup:
 build: setup
 	$(GO) build -o $(BIN) ./cmd/wolftable
 
-# The main job on the embedded default: a bundled example game, played
-# through the real engine with the judge's transcript.
+# The main job on the embedded default: a whole game on the virtual table
+# with random players (SPEED=N to change the speed).
+sim:
+	./scripts/sim
+
+# A bundled example game, played through the real engine with the judge's
+# transcript.
 demo: build
 	$(BIN) scenario run scenarios/examples/demo.wolf
 

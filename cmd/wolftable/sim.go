@@ -17,6 +17,7 @@ import (
 	"wolftable/daemon"
 	"wolftable/engine"
 	"wolftable/hw"
+	"wolftable/hw/virtual"
 )
 
 // headlessTable is a table with no hardware and no screen: it keeps the
@@ -121,10 +122,6 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "sim: --speed must be in (0, 10000]")
 		return 2
 	}
-	if !*noTUI || !*bots {
-		fmt.Fprintln(stderr, "sim: for now only `sim --bots --no-tui` is available (the virtual table's terminal UI is coming)")
-		return 2
-	}
 	b, err := boards.Get(*board)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
@@ -153,10 +150,50 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "deal: %s\n", strings.Join(dealt, " "))
 	fmt.Fprintln(stdout, "voice: text only (no sound device configured)")
 	tr := &transcript{w: stdout, start: time.Now(), speed: *speed, cues: *cues}
-	d, err := daemon.New(daemon.Config{Game: g, Table: newHeadless(b.Players), Speed: *speed,
+	var table hw.Table
+	onEvent := tr.on
+	switch {
+	case *noTUI && *bots:
+		table = newHeadless(b.Players)
+	case *noTUI:
+		// plain lines on stdin: "3 OK", "7 9 OK", "pedal short"
+		vt, err := virtual.New(os.Stdin, stdout, virtual.WithSeats(b.Players), virtual.WithStyle(virtual.Plain))
+		if err != nil {
+			fmt.Fprintln(stderr, "sim:", err)
+			return 2
+		}
+		table = vt
+	default:
+		if !virtual.IsTerminal(int(os.Stdin.Fd())) || !virtual.IsTerminal(int(os.Stdout.Fd())) {
+			fmt.Fprintln(stderr, "sim: stdin/stdout is not a terminal: use --no-tui for a plain transcript")
+			return 2
+		}
+		vt, err := virtual.OpenTerminal(os.Stdin, os.Stdout, virtual.WithSeats(b.Players))
+		if err != nil {
+			fmt.Fprintln(stderr, "sim:", err)
+			return 2
+		}
+		table = vt
+		tui := &transcript{w: io.Discard, start: tr.start, speed: *speed, cues: *cues}
+		onEvent = func(e daemon.Event) {
+			if e.Effect != nil && (e.Effect.Kind == engine.EffSay || (e.Effect.Kind == engine.EffCue && *cues)) {
+				prefix := ""
+				if e.Effect.Kind == engine.EffCue {
+					prefix = "〔手勢〕"
+				}
+				vt.Show(tui.stamp(e.At) + "  " + prefix + e.Text)
+			}
+		}
+	}
+	defer table.Close()
+	var botCfg *daemon.BotConfig
+	if *bots {
+		botCfg = &daemon.BotConfig{Seed: s}
+	}
+	d, err := daemon.New(daemon.Config{Game: g, Table: table, Speed: *speed,
 		Journal: tg.journal(), Restored: tg.restored,
 		Log:     slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
-		OnEvent: tr.on, Bots: &daemon.BotConfig{Seed: s}})
+		OnEvent: onEvent, Bots: botCfg})
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 2
@@ -164,9 +201,11 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := d.Run(ctx); err != nil {
+		table.Close()
 		fmt.Fprintln(stderr, "sim:", err)
 		return 1
 	}
+	table.Close()
 	_, w := g.Over()
 	fmt.Fprintf(stdout, "result: %s\n", w)
 	return 0

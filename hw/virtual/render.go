@@ -101,6 +101,13 @@ func (t *Table) drawLocked() {
 	line(" keys   s+number or Tab/Shift-Tab: choose the seat · 0-9 · Enter OK · Backspace CLR")
 	line("        u UP · d DOWN · w WAVE · h HAND · b BOOM")
 	line("        space: pedal short · l: pedal long · p: pedal double · Ctrl-C: quit")
+	if len(t.said) > 0 {
+		line("")
+		line(" \x1b[1mjudge\x1b[0m")
+		for _, s := range t.said {
+			line("   " + s)
+		}
+	}
 	b.WriteString("\x1b[J")
 	t.write(b.String())
 }

@@ -82,6 +82,7 @@ type Table struct {
 	status  string   // a one-line message under the table
 	link    string
 	keys    keyReader
+	said    []string // the last lines the judge's voice said (interactive)
 }
 
 var _ hw.Table = (*Table)(nil)
@@ -417,6 +418,29 @@ func keyList(keys []hw.Key) string {
 		s += k.String()
 	}
 	return s
+}
+
+// transcriptLines is how many said lines the interactive table shows.
+const transcriptLines = 12
+
+// Show adds a line of the judge's transcript: drawn under the table in the
+// interactive style (the last few lines), printed as "say …" in the plain
+// style.
+func (t *Table) Show(text string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return
+	}
+	if t.style != Interactive {
+		t.write("say " + text + "\n")
+		return
+	}
+	t.said = append(t.said, text)
+	if len(t.said) > transcriptLines {
+		t.said = t.said[len(t.said)-transcriptLines:]
+	}
+	t.drawLocked()
 }
 
 // Lights returns the lights as last set (all off after Close).
