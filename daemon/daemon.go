@@ -168,6 +168,24 @@ func (d *Daemon) Submit(ctx context.Context, in engine.Input, source string) err
 	}
 }
 
+// Alive checks that the daemon's loop answers (for systemd's watchdog).
+func (d *Daemon) Alive(ctx context.Context) error {
+	r := request{reply: make(chan error, 1), step: -1}
+	select {
+	case d.reqs <- r:
+	case <-d.done:
+		return ErrStopped
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case <-r.reply:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 // Run starts (or resumes) the game and serves until it ends or ctx is done.
 func (d *Daemon) Run(ctx context.Context) error {
 	defer close(d.done)
@@ -217,6 +235,10 @@ func (d *Daemon) Run(ctx context.Context) error {
 			}
 			d.apply(engine.TimerExpired(id), "timer")
 		case r := <-d.reqs:
+			if r.step < 0 {
+				r.reply <- nil // a liveness probe
+				continue
+			}
 			if r.step > 0 && r.step != d.g.StepSeq() {
 				r.reply <- nil // the step moved on; the bot's input is stale
 				continue

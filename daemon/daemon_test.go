@@ -66,12 +66,7 @@ func (d *Daemon) sync(t *testing.T) {
 	for len(d.fired) > 0 {
 		runtime.Gosched()
 	}
-	r := request{in: engine.Input{}, reply: make(chan error, 1), step: -1}
-	select {
-	case d.reqs <- r:
-		<-r.reply
-	case <-d.done:
-	}
+	d.Alive(context.Background())
 }
 
 func newGame(t *testing.T, board string, seed uint64) *engine.Game {
