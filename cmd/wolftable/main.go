@@ -20,8 +20,15 @@ usage:
   wolftable boards show ID              night order with timings, options
   wolftable scenario run FILE [--json]  play a scenario; print the transcript or JSON lines
   wolftable scenario check DIR|FILE...  run every .wolf file; summary "N passed, M failed"
+  wolftable serve [--config FILE]       the table daemon (systemd: Type=notify)
   wolftable sim --bots --no-tui [--speed N] [--seed N] [--board ID] [--journal DIR] [--new]
                                         a whole game on the simulated table
+  wolftable bridge emulate --link PATH [--seats N]
+                                        the seat-panel bridge's emulator behind a pty
+  wolftable bridge probe --port PATH    handshake; print the bridge's hello as JSON
+  wolftable bridge watch --port PATH    print key and pedal events as JSON lines
+  wolftable bridge lights --port PATH 3=red 5=green all=off
+                                        set lights and exit once acknowledged
   wolftable record verify FILE          check a game journal's hash chain
   wolftable record show FILE [--format text|md|json]
                                         the game record (復盤) of a journal
@@ -44,6 +51,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdScenario(args[1:], stdout, stderr)
 	case "sim":
 		return cmdSim(args[1:], stdout, stderr)
+	case "serve":
+		return cmdServe(args[1:], stdout, stderr)
+	case "bridge":
+		return cmdBridge(args[1:], stdout, stderr)
 	case "record":
 		return journal.Command(args[1:], stdout, stderr)
 	case "config":

@@ -1,0 +1,198 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	sd "github.com/coreos/go-systemd/v22/daemon"
+
+	"wolftable/config"
+	"wolftable/daemon"
+	"wolftable/drivers/gpio"
+	"wolftable/drivers/serial"
+	"wolftable/engine"
+	"wolftable/hw"
+	"wolftable/hw/virtual"
+)
+
+// openTable opens the configured table: the virtual table (a terminal, or
+// plain lines on stdin), the Pi's GPIO, or the seat-panel bridge.
+func openTable(ctx context.Context, c *config.Config, stdout io.Writer, log *slog.Logger) (hw.Table, func(string), error) {
+	t := c.Table
+	show := func(string) {}
+	switch t.Mode {
+	case hw.ModeGPIO:
+		tab, err := gpio.Open(t, gpio.Deps{})
+		return tab, show, err
+	case hw.ModeSerial:
+		tab, err := serial.Open(ctx, serial.Config{Port: t.Serial.Port, VID: fmt.Sprintf("%04x", t.Serial.VID), PID: fmt.Sprintf("%04x", t.Serial.PID),
+			Baud: t.Serial.Baud, Seats: t.Seats, Software: "wolftable " + version, Pedal: t.Pedal.Timing,
+			Brightness: t.Brightness, WaitLink: -1, Logger: log})
+		return tab, show, err
+	}
+	if virtual.IsTerminal(int(os.Stdin.Fd())) && virtual.IsTerminal(int(os.Stdout.Fd())) {
+		vt, err := virtual.OpenTerminal(os.Stdin, os.Stdout, virtual.WithSeats(t.Seats))
+		if err != nil {
+			return nil, nil, err
+		}
+		return vt, vt.Show, nil
+	}
+	vt, err := virtual.New(os.Stdin, stdout, virtual.WithSeats(t.Seats), virtual.WithStyle(virtual.Plain))
+	return vt, show, err
+}
+
+func randomSeed() uint64 {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return uint64(time.Now().UnixNano())
+	}
+	return binary.LittleEndian.Uint64(b[:])
+}
+
+// waitForPedal waits for the judge's short pedal press (the next game
+// starts on it); it keeps the table's other events out of the game.
+func waitForPedal(ctx context.Context, t hw.Table) error {
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case ev, ok := <-t.Events():
+			if !ok {
+				return errors.New("the table closed its events")
+			}
+			if ev.Kind == hw.EventPedal && ev.Pedal == hw.PedalShort {
+				return nil
+			}
+		}
+	}
+}
+
+// cmdServe is the daemon a venue installs: the configured table, board,
+// voice and journal; games one after another; a game interrupted by a power
+// cut resumes from its journal. Under systemd it reports READY and pings the
+// watchdog from the daemon's own loop.
+func cmdServe(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	path := fs.String("config", "", "config file (default "+defaultConfigPath+" if present)")
+	speed := fs.Float64("speed", 1, "timers run N times faster (tests and demos)")
+	once := fs.Bool("once", false, "exit after one game")
+	autostart := fs.Bool("autostart", false, "start each game at once instead of waiting for the pedal")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	c, err := loadConfig(*path)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	if c.Game.Deal == "manual" {
+		fmt.Fprintln(stderr, "serve: game.deal = \"manual\" needs the judge console, which is not available yet")
+		return 2
+	}
+	pedal := daemon.PedalMap{}
+	for _, p := range []struct {
+		dst *engine.PedalPress
+		v   string
+	}{{&pedal.Short, c.Pedal.Short}, {&pedal.Long, c.Pedal.Long}, {&pedal.Double, c.Pedal.Double}} {
+		*p.dst, _ = config.PedalAction(p.v) // validated by config
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	table, show, err := openTable(ctx, c, stdout, log)
+	if err != nil {
+		fmt.Fprintln(stderr, "serve: table:", err)
+		return 1
+	}
+	defer table.Close() // lights off
+	tr := &transcript{w: stdout, start: time.Now(), speed: *speed, cues: false}
+	if _, err := sd.SdNotify(false, sd.SdNotifyReady); err != nil {
+		log.Warn("systemd notify", "err", err)
+	}
+	for {
+		b, err := c.Board()
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return 2
+		}
+		seed := randomSeed()
+		tg, err := newOrResumed(c.Journal.Dir, c.Journal.Resume, b, seed, engine.Deal(b, seed), c.Table.Seats, *speed, stdout)
+		if err != nil {
+			fmt.Fprintln(stderr, "serve:", err)
+			return 1
+		}
+		if tg.resumed == "" && !*autostart {
+			fmt.Fprintf(stdout, "serve: %s dealt; press the pedal to start\n", tg.board.Name)
+			if err := waitForPedal(ctx, table); err != nil {
+				tg.close()
+				return 0
+			}
+		}
+		d, err := daemon.New(daemon.Config{Game: tg.game, Table: table, Speed: *speed, Pedal: pedal, Log: log,
+			Journal: tg.journal(), Restored: tg.restored, OnEvent: func(e daemon.Event) {
+				tr.on(e)
+				if e.Effect != nil && e.Effect.Kind == engine.EffSay {
+					show(e.Text)
+				}
+			}})
+		if err != nil {
+			tg.close()
+			fmt.Fprintln(stderr, "serve:", err)
+			return 1
+		}
+		wdCtx, wdStop := context.WithCancel(ctx)
+		go watchdog(wdCtx, d, log)
+		err = d.Run(ctx)
+		wdStop()
+		tg.close()
+		if ctx.Err() != nil {
+			log.Info("stopping: the journal is closed; the game resumes on the next start")
+			return 0
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "serve:", err)
+			return 1
+		}
+		_, w := tg.game.Over()
+		fmt.Fprintf(stdout, "result: %s\n", w)
+		if *once {
+			return 0
+		}
+	}
+}
+
+// watchdog pings systemd's watchdog while the daemon's loop answers.
+func watchdog(ctx context.Context, d *daemon.Daemon, log *slog.Logger) {
+	every, err := sd.SdWatchdogEnabled(false)
+	if err != nil || every == 0 {
+		return
+	}
+	t := time.NewTicker(every / 3)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			pctx, cancel := context.WithTimeout(ctx, every/3)
+			err := d.Alive(pctx)
+			cancel()
+			if err != nil {
+				log.Error("the daemon's loop does not answer; no watchdog ping", "err", err)
+				continue
+			}
+			sd.SdNotify(false, sd.SdNotifyWatchdog)
+		}
+	}
+}

@@ -1,0 +1,235 @@
+package serial_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+)
+
+// wolftable builds the wolftable binary into a temporary directory, or
+// skips the test if main.go does not dispatch "bridge" yet. WOLFTABLE_BIN
+// names a binary to use instead.
+func wolftable(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs the wolftable binary")
+	}
+	if bin := os.Getenv("WOLFTABLE_BIN"); bin != "" {
+		return bin
+	}
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		t.Fatalf("go env GOMOD: %v", err)
+	}
+	root := filepath.Dir(strings.TrimSpace(string(out)))
+	main, err := os.ReadFile(filepath.Join(root, "cmd", "wolftable", "main.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(main, []byte(`case "bridge":`)) {
+		t.Skip(`cmd/wolftable/main.go does not dispatch "bridge" yet: add case "bridge": return cmdBridge(args[1:], stdout, stderr)`)
+	}
+	bin := filepath.Join(t.TempDir(), "wolftable")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/wolftable")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// lineReader reads lines from a process's output with a timeout.
+type lineReader struct {
+	t     *testing.T
+	lines chan string
+}
+
+func readLines(t *testing.T, r io.Reader) *lineReader {
+	lr := &lineReader{t: t, lines: make(chan string, 100)}
+	go func() {
+		defer close(lr.lines)
+		sc := bufio.NewScanner(r)
+		for sc.Scan() {
+			lr.lines <- sc.Text()
+		}
+	}()
+	return lr
+}
+
+// until returns the first line accepted by ok.
+func (lr *lineReader) until(what string, timeout time.Duration, ok func(string) bool) string {
+	lr.t.Helper()
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	for {
+		select {
+		case l, open := <-lr.lines:
+			if !open {
+				lr.t.Fatalf("output ended before %s", what)
+			}
+			if ok(l) {
+				return l
+			}
+		case <-timer.C:
+			lr.t.Fatalf("no %s within %v", what, timeout)
+		}
+	}
+}
+
+// TestCLI runs bridge emulate, probe, lights and watch as processes.
+func TestCLI(t *testing.T) {
+	bin := wolftable(t)
+	link := filepath.Join(t.TempDir(), "bridge")
+
+	emu := exec.Command(bin, "bridge", "emulate", "--link", link, "--seats", "12")
+	stdin, err := emu.StdinPipe()
+	must(t, err)
+	stdout, err := emu.StdoutPipe()
+	must(t, err)
+	var emuErr bytes.Buffer
+	emu.Stderr = &emuErr
+	must(t, emu.Start())
+	t.Cleanup(func() { emu.Process.Kill(); emu.Wait() })
+	out := readLines(t, stdout)
+	if got := out.until("ready", 5*time.Second, func(string) bool { return true }); got != "ready "+link {
+		t.Fatalf("emulate said %q, want %q", got, "ready "+link)
+	}
+	say := func(cmd string) {
+		t.Helper()
+		if _, err := io.WriteString(stdin, cmd+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// probe
+	probe, err := exec.Command(bin, "bridge", "probe", "--port", link).Output()
+	if err != nil {
+		t.Fatalf("probe: %v", err)
+	}
+	var hello struct {
+		Firmware     string   `json:"firmware"`
+		Protocol     int      `json:"protocol"`
+		Seats        int      `json:"seats"`
+		Capabilities []string `json:"capabilities"`
+	}
+	if err := json.Unmarshal(probe, &hello); err != nil || hello.Firmware != "0.1.0" || hello.Protocol != 1 ||
+		hello.Seats != 12 || strings.Join(hello.Capabilities, ",") != "pedal" || bytes.Count(probe, []byte("\n")) != 1 {
+		t.Errorf("probe printed %q (%v)", probe, err)
+	}
+
+	// lights
+	if out, err := exec.Command(bin, "bridge", "lights", "--port", link, "3=red", "5=green", "all=off").CombinedOutput(); err != nil {
+		t.Fatalf("lights: %v\n%s", err, out)
+	}
+	say("lights")
+	var leds map[string]struct{ R, G, B int }
+	l := out.until("lights JSON", 2*time.Second, func(l string) bool { return strings.HasPrefix(l, "{") })
+	if err := json.Unmarshal([]byte(l), &leds); err != nil || len(leds) != 12 {
+		t.Fatalf("lights printed %q (%v)", l, err)
+	}
+	for seat, c := range leds {
+		want := struct{ R, G, B int }{}
+		switch seat {
+		case "3":
+			want.R = 255
+		case "5":
+			want.G = 255
+		}
+		if c != want {
+			t.Errorf("seat %s shows %+v, want %+v", seat, c, want)
+		}
+	}
+	if !strings.HasPrefix(l, `{"1":{"r":0,"g":0,"b":0},"2":`) {
+		t.Errorf("lights JSON not in seat order: %s", l)
+	}
+	if err := exec.Command(bin, "bridge", "lights", "--port", link, "3=purple").Run(); err == nil {
+		t.Error("lights 3=purple: exit 0")
+	}
+
+	// watch
+	watch := exec.Command(bin, "bridge", "watch", "--port", link)
+	wout, err := watch.StdoutPipe()
+	must(t, err)
+	werr, err := watch.StderrPipe()
+	must(t, err)
+	must(t, watch.Start())
+	t.Cleanup(func() { watch.Process.Kill(); watch.Wait() })
+	readLines(t, werr).until("link up", 5*time.Second, func(l string) bool { return strings.HasPrefix(l, "link up") })
+	say("tap 7 OK")
+	say("pedal short")
+	events := readLines(t, wout)
+	for _, want := range []string{
+		`{"seat":7,"key":"OK","edge":"down"}`,
+		`{"seat":7,"key":"OK","edge":"up"}`,
+		`{"seat":0,"key":"PEDAL","edge":"down"}`,
+		`{"seat":0,"key":"PEDAL","edge":"up"}`,
+		`{"seat":0,"key":"PEDAL","pedal":"short"}`,
+	} {
+		if got := events.until(want, 3*time.Second, func(string) bool { return true }); got != want {
+			t.Errorf("watch printed %s, want %s", got, want)
+		}
+	}
+	must(t, watch.Process.Signal(syscall.SIGINT))
+	waitExit(t, watch, "watch", 3*time.Second, true)
+
+	say("quit")
+	waitExit(t, emu, "emulate", 3*time.Second, true)
+	if _, err := os.Lstat(link); !os.IsNotExist(err) {
+		t.Errorf("link left behind: %v", err)
+	}
+	if t.Failed() {
+		t.Logf("emulate stderr:\n%s", emuErr.String())
+	}
+}
+
+// TestCLIProbeNoBridge: probe fails when nothing answers within 3 s.
+func TestCLIProbeNoBridge(t *testing.T) {
+	bin := wolftable(t)
+	master, tty, err := pty.Open() // a line with nobody on the other end
+	must(t, err)
+	defer master.Close()
+	defer tty.Close()
+	start := time.Now()
+	cmd := exec.Command(bin, "bridge", "probe", "--port", tty.Name())
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	go io.Copy(io.Discard, master)
+	err = cmd.Run()
+	if err == nil {
+		t.Fatal("probe on a silent line: exit 0")
+	}
+	if d := time.Since(start); d < 2500*time.Millisecond || d > 5*time.Second {
+		t.Errorf("probe gave up after %v, want about 3 s", d)
+	}
+	if !strings.Contains(stderr.String(), "no Hello") {
+		t.Errorf("probe said %q", stderr.String())
+	}
+	if err := exec.Command(bin, "bridge", "probe", "--port", filepath.Join(t.TempDir(), "none")).Run(); err == nil {
+		t.Error("probe on a missing port: exit 0")
+	}
+}
+
+func waitExit(t *testing.T, cmd *exec.Cmd, name string, timeout time.Duration, wantOK bool) {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if wantOK && err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	case <-time.After(timeout):
+		cmd.Process.Kill()
+		t.Errorf("%s did not exit within %v", name, timeout)
+	}
+}

@@ -1,0 +1,65 @@
+// Package serial drives the table through the seat-panel bridge: an RP2040
+// running firmware-bridge on USB serial, speaking firmware-bridge/protocol.
+// Table implements hw.Table.
+//
+// # Finding and opening the bridge
+//
+// Config.Port names the device (a udev symlink such as /dev/wolftable-bridge
+// is best); without it Open looks the bridge up by USB vendor and product ID
+// (go.bug.st/serial/enumerator; by default TinyGo's Raspberry Pi Pico IDs,
+// 2E8A:000A). The line runs at 115200 baud unless Config.Baud says
+// otherwise, and never at 1200: TinyGo's USB stack takes 1200 baud as the
+// "1200-baud touch" and reboots the RP2040 into its bootloader.
+//
+// On opening, the host flushes what the bridge wrote while nobody listened,
+// writes one 0x00 (so that its first frame is not glued to line noise) and
+// sends HostHello until the bridge answers Hello. The Hello must speak this
+// host's protocol version and report as many seats as Config.Seats; a
+// mismatch is a *HandshakeError naming both sides.
+//
+// # Keys and the pedal
+//
+// Each KeyEvent is acked by its seq, and delivered once: a retransmission
+// (same seat, key, edge, press counter and bridge timestamp) is acked again
+// and dropped. The bridge's timestamps are mapped to host time with its
+// uptime (a Stats exchange every ClockSyncInterval), so a press made while
+// the link was down arrives late but dated when it happened. Seat 0 is the
+// judge's pedal: its edges go through an hw.PedalClassifier and come out as
+// hw.EventPedal (short, long, double); Config.RawPedal also delivers the
+// edges themselves, for diagnostics.
+//
+// The bridge keeps up to core.MaxInFlight KeyEvents unacked, so when noise
+// on the line destroys one frame, the events after it arrive before its
+// retransmission. The driver puts them back in order: a gap in the bridge's
+// seq numbers holds later key events back for up to GapWait (USB does not
+// lose frames, so only a noisy line pays this), and a key's edge that comes
+// before the edge it must follow waits up to KeyWait, after which the driver
+// supplies the lost edge itself, so that no key is left down and no press
+// is counted twice (Stats: HeldBack, Late, Synthesized).
+//
+// Time-outs are judged against how far the driver has read the line, not
+// the wall clock alone: a host too busy to read does not take the bridge for
+// silent, nor a double press for a short one.
+//
+// Events are queued inside the driver in order, so a slow reader of Events
+// does not stall heartbeats; only beyond 4096 unread events are the oldest
+// dropped (Stats.Dropped).
+//
+// # Lights
+//
+// SetLights sends the full state of every seat's light. The bridge acks it;
+// until it does, the driver resends the newest state every
+// LightsRetransmit (an older state is never resent: the newest replaces it).
+// SetLightsAcked waits for the ack.
+//
+// # Link
+//
+// Both sides send a Ping every HeartbeatInterval and answer the other's.
+// When the port fails (the cable is pulled: a read error or
+// go.bug.st/serial's PortClosed) or nothing valid comes from the bridge for
+// SilenceTimeout, the driver reports hw.EventLink down, closes the port and
+// reopens it every ReopenInterval (looking the bridge up again by VID/PID
+// if it has no fixed path); once the bridge answers Hello it reports the link
+// up and sends the last lights again, since a replugged bridge has rebooted
+// dark.
+package serial

@@ -1,0 +1,370 @@
+package serial
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"wolftable/firmware-bridge/protocol"
+	"wolftable/hw"
+)
+
+// hwKeys maps the protocol's seat keys to hw's, by name (TestKeyNames
+// checks that every name has its match; the codes are the same today).
+var hwKeys = func() (m [protocol.NumSeatKeys]hw.Key) {
+	for i := range m {
+		m[i] = hw.Key(i)
+		if k, err := hw.ParseKey(protocol.Key(i).String()); err == nil {
+			m[i] = k
+		}
+	}
+	return m
+}()
+
+// run connects, runs sessions and reconnects until ctx is done. It reports
+// on first the outcome that decides Open: nil once the link is up, or a
+// *HandshakeError.
+func (t *Table) run(ctx context.Context, first chan<- error) {
+	var dec protocol.Decoder
+	var q sequencer
+	decided := false
+	decide := func(err error) {
+		if !decided {
+			decided = true
+			first <- err
+		}
+	}
+	for ctx.Err() == nil {
+		c, err := t.dial()
+		if err == nil {
+			dec.Reset()
+			var hs handshakeResult
+			hs, err = handshake(ctx, c, &dec, t.Seats(), t.cfg.Software, HandshakeTimeout)
+			if err == nil {
+				decide(nil)
+				t.linkUp(hs.info)
+				s := &session{t: t, c: c, dec: &dec, q: &q, info: hs.info}
+				q.session(hs.seq)
+				q.out = s.deliver
+				reason := s.run(ctx, hs.rest)
+				q.flush()
+				c.close()
+				t.updateStats(&dec, c, &q)
+				if ctx.Err() != nil {
+					return
+				}
+				t.linkDown(reason)
+				continue // the port may be back already: try at once
+			}
+			c.close()
+			t.updateStats(&dec, c, &q)
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		var he *HandshakeError
+		if errors.As(err, &he) {
+			decide(err)
+		}
+		t.failed(err)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(ReopenInterval):
+		}
+	}
+}
+
+// dial finds and opens the bridge's port.
+func (t *Table) dial() (*conn, error) {
+	path := t.cfg.Port
+	if path == "" {
+		var err error
+		if path, err = findBridge(t.cfg.VID, t.cfg.PID, t.log); err != nil {
+			return nil, err
+		}
+	}
+	return openPort(path, t.cfg.Baud)
+}
+
+func (t *Table) updateStats(dec *protocol.Decoder, c *conn, q *sequencer) {
+	t.mu.Lock()
+	t.stats.Decoder = dec.Stats()
+	t.stats.TxDropped += c.txDropped
+	c.txDropped = 0
+	t.stats.HeldBack, t.stats.Synthesized, t.stats.Late = q.heldBack, q.synthesized, q.late
+	t.mu.Unlock()
+}
+
+// handshakeResult is what the handshake learnt: the bridge, the seq of its
+// Hello, and the bytes that came after the Hello in the same read.
+type handshakeResult struct {
+	info Info
+	seq  uint8
+	rest []byte
+}
+
+// handshake sends HostHello until the bridge answers Hello, and checks the
+// Hello against the table: seats 0 takes any count.
+func handshake(ctx context.Context, c *conn, dec *protocol.Decoder, seats int, software string, timeout time.Duration) (handshakeResult, error) {
+	hh := &protocol.HostHello{Protocol: protocol.ProtocolVersion, Seats: uint8(seats), Software: software}
+	if seats == 0 {
+		// The protocol wants a seat count; the bridge only reports its own.
+		hh.Seats = protocol.MaxSeats
+	}
+	noHello := func() error {
+		if st := dec.Stats(); st.ForeignFrames > 0 {
+			return &HandshakeError{c.path, fmt.Sprintf("the bridge speaks protocol version %d, this host version %d: update the %s",
+				st.ForeignVersion, protocol.ProtocolVersion, olderSide(st.ForeignVersion))}
+		}
+		return fmt.Errorf("serial: no Hello from %s within %v", c.path, timeout.Round(time.Millisecond))
+	}
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	retry := time.NewTicker(helloRetry)
+	defer retry.Stop()
+	c.send(hh)
+	for {
+		select {
+		case <-ctx.Done():
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				return handshakeResult{}, noHello()
+			}
+			return handshakeResult{}, ctx.Err()
+		case err := <-c.txErr:
+			return handshakeResult{}, fmt.Errorf("serial: write %s: %w", c.path, err)
+		case <-retry.C:
+			c.send(hh)
+		case <-deadline.C:
+			return handshakeResult{}, noHello()
+		case r := <-c.rx:
+			if r.err != nil {
+				return handshakeResult{}, fmt.Errorf("serial: read %s: %w", c.path, r.err)
+			}
+			for p := r.data; len(p) > 0; {
+				n, f, err := dec.Feed(p)
+				p = p[n:]
+				if err != nil || f.Type == 0 {
+					continue
+				}
+				switch f.Type {
+				case protocol.TypeHello:
+					var h protocol.Hello
+					if h.UnmarshalBody(f.Body) != nil {
+						continue
+					}
+					info := Info{Port: c.path, Firmware: h.Firmware, Protocol: int(h.Protocol), Seats: int(h.Seats),
+						KeysPerSeat: int(h.KeysPerSeat), Caps: h.Caps}
+					if seats != 0 && info.Seats != seats {
+						return handshakeResult{info: info}, &HandshakeError{c.path, fmt.Sprintf("the bridge has %d seats, the table %d", info.Seats, seats)}
+					}
+					return handshakeResult{info: info, seq: f.Seq, rest: p}, nil
+				case protocol.TypePing:
+					var p protocol.Ping
+					if p.UnmarshalBody(f.Body) == nil {
+						c.send(&protocol.Pong{Nonce: p.Nonce})
+					}
+				}
+				// Anything else waits: unacked KeyEvents come again.
+			}
+		}
+	}
+}
+
+func olderSide(foreign uint8) string {
+	if foreign < protocol.ProtocolVersion {
+		return "bridge firmware"
+	}
+	return "host software"
+}
+
+// session is one connection after the handshake.
+type session struct {
+	t    *Table
+	c    *conn
+	dec  *protocol.Decoder
+	q    *sequencer
+	info Info
+
+	clock     bridgeClock
+	pedal     hw.PedalClassifier
+	lastHeard time.Time // when the last valid frame arrived
+	drained   time.Time // everything the bridge wrote before this has been read
+	nextPing  time.Time
+	nextSync  time.Time
+	nonce     uint32
+
+	lightsGen    uint64 // the lights state last sent, 0 if none
+	lightsSeq    uint8  // its seq
+	lightsSentAt time.Time
+}
+
+// run runs the session until the line fails, the bridge falls silent or ctx
+// is done, and returns why it ended.
+func (s *session) run(ctx context.Context, rest []byte) string {
+	t := s.t
+	s.pedal.T = t.cfg.Pedal
+	now := time.Now()
+	s.lastHeard, s.drained, s.nextPing, s.nextSync = now, now, now, now
+	// A replugged bridge has rebooted dark: the last lights go again.
+	t.mu.Lock()
+	t.ackedGen = 0
+	t.mu.Unlock()
+	s.receive(rest, now)
+	s.housekeep(now)
+
+	tick := time.NewTicker(housekeep)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return "closed"
+		case err := <-s.c.txErr:
+			return fmt.Sprintf("write %s: %v", s.c.path, err)
+		case r := <-s.c.rx:
+			if r.err != nil {
+				return fmt.Sprintf("read %s: %v", s.c.path, r.err)
+			}
+			s.receive(r.data, time.Now())
+			if r.drained.After(s.drained) {
+				s.drained = r.drained
+			}
+		case <-t.kick:
+			s.sendLights(time.Now())
+		case now := <-tick.C:
+			// Silence is judged on what has been read: a host too busy to
+			// read does not blame the bridge.
+			if d := s.drained.Sub(s.lastHeard); d >= SilenceTimeout {
+				return fmt.Sprintf("missed heartbeats: nothing from the bridge for %v", d.Round(time.Millisecond))
+			}
+			if d := now.Sub(s.drained); d >= readerStall {
+				return fmt.Sprintf("the port has not answered a read for %v", d.Round(time.Millisecond))
+			}
+			s.housekeep(now)
+		}
+	}
+}
+
+// housekeep sends heartbeats, clock syncs and lights that are due, and lets
+// out a short pedal press whose double-press window has passed.
+func (s *session) housekeep(now time.Time) {
+	if !now.Before(s.nextPing) {
+		s.nonce++
+		s.c.send(&protocol.Ping{Nonce: s.nonce})
+		s.nextPing = now.Add(HeartbeatInterval)
+	}
+	if !now.Before(s.nextSync) {
+		s.c.send(&protocol.StatsRequest{})
+		s.nextSync = now.Add(ClockSyncInterval)
+	}
+	s.sendLights(now)
+	s.q.release(now)
+	// A short press is only known to be short once no second press can still
+	// come: judged as of what has been read off the line, and not while the
+	// sequencer waits for a lost frame.
+	if s.q.settled(now) {
+		if p, ok := s.pedal.Poll(s.drained); ok {
+			s.t.emit(hw.Event{Kind: hw.EventPedal, Pedal: p, At: s.drained})
+		}
+	}
+}
+
+// sendLights sends the newest lights if the bridge has not acked them and
+// they are new or due for a retransmission.
+func (s *session) sendLights(now time.Time) {
+	t := s.t
+	t.mu.Lock()
+	gen, acked, m := t.wantGen, t.ackedGen, t.want
+	t.mu.Unlock()
+	if gen == 0 || acked >= gen || (gen == s.lightsGen && now.Sub(s.lightsSentAt) < LightsRetransmit) {
+		return
+	}
+	s.lightsSeq = s.c.send(&m)
+	s.lightsGen, s.lightsSentAt = gen, now
+	t.mu.Lock()
+	t.stats.LightsSent++
+	t.mu.Unlock()
+}
+
+// receive handles bytes from the bridge.
+func (s *session) receive(p []byte, now time.Time) {
+	for len(p) > 0 {
+		n, f, err := s.dec.Feed(p)
+		p = p[n:]
+		if err != nil || f.Type == 0 {
+			continue
+		}
+		s.lastHeard = now
+		s.q.frame(f.Seq, now)
+		m, err := f.Message()
+		if err != nil {
+			continue
+		}
+		switch m := m.(type) {
+		case *protocol.KeyEvent:
+			s.c.send(&protocol.Ack{Seq: f.Seq}) // again, if the first ack was lost
+			s.keyEvent(m, f.Seq, now)
+		case *protocol.Ack:
+			if s.lightsGen != 0 && m.Seq == s.lightsSeq {
+				s.t.mu.Lock()
+				if s.lightsGen > s.t.ackedGen {
+					s.t.ackedGen = s.lightsGen
+					close(s.t.acked)
+					s.t.acked = make(chan struct{})
+				}
+				s.t.stats.LightsAcked++
+				s.t.mu.Unlock()
+			}
+		case *protocol.Ping:
+			s.c.send(&protocol.Pong{Nonce: m.Nonce})
+		case *protocol.Stats:
+			s.clock.sample(now, m.UptimeMillis)
+			s.t.mu.Lock()
+			s.t.stats.Bridge = *m
+			s.t.mu.Unlock()
+		}
+	}
+	s.t.updateStats(s.dec, s.c, s.q)
+}
+
+// keyEvent takes a KeyEvent from the bridge, sent with seq, to the
+// sequencer.
+func (s *session) keyEvent(ev *protocol.KeyEvent, seq uint8, now time.Time) {
+	t := s.t
+	if int(ev.Seat) > s.info.Seats || (ev.Seat != 0 && int(ev.Key) >= len(hwKeys)) {
+		t.log.Warn("key event from a seat the bridge does not have", "seat", ev.Seat, "key", ev.Key.String())
+		return
+	}
+	if !s.q.keyEvent(*ev, seq, s.clock.at(ev.Micros, now), now) {
+		t.mu.Lock()
+		t.stats.Duplicates++
+		t.mu.Unlock()
+	}
+}
+
+// deliver is the sequencer's output: a seat key as hw.EventKey, the pedal
+// through the classifier.
+func (s *session) deliver(ev protocol.KeyEvent, at time.Time, synthetic bool) {
+	t := s.t
+	if synthetic {
+		t.log.Warn("a key edge was lost; supplied", "seat", ev.Seat, "key", ev.Key.String(), "edge", ev.Edge.String())
+	}
+	t.mu.Lock()
+	t.stats.KeyEvents++
+	t.mu.Unlock()
+	edge := hw.Up
+	if ev.Edge == protocol.EdgeDown {
+		edge = hw.Down
+	}
+	if ev.Seat == 0 {
+		if t.cfg.RawPedal {
+			t.emit(hw.Event{Kind: hw.EventKey, Key: hw.KeyEvent{Seat: 0, Edge: edge, At: at}, At: at})
+		}
+		if p, ok := s.pedal.Edge(edge == hw.Down, at); ok {
+			t.emit(hw.Event{Kind: hw.EventPedal, Pedal: p, At: at})
+		}
+		return
+	}
+	t.emit(hw.Event{Kind: hw.EventKey, Key: hw.KeyEvent{Seat: int(ev.Seat), Key: hwKeys[ev.Key], Edge: edge, At: at}, At: at})
+}
