@@ -7,7 +7,7 @@ const (
 	HeartbeatMicros   = 250_000   // a Ping to the host this often
 	HostSilenceMicros = 1_000_000 // no valid frame from the host for this long: the host is silent
 	RetransmitMicros  = 100_000   // resend an unacked KeyEvent after this long
-	MaxInFlight       = 8         // unacked KeyEvents at most; the rest wait in the queue
+	MaxInFlight       = 1         // unacked KeyEvents at most (one: a lost frame can never let a later key overtake it); the rest wait in the queue
 	OutLen            = 1024      // bytes of frames buffered between two Ticks
 )
 
@@ -249,9 +249,14 @@ func (b *Bridge) inFlight(seq uint8) bool {
 // send appends m's frame to the output, or drops it (counted as a queue
 // overflow) if the output buffer is full.
 func (b *Bridge) send(m protocol.Message, seq uint8) {
-	if cap(b.out)-len(b.out) < protocol.MaxWireLen {
+	if cap(b.out)-len(b.out) < protocol.MaxWireLen+1 {
 		b.outDrops++
 		return
+	}
+	if len(b.out) == 0 {
+		// a delimiter first: a frame that follows line noise is not glued
+		// to it (the protocol lets a sender send 0x00 at any time)
+		b.out = append(b.out, 0)
 	}
 	b.out = protocol.AppendFrame(b.out, m, seq)
 }
