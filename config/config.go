@@ -131,8 +131,11 @@ func (e *Error) Error() string {
 }
 
 type file struct {
-	Game    *Game  `toml:"game"`
-	Voice   *Voice `toml:"voice"`
+	Game  *Game `toml:"game"`
+	Voice *struct {
+		Pack   *string  `toml:"pack"`
+		Volume *float64 `toml:"volume"`
+	} `toml:"voice"`
 	Journal *struct {
 		Dir    *string `toml:"dir"`
 		Resume *bool   `toml:"resume"`
@@ -229,7 +232,12 @@ func Parse(data []byte) (*Config, error) {
 		c.Game.Options = f.Game.Options
 	}
 	if f.Voice != nil {
-		c.Voice = *f.Voice
+		if f.Voice.Pack != nil {
+			c.Voice.Pack = *f.Voice.Pack
+		}
+		if f.Voice.Volume != nil {
+			c.Voice.Volume = *f.Voice.Volume
+		}
 	}
 	if f.Journal != nil {
 		if f.Journal.Dir != nil {

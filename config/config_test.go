@@ -52,6 +52,16 @@ double = "repeat"
 	}
 }
 
+func TestVoiceSectionKeepsDefaults(t *testing.T) {
+	c, err := Parse([]byte("[voice]\npack = \"/srv/pack\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Voice.Volume != 1 || c.Voice.Pack != "/srv/pack" {
+		t.Fatalf("a [voice] without volume must keep volume 1: %+v", c.Voice)
+	}
+}
+
 func TestErrorsNameTheKey(t *testing.T) {
 	cases := []struct{ src, want string }{
 		{"[game]\nboard = \"nope\"\n", "game.board"},

@@ -183,7 +183,52 @@ func roleNames() [][2]string {
 
 // defaultPinyin gives overrides for lines whose 多音字 a pinyin library gets
 // wrong (長 in 警長 is zhang3; 還 in 還剩 is hai2).
-func defaultPinyin(id string) string { return "" }
+//
+// An override reads the whole line: tone-numbered pinyin (1–4, 5 for the
+// neutral tone, ü as v), the line's placeholders and countdowns where the
+// text has them, commas where it pauses. The voice package checks that it
+// has the text's placeholders and one syllable per character.
+func defaultPinyin(id string) string {
+	switch id {
+	// 量 in 商量 is neutral
+	case "night.wolves.ask":
+		return "lang2 ren2 qing3 que4 ren4 tong2 ban4 bing4 shang1 liang5 zhan4 shu4, lang2 ren2 qing3 xuan3 ze2 jin1 wan3 yao4 ji1 sha1 de5 mu4 biao1"
+	// 倒 in 倒牌 is dao3; 為 in …為 (is) is wei2
+	case "night.witch.victim":
+		return "zuo2 wan3 dao3 pai2 wan2 jia1 wei2"
+	case "night.seer.result":
+		return "ta1 de5 shen1 fen4 wei2"
+	case "night.hunter.status":
+		return "ni3 de5 kai1 qiang1 zhuang4 tai4 wei2"
+	case "night.whitewolfking.status":
+		return "ni3 de5 ji4 neng2 fa1 dong4 zhuang4 tai4 wei2"
+	case "day.peaceful":
+		return "zuo2 ye4 wei2 ping2 an1 ye4"
+	case "night.gravekeeper.result":
+		return "zuo2 tian1 bei4 fang4 zhu2 de5 wan2 jia1 shen1 fen4 wei2"
+	case "idiot.reveal":
+		return "{s} wan2 jia1 fan1 pai2 wei2 yu2 zhe3, bu4 chu1 ju2"
+	case "duel.ask":
+		return "{s} wan2 jia1 fan1 pai2 wei2 qi2 shi4, qing3 xuan3 ze2 jue2 dou4 de5 wan2 jia1"
+	case "bloodmoon.reveal":
+		return "{s} wan2 jia1 fan1 pai2 wei2 xue4 yue4 shi3 tu2"
+	// 調 in 調至 is tiao2
+	case "election.lights":
+		return "shang4 jing3 wan2 jia1 qing3 jiang1 hao4 ma3 deng1 tiao2 zhi4 hong2 se4"
+	// 子 in 王子 is zi3
+	case "prince.ask":
+		return "{s} wan2 jia1 chu1 ju2, wang2 zi3 shi4 fou3 xuan3 ze2 fa1 dong4 ji4 neng2"
+	case "prince.reveal":
+		return "{s} wan2 jia1 fan1 pai2 wei2 ding4 xu4 wang2 zi3"
+	case "night.prince.open", "night.prince.wake":
+		return "ding4 xu4 wang2 zi3 qing3 zheng1 yan3"
+	case "night.prince.hurry":
+		return "ding4 xu4 wang2 zi3 qing3 xun4 meng3"
+	case "night.prince.close":
+		return "ding4 xu4 wang2 zi3 qing3 bi4 yan3"
+	}
+	return ""
+}
 
 // Catalogue is the catalogue indexed by id.
 type Catalogue struct{ byID map[string]Line }

@@ -29,6 +29,8 @@ usage:
   wolftable bridge watch --port PATH    print key and pedal events as JSON lines
   wolftable bridge lights --port PATH 3=red 5=green all=off
                                         set lights and exit once acknowledged
+  wolftable voice script [--format csv|md] | check DIR | say LINE [SEATS] | export DIR | generate DIR
+                                        the judge's voice: recording checklist, pack check, audition
   wolftable record verify FILE          check a game journal's hash chain
   wolftable record show FILE [--format text|md|json]
                                         the game record (復盤) of a journal
@@ -55,6 +57,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdServe(args[1:], stdout, stderr)
 	case "bridge":
 		return cmdBridge(args[1:], stdout, stderr)
+	case "voice":
+		return cmdVoice(args[1:], stdout, stderr)
 	case "record":
 		return journal.Command(args[1:], stdout, stderr)
 	case "config":

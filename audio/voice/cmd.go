@@ -1,0 +1,300 @@
+package voice
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"time"
+
+	"wolftable/audio/check"
+	"wolftable/script"
+)
+
+// CommandUsage is the help of `wolftable voice`.
+const CommandUsage = `usage:
+  wolftable voice script [--format md|csv]   the recording checklist: clip, text, pinyin,
+                                             the lines that use it, suggested length
+  wolftable voice check [-v] DIR             check a voice pack folder against the clips
+                                             the table needs; exit 1 on errors
+  wolftable voice say [--pack DIR] [--volume V] LINE [SEAT...]
+                                             say a catalogue line on the sound device
+                                             (the default pack unless --pack) and wait
+  wolftable voice export OUTDIR              write the embedded default pack as a pack folder
+  wolftable voice generate [-v] OUTDIR       make the default pack from the catalogue
+                                             (needs espeak-ng and lame)
+`
+
+// Command runs `wolftable voice ARGS...` and returns the exit code: 0, 1 when
+// the work failed (a pack with errors, a line that cannot be said), 2 for a
+// usage error.
+func Command(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, CommandUsage)
+		return 2
+	}
+	switch args[0] {
+	case "script":
+		return cmdScript(args[1:], stdout, stderr)
+	case "check":
+		return cmdCheck(args[1:], stdout, stderr)
+	case "say":
+		return cmdSay(args[1:], stdout, stderr)
+	case "export":
+		return cmdExport(args[1:], stdout, stderr)
+	case "generate":
+		return cmdGenerate(args[1:], stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, CommandUsage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "voice: unknown command %q\n\n%s", args[0], CommandUsage)
+	return 2
+}
+
+func newFlags(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("voice "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, CommandUsage) }
+	return fs
+}
+
+// parse parses flags placed before or after the positional arguments.
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+func cmdScript(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("script", stderr)
+	format := fs.String("format", "md", "md or csv")
+	pos, err := parse(fs, args)
+	if err != nil || len(pos) > 0 || (*format != "md" && *format != "csv") {
+		fmt.Fprint(stderr, CommandUsage)
+		return 2
+	}
+	b, err := Default()
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	if *format == "csv" {
+		err = WriteScriptCSV(stdout, b)
+	} else {
+		err = WriteScriptMarkdown(stdout, b)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	return 0
+}
+
+// WriteScriptCSV writes the recording checklist as CSV: a header, then one
+// row per clip: clip, text, pinyin, lines (space-separated line ids),
+// seconds (the suggested length).
+func WriteScriptCSV(w io.Writer, b *Binding) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"clip", "text", "pinyin", "lines", "seconds"})
+	for _, c := range b.Clips() {
+		cw.Write([]string{c.ID, c.Text, c.Pinyin, strings.Join(c.Lines, " "), secs(c.Suggested())})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func secs(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', 1, 64) }
+
+// WriteScriptMarkdown writes the recording checklist as a Markdown document.
+func WriteScriptMarkdown(w io.Writer, b *Binding) error {
+	clips := b.Clips()
+	var total time.Duration
+	for _, c := range clips {
+		total += c.Suggested()
+	}
+	fmt.Fprintf(w, `# Judge voice: recording checklist
+
+%d clips, about %s of voice. Each clip is one file in the pack folder, named
+by its clip id: `+"`line.day.deaths.2.wav`"+`. The table strings clips together into
+sentences, so:
+
+- record 16-bit PCM WAV (44.1 or 48 kHz, mono), or MP3 at 32 kHz or more;
+- cut the silence before and after the voice to under 50 ms (the check warns
+  over 150 ms: it becomes a gap in the sentence);
+- keep one level and one pace for the whole pack (the check warns about clips
+  more than 6 dB from the pack's median);
+- say seats and fixed parts in the same tone, as parts of one sentence;
+- add a pack.txt with name, language, recorded-by and date.
+
+The pauses (after a comma, between listed seats, between the numbers of a
+countdown) are made by the table: do not record them. Check the folder with
+`+"`wolftable voice check DIR`"+`.
+
+| clip | text | pinyin | used by | length |
+|---|---|---|---|---|
+`, len(clips), total.Round(time.Second))
+	for _, c := range clips {
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s s |\n", c.ID, c.Text, c.Pinyin, usedBy(c), secs(c.Suggested()))
+	}
+	_, err := fmt.Fprintln(w)
+	return err
+}
+
+// usedBy is a clip's lines for the Markdown table, shortened when long.
+func usedBy(c Clip) string {
+	switch {
+	case c.Kind == KindSeat:
+		return fmt.Sprintf("every line with a seat: {s} {s2} {list} (%d lines)", len(c.Lines))
+	case len(c.Lines) > 4:
+		return strings.Join(c.Lines[:3], ", ") + fmt.Sprintf(" and %d more", len(c.Lines)-3)
+	}
+	return strings.Join(c.Lines, ", ")
+}
+
+func cmdCheck(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("check", stderr)
+	verbose := fs.Bool("v", false, "also print each clip's level and duration")
+	pos, err := parse(fs, args)
+	if err != nil || len(pos) != 1 {
+		fmt.Fprint(stderr, CommandUsage)
+		return 2
+	}
+	dir := pos[0]
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		fmt.Fprintf(stderr, "voice check: %s is not a folder\n", dir)
+		return 1
+	}
+	ids, err := ClipIDs()
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	findings := check.Check(os.DirFS(dir), ids)
+	counts := map[check.Severity]int{}
+	for _, f := range findings {
+		counts[f.Severity]++
+		if f.Severity > check.Info || *verbose || f.Kind == check.Spread {
+			fmt.Fprintln(stdout, f)
+		}
+	}
+	fmt.Fprintf(stdout, "%s: %d clips expected; %d errors, %d warnings\n", dir, len(ids), counts[check.Error], counts[check.Warning])
+	if counts[check.Error] > 0 {
+		return 1
+	}
+	return 0
+}
+
+func cmdSay(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("say", stderr)
+	packDir := fs.String("pack", "", "a voice-pack folder (default: the embedded pack)")
+	volume := fs.Float64("volume", 1, "0 to 1")
+	pos, err := parse(fs, args)
+	if err != nil || len(pos) == 0 || *volume < 0 || *volume > 1 {
+		fmt.Fprint(stderr, CommandUsage)
+		return 2
+	}
+	line := pos[0]
+	var seats []int
+	for _, a := range pos[1:] {
+		n, err := strconv.Atoi(a)
+		if err != nil {
+			fmt.Fprintf(stderr, "voice say: %q is not a seat number\n", a)
+			return 2
+		}
+		seats = append(seats, n)
+	}
+	b, err := Default()
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	seq, err := b.Sequence(line, seats)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		if errors.Is(err, ErrArgs) {
+			if n := b.Args(line); n >= 0 {
+				fmt.Fprintf(stderr, "%s takes %d seat(s)\n", line, n)
+			}
+		}
+		return 1
+	}
+	text, _ := script.New().Render(line, seats)
+	fmt.Fprintf(stdout, "%s\n  %s\n", text, strings.Join(seq, " "))
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	v, err := Open(ctx, Options{Pack: *packDir, Volume: *volume, Log: log, Clips: seq})
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	defer v.Close()
+	if err := v.Speak(line, seats); err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	if err := v.Wait(ctx); err != nil || ctx.Err() != nil {
+		v.Interrupt()
+		return 1
+	}
+	return 0
+}
+
+func cmdExport(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("export", stderr)
+	pos, err := parse(fs, args)
+	if err != nil || len(pos) != 1 {
+		fmt.Fprint(stderr, CommandUsage)
+		return 2
+	}
+	n, err := Export(pos[0])
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "wrote the default pack (%d clips and %s) to %s\n", n, "pack.txt", pos[0])
+	return 0
+}
+
+func cmdGenerate(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("generate", stderr)
+	verbose := fs.Bool("v", false, "print each clip as it is made")
+	pos, err := parse(fs, args)
+	if err != nil || len(pos) != 1 {
+		fmt.Fprint(stderr, CommandUsage)
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	o := GenerateOptions{}
+	if *verbose {
+		o.Progress = stdout
+	}
+	start := time.Now()
+	if err := Generate(ctx, pos[0], o); err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	ids, _ := ClipIDs()
+	fmt.Fprintf(stdout, "generated %d clips in %s (%v); check it with: wolftable voice check %s\n",
+		len(ids), pos[0], time.Since(start).Round(100*time.Millisecond), pos[0])
+	return 0
+}
