@@ -3,7 +3,7 @@ export PATH := /usr/local/go/bin:$(PATH)
 GO ?= go
 BIN := bin/wolftable
 
-.PHONY: setup build sim demo test vet fmt-check fuzz bench clean
+.PHONY: setup build sim demo test vet fmt-check fuzz bench deb deb-smoke clean
 
 setup:
 	./scripts/setup
@@ -31,6 +31,14 @@ fuzz: setup
 
 bench: setup
 	$(GO) test -run=NONE -bench=. -benchmem ./engine/ ./firmware-bridge/... ./audio/...
+
+# Debian packages for amd64, arm64 and armhf (cgo cross builds) in dist/,
+# and their smoke test (the arm64/armhf binaries under qemu-user).
+deb: setup
+	./scripts/deb
+
+deb-smoke: deb
+	./scripts/deb-smoke
 
 clean:
 	rm -rf bin
