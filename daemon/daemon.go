@@ -270,6 +270,9 @@ func (d *Daemon) apply(in engine.Input, source string) error {
 	if in.Kind == engine.InTimer && err == nil {
 		delete(d.timers, in.Timer)
 	}
+	if err == nil && d.cfg.Voice != nil && cutsTheLine(in) {
+		d.cfg.Voice.Interrupt() // the judge repeats the line or skips on: cut what is playing
+	}
 	d.report(Event{At: now, Input: &in, Source: source, Err: err})
 	if err != nil {
 		d.log.Debug("input refused", "source", source, "err", err)
@@ -289,6 +292,17 @@ func (d *Daemon) feedClock() {
 	}
 	d.minute = m
 	d.apply(engine.Clock(now.Hour(), now.Minute()), "clock")
+}
+
+// cutsTheLine: inputs after which the line being spoken is stale.
+func cutsTheLine(in engine.Input) bool {
+	switch in.Kind {
+	case engine.InPedal:
+		return in.Pedal == engine.PedalShort || in.Pedal == engine.PedalLong
+	case engine.InJudge:
+		return in.Judge == engine.JudgeRepeat
+	}
+	return false
 }
 
 func (d *Daemon) report(e Event) {

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"time"
 
+	"wolftable/audio/voice"
 	"wolftable/boards"
 	"wolftable/daemon"
 	"wolftable/engine"
@@ -119,4 +122,25 @@ func (tg *tableGame) close() {
 	if tg.writer != nil {
 		tg.writer.Close()
 	}
+}
+
+// openVoice opens the judge's voice: the configured pack (or the embedded
+// default). No sound device, or no voice at all, leaves the game going with
+// the text only, and says so once.
+func openVoice(ctx context.Context, pack string, volume float64, log *slog.Logger, out io.Writer) daemon.Voice {
+	v, err := voice.Open(ctx, voice.Options{Pack: pack, Volume: volume, Log: log})
+	if err != nil {
+		fmt.Fprintf(out, "voice: %v: text only\n", err)
+		return nil
+	}
+	if err := v.Device(); err != nil {
+		fmt.Fprintf(out, "voice: no sound device (%v): text only\n", err)
+	} else {
+		name := pack
+		if name == "" {
+			name = "embedded default pack"
+		}
+		fmt.Fprintf(out, "voice: %s\n", name)
+	}
+	return v
 }

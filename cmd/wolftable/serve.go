@@ -88,6 +88,8 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	speed := fs.Float64("speed", 1, "timers run N times faster (tests and demos)")
 	once := fs.Bool("once", false, "exit after one game")
 	autostart := fs.Bool("autostart", false, "start each game at once instead of waiting for the pedal")
+	mute := fs.Bool("mute", false, "no voice: the transcript only")
+	fixedSeed := fs.Uint64("seed", 0, "deal and engine seed (0 = a fresh random seed per game; tests and demos)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -117,6 +119,10 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	}
 	defer table.Close() // lights off
 	tr := &transcript{w: stdout, start: time.Now(), speed: *speed, cues: false}
+	var judge daemon.Voice
+	if !*mute {
+		judge = openVoice(ctx, c.Voice.Pack, c.Voice.Volume, log, stdout)
+	}
 	if _, err := sd.SdNotify(false, sd.SdNotifyReady); err != nil {
 		log.Warn("systemd notify", "err", err)
 	}
@@ -126,7 +132,10 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, err)
 			return 2
 		}
-		seed := randomSeed()
+		seed := *fixedSeed
+		if seed == 0 {
+			seed = randomSeed()
+		}
 		tg, err := newOrResumed(c.Journal.Dir, c.Journal.Resume, b, seed, engine.Deal(b, seed), c.Table.Seats, *speed, stdout)
 		if err != nil {
 			fmt.Fprintln(stderr, "serve:", err)
@@ -139,7 +148,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 				return 0
 			}
 		}
-		d, err := daemon.New(daemon.Config{Game: tg.game, Table: table, Speed: *speed, Pedal: pedal, Log: log,
+		d, err := daemon.New(daemon.Config{Game: tg.game, Table: table, Speed: *speed, Pedal: pedal, Log: log, Voice: judge,
 			Journal: tg.journal(), Restored: tg.restored, OnEvent: func(e daemon.Event) {
 				tr.on(e)
 				if e.Effect != nil && e.Effect.Kind == engine.EffSay {

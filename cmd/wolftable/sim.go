@@ -114,6 +114,7 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 	noTUI := fs.Bool("no-tui", false, "plain transcript on stdout (for logs and tests)")
 	cues := fs.Bool("cues", true, "show the judge's night cues in the transcript")
 	jdir := fs.String("journal", "", "journal directory: every input is journaled; an unfinished game there is resumed")
+	voiceMode := fs.String("voice", "auto", "the judge's voice: on, off, or auto (on at --speed 1)")
 	fresh := fs.Bool("new", false, "start a new game even if the journal directory has an unfinished one")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -148,7 +149,16 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 		dealt = append(dealt, fmt.Sprintf("%d:%s", i+1, r.Name()))
 	}
 	fmt.Fprintf(stdout, "deal: %s\n", strings.Join(dealt, " "))
-	fmt.Fprintln(stdout, "voice: text only (no sound device configured)")
+	var judge daemon.Voice
+	switch v := *voiceMode; {
+	case v == "on" || (v == "auto" && *speed == 1):
+		judge = openVoice(context.Background(), "", 1, slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})), stdout)
+	case v == "off" || v == "auto":
+		fmt.Fprintf(stdout, "voice: off (at --speed %g; --voice on to hear it)\n", *speed)
+	default:
+		fmt.Fprintln(stderr, "sim: --voice is on, off or auto")
+		return 2
+	}
 	tr := &transcript{w: stdout, start: time.Now(), speed: *speed, cues: *cues}
 	var table hw.Table
 	onEvent := tr.on
@@ -191,7 +201,7 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 		botCfg = &daemon.BotConfig{Seed: s}
 	}
 	d, err := daemon.New(daemon.Config{Game: g, Table: table, Speed: *speed,
-		Journal: tg.journal(), Restored: tg.restored,
+		Journal: tg.journal(), Restored: tg.restored, Voice: judge,
 		Log:     slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		OnEvent: onEvent, Bots: botCfg})
 	if err != nil {
