@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"runtime/debug"
 	"time"
 
 	"wolftable/audio/voice"
@@ -129,6 +130,9 @@ func (tg *tableGame) close() {
 // the text only, and says so once.
 func openVoice(ctx context.Context, pack string, volume float64, log *slog.Logger, out io.Writer) daemon.Voice {
 	v, err := voice.Open(ctx, voice.Options{Pack: pack, Volume: volume, Log: log})
+	// decoding the pack leaves hundreds of MB of garbage: give it back now,
+	// the table runs for hours on a small board
+	debug.FreeOSMemory()
 	if err != nil {
 		fmt.Fprintf(out, "voice: %v: text only\n", err)
 		return nil

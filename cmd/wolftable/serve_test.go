@@ -1,0 +1,207 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"wolftable/boards"
+	"wolftable/engine"
+	"wolftable/journal"
+	"wolftable/script"
+)
+
+// TestServeEndToEnd runs `wolftable serve` on the emulated seat-panel
+// bridge (a real pty) with a journal, and plays a whole scripted game by
+// tapping seat keys and pressing the pedal on the emulator, reacting to the
+// judge's lines. The game ends with the scripted result, and the journal
+// replays to the same judge lines.
+func TestServeEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts real processes")
+	}
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	link := filepath.Join(dir, "bridge")
+	emu := exec.Command(bin, "bridge", "emulate", "--link", link, "--seats", "12")
+	emuIn, _ := emu.StdinPipe()
+	emuOut, _ := emu.StdoutPipe()
+	emu.Stderr = os.Stderr
+	if err := emu.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer emu.Process.Kill()
+	ready := bufio.NewScanner(emuOut)
+	if !ready.Scan() || !strings.HasPrefix(ready.Text(), "ready") {
+		t.Fatalf("emulator: %q", ready.Text())
+	}
+	go io.Copy(io.Discard, emuOut)
+	var emuMu sync.Mutex
+	send := func(lines ...string) {
+		emuMu.Lock()
+		defer emuMu.Unlock()
+		for _, l := range lines {
+			fmt.Fprintln(emuIn, l)
+		}
+	}
+	// Two short presses closer than the pedal's double-press window (350 ms)
+	// are a double press (pause): the judge's foot never presses that fast.
+	var lastPedal time.Time
+	pedal := func() {
+		if d := 600*time.Millisecond - time.Since(lastPedal); d > 0 {
+			time.Sleep(d)
+		}
+		send("pedal short")
+		lastPedal = time.Now()
+	}
+	tap := func(seat, target int) {
+		var cmds []string
+		for _, c := range fmt.Sprint(target) {
+			cmds = append(cmds, fmt.Sprintf("tap %d %c", seat, c))
+		}
+		send(append(cmds, fmt.Sprintf("tap %d OK", seat))...)
+	}
+
+	const seed = 5
+	b, _ := boards.Get("seer-witch-hunter-idiot")
+	deal := engine.Deal(b, seed)
+	var wolves, villagers []int
+	witch, seer := 0, 0
+	for i, r := range deal {
+		switch r {
+		case engine.Werewolf:
+			wolves = append(wolves, i+1)
+		case engine.Villager:
+			villagers = append(villagers, i+1)
+		case engine.Witch:
+			witch = i + 1
+		case engine.Seer:
+			seer = i + 1
+		}
+	}
+	cfg := filepath.Join(dir, "config.toml")
+	os.WriteFile(cfg, []byte(fmt.Sprintf(`[table]
+seats = 12
+mode = "serial"
+[serial]
+port = %q
+[game]
+board = "seer-witch-hunter-idiot"
+[game.options]
+"vote.seconds" = "60"
+[journal]
+dir = %q
+`, link, filepath.Join(dir, "journals"))), 0o644)
+	srv := exec.Command(bin, "serve", "--config", cfg, "--once", "--autostart", "--speed", "20", "--mute", "--seed", fmt.Sprint(seed))
+	out, _ := srv.StdoutPipe()
+	srv.Stderr = os.Stderr
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Process.Kill()
+
+	// The script: the witch saves night 1; the wolves knife a villager each
+	// night; every seat votes the next wolf each day. Good wins on day 4.
+	night := 0
+	var said []string
+	say := regexp.MustCompile(`^\d\d:\d\d:\d\d  法官：(.*)$`)
+	result := ""
+	sc := bufio.NewScanner(out)
+	lines := make(chan string)
+	go func() {
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	timeout := time.After(3 * time.Minute)
+	for {
+		var line string
+		var ok bool
+		select {
+		case line, ok = <-lines:
+		case <-timeout:
+		}
+		if !ok {
+			break
+		}
+		if strings.HasPrefix(line, "result: ") {
+			result = strings.TrimPrefix(line, "result: ")
+			break
+		}
+		m := say.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		text := m[1]
+		said = append(said, text)
+		switch {
+		case text == "狼人請確認同伴並商量戰術，狼人請選擇今晚要擊殺的目標":
+			night++
+			for _, w := range wolves {
+				tap(w, villagers[night-1])
+			}
+		case text == "是否使用解藥，是否使用毒藥":
+			if night == 1 {
+				send(fmt.Sprintf("tap %d UP", witch))
+			} else {
+				send(fmt.Sprintf("tap %d WAVE", witch))
+			}
+		case text == "預言家請睜眼，請選擇你要查驗的目標":
+			tap(seer, wolves[0])
+		case strings.HasSuffix(text, "玩家請發言") || strings.HasSuffix(text, "請留遺言"):
+			pedal()
+		case text == "所有玩家戴盔投票，3~2~1":
+			for s := 1; s <= 12; s++ {
+				tap(s, wolves[night-1])
+			}
+			time.Sleep(300 * time.Millisecond)
+			pedal()
+		}
+	}
+	if result != "好人" {
+		srv.Process.Signal(syscall.SIGQUIT) // its goroutines, on stderr
+		time.Sleep(500 * time.Millisecond)
+		t.Fatalf("result %q, want 好人; the judge said:\n%s", result, strings.Join(said, "\n"))
+	}
+	srv.Wait()
+	files, _ := filepath.Glob(filepath.Join(dir, "journals", "*.wtj"))
+	if len(files) != 1 {
+		t.Fatalf("journals: %v", files)
+	}
+	j, err := journal.Read(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, events, err := journal.Replay(j, boards.Get)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := script.New()
+	var replayed []string
+	for _, e := range events {
+		if e.Refused == nil && e.Effect.Kind == engine.EffSay && e.Effect.Line != "" {
+			txt, _ := cat.Render(e.Effect.Line, e.Effect.Args)
+			replayed = append(replayed, txt)
+		}
+	}
+	if strings.Join(replayed, "\n") != strings.Join(said, "\n") {
+		i := 0
+		for i < len(said) && i < len(replayed) && said[i] == replayed[i] {
+			i++
+		}
+		lo := max(0, i-3)
+		t.Fatalf("the journal replays to other lines: live %d lines, replay %d; first difference at line %d:\nlive:   %q\nreplay: %q",
+			len(said), len(replayed), i, said[lo:min(len(said), i+3)], replayed[lo:min(len(replayed), i+3)])
+	}
+	t.Logf("%d lines, %d journal records, result %s", len(said), len(j.Records), result)
+}
