@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -44,7 +43,15 @@ func TestServeEndToEnd(t *testing.T) {
 	if !ready.Scan() || !strings.HasPrefix(ready.Text(), "ready") {
 		t.Fatalf("emulator: %q", ready.Text())
 	}
-	go io.Copy(io.Discard, emuOut)
+	emuLines := make(chan string, 16)
+	go func() {
+		sc := bufio.NewScanner(emuOut)
+		for sc.Scan() {
+			if strings.HasPrefix(sc.Text(), "{") {
+				emuLines <- sc.Text()
+			}
+		}
+	}()
 	var emuMu sync.Mutex
 	send := func(lines ...string) {
 		emuMu.Lock()
@@ -62,6 +69,17 @@ func TestServeEndToEnd(t *testing.T) {
 		}
 		send("pedal short")
 		lastPedal = time.Now()
+	}
+	// settle waits until the emulator has played every command sent so far
+	// (it answers "lights" in order), then lets the link carry the keys.
+	settle := func() {
+		send("lights")
+		select {
+		case <-emuLines:
+		case <-time.After(30 * time.Second):
+			t.Fatal("the emulator does not answer")
+		}
+		time.Sleep(200 * time.Millisecond)
 	}
 	tap := func(seat, target int) {
 		var cmds []string
@@ -101,7 +119,7 @@ board = "seer-witch-hunter-idiot"
 [journal]
 dir = %q
 `, link, filepath.Join(dir, "journals"))), 0o644)
-	srv := exec.Command(bin, "serve", "--config", cfg, "--once", "--autostart", "--speed", "20", "--mute", "--seed", fmt.Sprint(seed))
+	srv := exec.Command(bin, "serve", "--config", cfg, "--once", "--autostart", "--speed", "10", "--mute", "--seed", fmt.Sprint(seed))
 	out, _ := srv.StdoutPipe()
 	srv.Stderr = os.Stderr
 	if err := srv.Start(); err != nil {
@@ -123,7 +141,7 @@ dir = %q
 		}
 		close(lines)
 	}()
-	timeout := time.After(3 * time.Minute)
+	timeout := time.After(5 * time.Minute)
 	for {
 		var line string
 		var ok bool
@@ -164,7 +182,7 @@ dir = %q
 			for s := 1; s <= 12; s++ {
 				tap(s, wolves[night-1])
 			}
-			time.Sleep(300 * time.Millisecond)
+			settle()
 			pedal()
 		}
 	}

@@ -149,7 +149,7 @@ func TestKeyArrivesOnce(t *testing.T) {
 	time.Sleep(50 * time.Millisecond) // the ack is lost in the hung firmware
 	e.Hang(false)
 	must(t, e.Release(7, protocol.KeyOK))
-	rest := keyEvents(tb, 400*time.Millisecond)
+	rest := keyEvents(tb, 2*time.Second) // generous: under load the resend of the press comes late
 	if len(rest) != 1 || rest[0].Seat != 7 || rest[0].Key != hw.KeyOK || rest[0].Edge != hw.Up {
 		t.Errorf("after the press: %+v, want only seat 7 OK up", rest)
 	}
