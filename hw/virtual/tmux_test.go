@@ -89,7 +89,10 @@ func TestTmuxDemo(t *testing.T) {
 		return strings.TrimSpace(r[start : start+cellWidth])
 	}
 
-	s := waitScreen("the table", contains("wolftable · virtual table · 12 seats · link up"))
+	// the demo draws the table, then sets its lights: wait for both
+	s := waitScreen("the table with the demo's lights", func(s string) bool {
+		return contains("wolftable · virtual table · 12 seats · link up")(s) && strings.Count(row(s, " light "), "grn") == 12
+	})
 	if got := cell(row(s, " seat "), 1); got != "[ 1]" {
 		t.Errorf("seat 1 is %q, want the pulsing \"[ 1]\":\n%s", got, s)
 	}
