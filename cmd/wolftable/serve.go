@@ -119,9 +119,21 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	}
 	defer table.Close() // lights off
 	tr := &transcript{w: stdout, start: time.Now(), speed: *speed, cues: false}
+	// The voice pack decodes in the background (seconds on a Pi): the table
+	// is ready at once, and the first game waits for the voice only when it
+	// starts.
+	voiceReady := make(chan daemon.Voice, 1)
+	if *mute {
+		voiceReady <- nil
+	} else {
+		go func() { voiceReady <- openVoice(ctx, c.Voice.Pack, c.Voice.Volume, log, stdout) }()
+	}
 	var judge daemon.Voice
-	if !*mute {
-		judge = openVoice(ctx, c.Voice.Pack, c.Voice.Volume, log, stdout)
+	judgeLoaded := false
+	waitVoice := func() {
+		if !judgeLoaded {
+			judge, judgeLoaded = <-voiceReady, true
+		}
 	}
 	if _, err := sd.SdNotify(false, sd.SdNotifyReady); err != nil {
 		log.Warn("systemd notify", "err", err)
@@ -148,6 +160,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 				return 0
 			}
 		}
+		waitVoice()
 		d, err := daemon.New(daemon.Config{Game: tg.game, Table: table, Speed: *speed, Pedal: pedal, Log: log, Voice: judge,
 			Journal: tg.journal(), Restored: tg.restored, OnEvent: func(e daemon.Event) {
 				tr.on(e)
