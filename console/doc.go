@@ -1,0 +1,114 @@
+// Package console is the judge's console: a web page on the judge's phone or
+// tablet with the god view and the judge's powers, and a public page for
+// the players and the audience. It is an http.Handler served by `wolftable
+// serve` and `sim`; its pages are plain HTML, CSS and JavaScript embedded in
+// the binary (no build step), and they use only the API below.
+//
+// # Wiring
+//
+// New(Options{Table: t}) makes the Server. The console starts games and
+// performs powers through the Table (StartGame, Submit); it follows a game
+// through the function Attach returns, chained into that game's
+// daemon.Config.OnEvent. The function runs on the daemon's goroutine, reads
+// what the game waits for (engine.Game.Awaiting, the seats) there, copies
+// the event and queues it: it never blocks. A worker goroutine applies the
+// queue to two views and wakes the live streams. Close ends both.
+//
+// # API
+//
+// Public (no login):
+//
+//	GET  /api/public/state    PublicState as JSON
+//	GET  /api/public/events   the same, live (server-sent events)
+//	POST /api/login           {"pin": "123456"} → session cookie + {"csrf": "…"}
+//
+// Judge (session cookie; every POST also the X-CSRF-Token header):
+//
+//	GET  /api/judge/session   {"csrf", "expires"}: a reloaded page finds its token
+//	GET  /api/judge/state     JudgeState as JSON (the god view)
+//	GET  /api/judge/events    the same, live
+//	GET  /api/judge/boards    the boards, their compositions and options
+//	GET  /api/judge/record    the record and transcript (?format=text)
+//	POST /api/judge/start     a new game: board, options, deal (random or by hand), seed
+//	POST /api/judge/{power}   pedal dq penalty void undo repeat pause resume seat
+//	POST /api/judge/logout
+//
+// A refused power answers 409 (not now: the game is elsewhere, paused or
+// over) or 422 (a rule forbids it) with {"error", "code"}; a malformed
+// request 400. Every power reaches the daemon as an engine input with the
+// source "console:judge@<remote addr>", and the daemon journals it.
+//
+// Pages: / (public), /judge (login, god view, powers, new game), /deal
+// (the printable deal sheet).
+//
+// # Live views
+//
+// Both streams send the whole state as "event: state" (id: its version)
+// on every change, at most every 100 ms, with a keep-alive comment every
+// 15 s. A page that reconnects, or a second judge device, is in sync with
+// the first message. The pages reconnect on their own (EventSource, then a
+// state read and a new stream with a growing delay when the browser gives up).
+//
+// # The public view
+//
+// The public view is built from public facts only (publicFacts is the one
+// place that decides them) and never sees the deal, the cues, the seats'
+// inputs, refused inputs or the night's records. It holds:
+//
+//   - the board (its name and seat count: the composition is public);
+//   - the lights as they are, and the phase ("night-2", "day-2");
+//   - the lines the voice speaks (never the judge's cues);
+//   - timers by day only: a night step's timer would tell when the role
+//     has acted (A15), so at night the public view shows none;
+//   - pauses;
+//   - deaths as announced, one entry per seat: the seat and when; the cause
+//     only when everyone saw it (exile, explode, duel, dq, taken, shot,
+//     charm). A night death is shown without its cause: "wolf" or "poison"
+//     would tell whether the witch acted, and two causes on one seat more;
+//   - exile results, the sheriff, the votes (hands are raised by day, so
+//     ballots are public once counted; while a vote runs only the judge sees
+//     the ballots as they come in);
+//   - cards turned over in front of everyone (愚者, 定序王子, 血月使徒),
+//     which the voice announces;
+//   - the result.
+//
+// Check and action records ("check", "action"), penalties and speech
+// records are the judge's. TestPublicViewLeaksNothing asserts this over
+// whole games on every board.
+//
+// # Security
+//
+// The judge logs in with a PIN. Options.PINHash is console.pin_hash,
+// "sha256:<hex>"; without it New draws a 6-digit PIN with crypto/rand and
+// logs it, and GeneratedPIN returns it and the hash to store. Only hashes
+// are kept. A wrong PIN counts against the remote address: after 5 in a
+// minute it waits 1 minute, doubling with each further lockout up to an
+// hour (429 with Retry-After); 30 failures a minute from all addresses
+// together hold every new login for the rest of the minute. A logged-in
+// judge is not affected.
+//
+// Sessions live in memory (only the SHA-256 of the cookie is kept) and end
+// after Options.SessionTTL (12 h). The cookie is HttpOnly, SameSite=Strict
+// (Secure over TLS). Every state-changing request needs the session's CSRF
+// token in X-CSRF-Token, a same-origin Origin and Sec-Fetch-Site when the
+// browser sends them, and a JSON body: otherwise 403 (415 for the body).
+// Judge endpoints answer 401 without a live session.
+//
+// The handler serves only Options.Allow (default DefaultAllow: loopback and
+// the private LAN ranges); others get 403, whatever address the listener is
+// bound to. Responses carry a strict Content-Security-Policy (no inline
+// script) and the pages build the DOM from text, never HTML. At most 200
+// live streams are served at once (503 past that).
+//
+// # Tests
+//
+// The tests run the console against a real daemon on a fake clock and the
+// hwtest table (rig_test.go): whole games with random players on every
+// board for the public view, a scripted 預女獵愚 game over HTTP for the
+// powers, the security checks, and fuzz targets for the request parsing.
+// browser_test.go (build tag browser, needs github.com/chromedp/chromedp
+// and Debian's chromium) plays the scripted game in headless Chromium and
+// keeps screenshots as artefacts:
+//
+//	go test -tags browser -run Browser -artifacts -outputdir DIR ./console/
+package console

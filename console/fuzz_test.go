@@ -1,0 +1,200 @@
+package console
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"wolftable/boards"
+	"wolftable/engine"
+)
+
+// FuzzPowerInputInRange: whatever the body, parsePower never panics, and an
+// input it accepts is well-formed for the table: seats and targets in range,
+// known actions, pedal presses and commands, penalties in half points.
+func FuzzPowerInputInRange(f *testing.F) {
+	for _, s := range []struct {
+		name, body string
+		players    int
+	}{
+		{"seat", `{"seat":5,"action":"target","target":9}`, 12},
+		{"seat", `{"seat":5,"action":"wave"}`, 12},
+		{"seat", `{"seat":0,"action":"target","target":9}`, 12},
+		{"seat", `{"seat":5,"action":"target","target":-1}`, 12},
+		{"seat", `{"seat":5,"action":"boom","target":99}`, 12},
+		{"dq", `{"seat":12}`, 12},
+		{"dq", `{"seat":1e9}`, 12},
+		{"penalty", `{"seat":3,"points":0.5}`, 12},
+		{"penalty", `{"seat":3,"points":0.3}`, 12},
+		{"penalty", `{"seat":3,"points":1e308}`, 12},
+		{"pedal", `{"press":"short"}`, 12},
+		{"pedal", `{"press":"triple"}`, 12},
+		{"undo", ``, 12},
+		{"void", `{} {}`, 12},
+		{"pause", `{"x":1}`, 12},
+		{"resume", `[]`, 12},
+		{"repeat", `null`, 12},
+		{"seat", `{"seat":5,"action":"target","target":9}`, 0},
+		{"nothing", `{}`, 12},
+	} {
+		f.Add(s.name, []byte(s.body), s.players)
+	}
+	f.Fuzz(func(t *testing.T, name string, body []byte, players int) {
+		players = ((players % 19) + 19) % 19
+		in, err := parsePower(name, body, players)
+		if err != nil {
+			var re *requestError
+			if !errors.As(err, &re) || re.status < 400 || re.status > 499 {
+				t.Fatalf("error %v is not a request error", err)
+			}
+			return
+		}
+		seatOK := func(n int) bool { return n >= 1 && n <= players }
+		switch in.Kind {
+		case engine.InSeat:
+			if !seatOK(in.Seat) || in.Action < engine.ActTarget || in.Action > engine.ActBoom || in.Target < 0 || in.Target > players {
+				t.Fatalf("seat input out of range: %+v (players %d)", in, players)
+			}
+		case engine.InPedal:
+			if in.Pedal < engine.PedalShort || in.Pedal > engine.PedalDouble {
+				t.Fatalf("pedal %+v", in)
+			}
+		case engine.InJudge:
+			switch in.Judge {
+			case engine.JudgeDQ:
+				if !seatOK(in.Seat) {
+					t.Fatalf("DQ %+v", in)
+				}
+			case engine.JudgePenalty:
+				if !seatOK(in.Seat) || in.Points < 0.5 || in.Points > 3 || in.Points*2 != float64(int(in.Points*2)) {
+					t.Fatalf("penalty %+v", in)
+				}
+			case engine.JudgeVoid, engine.JudgeUndo, engine.JudgeRepeat, engine.JudgePause, engine.JudgeResume:
+			default:
+				t.Fatalf("command %+v", in)
+			}
+		default:
+			t.Fatalf("input kind %+v", in)
+		}
+	})
+}
+
+// FuzzStartDealIsComposition: a start request parseStart accepts deals the
+// board's composition to its seats, with valid options: the engine takes it.
+func FuzzStartDealIsComposition(f *testing.F) {
+	all, err := boards.All()
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, s := range []string{
+		`{"board":"seer-witch-hunter-idiot","deal":"random"}`,
+		`{"board":"預女獵愚","deal":["werewolf","狼人","werewolf","werewolf","預言家","witch","hunter","白痴","villager","villager","村民","villager"],"seed":"7"}`,
+		`{"board":"預女獵愚","deal":["werewolf","werewolf","werewolf","werewolf","werewolf","witch","hunter","白痴","villager","villager","村民","villager"]}`,
+		`{"board":"seer-witch-hunter-idiot","options":{"witch.self_save":"first_night","speech.seconds":"60"},"seed":12}`,
+		`{"board":"seer-witch-hunter-idiot","options":{"nope":"1"}}`,
+		`{"board":"seer-witch-hunter-idiot","seed":"-1"}`,
+		`{"board":"seer-witch-hunter-idiot","seed":"18446744073709551616"}`,
+		`{"board":"nightmare","deal":{}}`,
+		`{"board":"","replace":true}`,
+		`{"board":"wolfking-guard","deal":"random","replace":true}`,
+		`not json`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		spec, _, err := parseStart(body, all)
+		if err != nil {
+			var re *requestError
+			if !errors.As(err, &re) {
+				t.Fatalf("error %v is not a request error", err)
+			}
+			return
+		}
+		if len(spec.Deal) != spec.Board.Players || spec.Seed == 0 {
+			t.Fatalf("spec %+v", spec)
+		}
+		if _, err := engine.New(spec.Config()); err != nil {
+			t.Fatalf("the engine refuses an accepted start: %v", err)
+		}
+	})
+}
+
+// FuzzHandlersNeverFail: any request to the console, with a live session
+// and its CSRF token, is answered without a panic or a 5xx of its own; the
+// API answers JSON; whatever reaches the table is in range for the game.
+func FuzzHandlersNeverFail(f *testing.F) {
+	for _, s := range []struct{ method, path, ctype, body string }{
+		{"POST", "/api/judge/seat", "application/json", `{"seat":5,"action":"target","target":9}`},
+		{"POST", "/api/judge/start", "application/json", `{"board":"seer-witch-hunter-idiot","deal":"random","replace":true}`},
+		{"POST", "/api/judge/dq", "application/json; charset=utf-8", `{"seat":3}`},
+		{"POST", "/api/judge/penalty", "application/json", `{"seat":3,"points":"1"}`},
+		{"POST", "/api/judge/pedal", "text/plain", `{"press":"short"}`},
+		{"POST", "/api/login", "application/json", `{"pin":"000000"}`},
+		{"POST", "/api/login", "application/json", `{"pin":` + strings.Repeat("9", 100) + `}`},
+		{"GET", "/api/judge/state", "", ""},
+		{"GET", "/api/judge/record?format=text", "", ""},
+		{"GET", "/api/public/events", "", ""},
+		{"GET", "/api/judge/events", "", ""},
+		{"PUT", "/api/judge/dq", "application/json", `{"seat":3}`},
+		{"GET", "/api/judge/../public/state", "", ""},
+		{"GET", "/static/../../etc/passwd", "", ""},
+		{"DELETE", "/judge", "", ""},
+	} {
+		f.Add(s.method, s.path, s.ctype, []byte(s.body))
+	}
+	tab := &nopTable{}
+	s, err := New(Options{Table: tab, PINHash: HashPIN(rigPIN), Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer s.Close()
+	lr := httptest.NewRequest("POST", "/api/login", strings.NewReader(`{"pin":"`+rigPIN+`"}`))
+	lr.RemoteAddr = "127.0.0.1:1"
+	lr.Header.Set("Content-Type", "application/json")
+	lw := httptest.NewRecorder()
+	s.ServeHTTP(lw, lr)
+	var rep sessionReply
+	if err := json.Unmarshal(lw.Body.Bytes(), &rep); err != nil {
+		f.Fatal(err)
+	}
+	cookie := lw.Result().Cookies()[0]
+	done, cancel := context.WithCancel(context.Background())
+	cancel() // live streams send one state and return
+	f.Fuzz(func(t *testing.T, method, path, ctype string, body []byte) {
+		if !strings.HasPrefix(path, "/") {
+			path = "/" + path
+		}
+		r, err := http.NewRequestWithContext(done, method, "http://table.local"+path, bytes.NewReader(body))
+		if err != nil {
+			return
+		}
+		r.RemoteAddr = "127.0.0.1:2"
+		r.Header.Set("Content-Type", ctype)
+		r.Header.Set(csrfHeader, rep.CSRF)
+		r.AddCookie(cookie)
+		tab.inputs = tab.inputs[:0]
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, r)
+		if w.Code >= 500 {
+			t.Fatalf("%s %q: %d %s", method, path, w.Code, w.Body)
+		}
+		if strings.HasPrefix(w.Header().Get("Content-Type"), "application/json") && !json.Valid(w.Body.Bytes()) {
+			t.Fatalf("%s %q: invalid JSON %q", method, path, w.Body)
+		}
+		players, _ := s.running()
+		for _, in := range tab.inputs {
+			seated := in.Kind == engine.InSeat ||
+				(in.Kind == engine.InJudge && (in.Judge == engine.JudgeDQ || in.Judge == engine.JudgePenalty))
+			if seated && (in.Seat < 1 || in.Seat > players) {
+				t.Fatalf("%s %q: input %+v for %d players", method, path, in, players)
+			}
+		}
+	})
+}

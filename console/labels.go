@@ -1,0 +1,283 @@
+package console
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"wolftable/engine"
+	"wolftable/script"
+)
+
+// The console's words: Traditional Chinese, as the judge's script.
+
+// phaseLabel: "night-2" → "第2夜", "day-1" → "第1天".
+func phaseLabel(phase string) string {
+	kind, n, ok := strings.Cut(phase, "-")
+	if !ok {
+		return phase
+	}
+	if _, err := strconv.Atoi(n); err != nil {
+		return phase
+	}
+	switch kind {
+	case "night":
+		return "第" + n + "夜"
+	case "day":
+		return "第" + n + "天"
+	}
+	return phase
+}
+
+func isNight(phase string) bool { return strings.HasPrefix(phase, "night-") }
+
+var causeWords = map[engine.Cause]string{
+	engine.CauseWolf:    "狼刀",
+	engine.CausePoison:  "毒藥",
+	engine.CauseExile:   "放逐",
+	engine.CauseShot:    "槍殺",
+	engine.CauseExplode: "自爆",
+	engine.CauseTaken:   "被帶走",
+	engine.CauseDuel:    "決鬥",
+	engine.CauseCharm:   "魅惑殉情",
+	engine.CauseDQ:      "點殺",
+	engine.CauseReflect: "反傷",
+	engine.CauseDream:   "夢死",
+	engine.CauseHunt:    "獵殺",
+	engine.CauseCheck:   "查殺",
+}
+
+func causeLabel(c engine.Cause) string {
+	if w, ok := causeWords[c]; ok {
+		return w
+	}
+	return string(c)
+}
+
+var actionWords = map[string]string{
+	"kill": "刀", "guard": "守", "save": "救", "poison": "毒", "charm": "魅惑", "signup": "上警",
+	"withdraw": "退水", "duel": "決鬥", "dream": "攝夢", "fear": "恐懼", "lock": "封鎖", "hunt": "獵殺",
+}
+
+var speechWords = map[string]string{
+	"sheriff": "警上發言", "sheriff-pk": "警上PK發言", "exile": "放逐發言", "exile-pk": "PK發言",
+	"last-words": "遺言", "prince": "王子發言",
+}
+
+var voteWords = map[string]string{
+	"sheriff": "警長投票", "sheriff-pk": "警長PK投票", "exile": "放逐投票", "exile-pk": "放逐PK投票",
+}
+
+func voteLabel(kind string) string {
+	if w, ok := voteWords[kind]; ok {
+		return w
+	}
+	return kind
+}
+
+// stepRoleName is the role a night step wakes.
+func stepRoleName(kind string) string {
+	switch engine.StepKind(kind) {
+	case engine.StepWolves:
+		return "狼人"
+	case engine.StepGargoyleKill:
+		return "石像鬼（刀）"
+	}
+	if r, ok := engine.StepKind(kind).Role(); ok {
+		return r.Name()
+	}
+	return kind
+}
+
+// stepLabel says what the game waits for, for the judge.
+func stepLabel(p engine.Prompt) string {
+	seat := ""
+	if p.Seat > 0 {
+		seat = script.Seat(p.Seat)
+	}
+	switch p.Step {
+	case "":
+		return ""
+	case "night":
+		return "夜間：" + stepRoleName(p.Kind)
+	case "signup":
+		return "上警舉手"
+	case "speech":
+		w, ok := speechWords[p.Kind]
+		if !ok {
+			w = "發言"
+		}
+		return w + " " + seat
+	case "withdraw":
+		return "退水"
+	case "vote":
+		return voteLabel(p.Kind)
+	case "skill":
+		return seat + " 是否發動技能"
+	case "badge":
+		return seat + " 移交警徽"
+	case "order":
+		return "警長決定發言順序"
+	case "guide":
+		return "警長歸票"
+	case "last-words":
+		return "遺言 " + seat
+	case "explode":
+		return seat + " 自爆確認"
+	case "take":
+		return seat + " 白狼王帶人"
+	case "duel":
+		return seat + " 騎士決鬥"
+	case "prince":
+		return "王子是否發動技能"
+	}
+	return strings.TrimSpace(p.Step + " " + p.Kind + " " + seat)
+}
+
+// cueGesture is what the judge shows with a hand: 👍, 狼爪, a number, a wave.
+func cueGesture(line string, args []int) string {
+	arg := func(i int) string {
+		if i < len(args) {
+			return strconv.Itoa(args[i])
+		}
+		return "?"
+	}
+	switch {
+	case line == "cue.blocked":
+		return "🙅 雙臂交叉"
+	case line == "cue.witch.victim", line == "cue.dream.random":
+		return arg(1)
+	case line == "cue.witch.none", line == "cue.witch.used", line == "cue.gravekeeper.none":
+		return "👋 擺手"
+	case strings.HasPrefix(line, "cue.exact."):
+		return engine.Role(strings.TrimPrefix(line, "cue.exact.")).Name()
+	case strings.HasSuffix(line, ".wolf"):
+		return "🐺 狼爪"
+	case strings.HasSuffix(line, ".cannot"):
+		return "👎 拇指向下"
+	case strings.HasSuffix(line, ".good"), strings.HasSuffix(line, ".can"):
+		return "👍 拇指向上"
+	}
+	return ""
+}
+
+var actionNames = map[engine.Action]string{
+	engine.ActTarget: "target", engine.ActUp: "up", engine.ActDown: "down",
+	engine.ActWave: "wave", engine.ActHand: "hand", engine.ActBoom: "boom",
+}
+
+var actionMarks = map[engine.Action]string{
+	engine.ActUp: "👍 拇指向上", engine.ActDown: "👎 拇指向下", engine.ActWave: "👋 擺手", engine.ActHand: "✋ 舉手", engine.ActBoom: "💥 自爆",
+}
+
+// inputLabel describes a seat's input: "5號→9", "6號 👍".
+func inputLabel(in engine.Input) string {
+	s := script.Seat(in.Seat)
+	if in.Action == engine.ActTarget {
+		if in.Target == 0 {
+			return s + "→0（空/棄）"
+		}
+		return s + "→" + strconv.Itoa(in.Target)
+	}
+	return s + " " + actionMarks[in.Action]
+}
+
+var judgeWords = map[engine.JudgeCommand]string{
+	engine.JudgeDQ: "點殺", engine.JudgeVoid: "流局", engine.JudgePenalty: "扣分", engine.JudgeUndo: "撤銷",
+	engine.JudgeRepeat: "重播", engine.JudgePause: "暫停", engine.JudgeResume: "繼續",
+}
+
+// describeInput names any input, for refusals and the record.
+func describeInput(in engine.Input) string {
+	switch in.Kind {
+	case engine.InSeat:
+		return inputLabel(in)
+	case engine.InPedal:
+		return [...]string{"踏板短按", "踏板長按", "踏板雙擊"}[min(max(int(in.Pedal), 0), 2)]
+	case engine.InTimer:
+		return fmt.Sprintf("計時器%d", in.Timer)
+	case engine.InClock:
+		return fmt.Sprintf("時鐘 %02d:%02d", in.Hour, in.Minute)
+	case engine.InJudge:
+		w := judgeWords[in.Judge]
+		if in.Seat > 0 {
+			w += " " + script.Seat(in.Seat)
+		}
+		if in.Judge == engine.JudgePenalty {
+			w += " " + strconv.FormatFloat(in.Points, 'f', -1, 64) + "分"
+		}
+		return w
+	}
+	return "?"
+}
+
+// recordText renders a record entry for the judge's record list.
+func recordText(r *engine.Record) string {
+	seat := script.Seat
+	switch r.Type {
+	case engine.RecPhase:
+		return "— " + phaseLabel(r.When) + " —"
+	case engine.RecDeath:
+		return fmt.Sprintf("%s出局（%s，%s）", seat(r.Seat), causeLabel(r.Cause), phaseLabel(r.When))
+	case engine.RecVote:
+		var b strings.Builder
+		b.WriteString(voteLabel(r.Kind) + " 票型：")
+		if r.Ballots != nil {
+			for i, v := range r.Ballots.Votes {
+				if i > 0 {
+					b.WriteString(" ")
+				}
+				if v.Target == 0 {
+					fmt.Fprintf(&b, "%d棄", v.Voter)
+				} else {
+					fmt.Fprintf(&b, "%d→%d", v.Voter, v.Target)
+				}
+			}
+		}
+		return b.String()
+	case engine.RecSheriff:
+		if r.Seat == 0 {
+			return "沒有警長"
+		}
+		return "警長：" + seat(r.Seat)
+	case engine.RecCheck:
+		return fmt.Sprintf("查驗：%s驗%s %s", seat(r.By), seat(r.Target), r.Result)
+	case engine.RecExile:
+		if r.Seat == 0 {
+			return fmt.Sprintf("第%d天 無人放逐", r.Day)
+		}
+		return fmt.Sprintf("第%d天 放逐%s", r.Day, seat(r.Seat))
+	case engine.RecReveal:
+		return fmt.Sprintf("%s翻牌：%s", seat(r.Seat), r.Role.Name())
+	case engine.RecSpeech:
+		w, ok := speechWords[r.Kind]
+		if !ok {
+			w = "發言"
+		}
+		return fmt.Sprintf("%s %s", w, seat(r.Seat))
+	case engine.RecResult:
+		if r.Result == "流局" {
+			return "結果：流局"
+		}
+		return "結果：" + r.Result + "勝利"
+	case engine.RecPenalty:
+		return fmt.Sprintf("扣分：%s %s分", seat(r.Seat), strconv.FormatFloat(r.Points, 'f', -1, 64))
+	case engine.RecAction:
+		w, ok := actionWords[r.Kind]
+		if !ok {
+			w = r.Kind
+		}
+		by := ""
+		if r.By > 0 {
+			by = seat(r.By) + " "
+		}
+		target := ""
+		if r.Target > 0 {
+			target = " " + seat(r.Target)
+		} else if r.Kind == "kill" || r.Kind == "guard" {
+			target = " 空"
+		}
+		return fmt.Sprintf("%s：%s%s%s", phaseLabel(r.When), by, w, target)
+	}
+	return string(r.Type)
+}

@@ -1,0 +1,413 @@
+package console
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"wolftable/daemon"
+	"wolftable/engine"
+)
+
+// The judge's powers: POST /api/judge/{name} with a JSON body.
+//
+//	pedal    {"press": "short" | "long" | "double"}
+//	dq       {"seat": 7}                       點殺
+//	penalty  {"seat": 7, "points": 0.5}        扣分
+//	void     {}                                流局
+//	undo     {}                                the last seat input of the step
+//	repeat   {}                                say the last line again
+//	pause    {}
+//	resume   {}
+//	seat     {"seat": 5, "action": "target", "target": 9}
+//	         a seat's input entered by the judge (a broken key); action is
+//	         target | up | down | wave | hand | boom
+var powerNames = []string{"pedal", "dq", "penalty", "void", "undo", "repeat", "pause", "resume", "seat"}
+
+const maxBody = 64 << 10
+
+// requestError is a request the console refuses before the table sees it.
+type requestError struct {
+	status int
+	code   string
+	msg    string
+}
+
+func (e *requestError) Error() string { return "console: " + e.msg }
+
+func badRequest(format string, a ...any) error {
+	return &requestError{status: http.StatusBadRequest, code: "bad_request", msg: fmt.Sprintf(format, a...)}
+}
+
+var errNoGame = &requestError{status: http.StatusConflict, code: "no_game", msg: "沒有進行中的遊戲"}
+
+// decodeBody reads exactly one JSON object with known fields; an empty body
+// is {}.
+func decodeBody(body []byte, v any) error {
+	if len(bytes.TrimSpace(body)) == 0 {
+		body = []byte("{}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return badRequest("JSON 格式錯誤：%v", err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return badRequest("JSON 之後還有多餘的內容")
+	}
+	return nil
+}
+
+type seatRequest struct {
+	Seat   int    `json:"seat"`
+	Action string `json:"action"`
+	Target int    `json:"target"`
+}
+
+type penaltyRequest struct {
+	Seat   int     `json:"seat"`
+	Points float64 `json:"points"`
+}
+
+type pedalRequest struct {
+	Press string `json:"press"`
+}
+
+var actionByName = map[string]engine.Action{
+	"target": engine.ActTarget, "up": engine.ActUp, "down": engine.ActDown,
+	"wave": engine.ActWave, "hand": engine.ActHand, "boom": engine.ActBoom,
+}
+
+var pedalByName = map[string]engine.PedalPress{
+	"short": engine.PedalShort, "long": engine.PedalLong, "double": engine.PedalDouble,
+}
+
+// parsePower turns a power's body into the engine input it stands for, for
+// a game of players seats (0 = no game). Seats and targets are checked
+// against the table; the rules are the engine's to check.
+func parsePower(name string, body []byte, players int) (engine.Input, error) {
+	if players <= 0 {
+		return engine.Input{}, errNoGame
+	}
+	seatOK := func(n int) error {
+		if n < 1 || n > players {
+			return badRequest("座位 %d 不在 1..%d", n, players)
+		}
+		return nil
+	}
+	switch name {
+	case "pedal":
+		var req pedalRequest
+		if err := decodeBody(body, &req); err != nil {
+			return engine.Input{}, err
+		}
+		p, ok := pedalByName[req.Press]
+		if !ok {
+			return engine.Input{}, badRequest("press 要是 short、long 或 double")
+		}
+		return engine.Pedal(p), nil
+	case "dq":
+		var req struct {
+			Seat int `json:"seat"`
+		}
+		if err := decodeBody(body, &req); err != nil {
+			return engine.Input{}, err
+		}
+		if err := seatOK(req.Seat); err != nil {
+			return engine.Input{}, err
+		}
+		return engine.Judge(engine.JudgeDQ, req.Seat, 0), nil
+	case "penalty":
+		var req penaltyRequest
+		if err := decodeBody(body, &req); err != nil {
+			return engine.Input{}, err
+		}
+		if err := seatOK(req.Seat); err != nil {
+			return engine.Input{}, err
+		}
+		if math.IsNaN(req.Points) || req.Points < 0.5 || req.Points > 3 || req.Points*2 != math.Trunc(req.Points*2) {
+			return engine.Input{}, badRequest("扣分要是 0.5 到 3，每 0.5 一級")
+		}
+		return engine.Judge(engine.JudgePenalty, req.Seat, req.Points), nil
+	case "void", "undo", "repeat", "pause", "resume":
+		var req struct{}
+		if err := decodeBody(body, &req); err != nil {
+			return engine.Input{}, err
+		}
+		c := map[string]engine.JudgeCommand{"void": engine.JudgeVoid, "undo": engine.JudgeUndo,
+			"repeat": engine.JudgeRepeat, "pause": engine.JudgePause, "resume": engine.JudgeResume}[name]
+		return engine.Judge(c, 0, 0), nil
+	case "seat":
+		var req seatRequest
+		if err := decodeBody(body, &req); err != nil {
+			return engine.Input{}, err
+		}
+		if err := seatOK(req.Seat); err != nil {
+			return engine.Input{}, err
+		}
+		a, ok := actionByName[req.Action]
+		if !ok {
+			return engine.Input{}, badRequest("action 要是 target、up、down、wave、hand 或 boom")
+		}
+		if a != engine.ActTarget {
+			return engine.SeatGesture(req.Seat, a), nil
+		}
+		if req.Target < 0 || req.Target > players {
+			return engine.Input{}, badRequest("目標 %d 不在 0..%d", req.Target, players)
+		}
+		return engine.SeatTarget(req.Seat, req.Target), nil
+	}
+	return engine.Input{}, &requestError{status: http.StatusNotFound, code: "not_found", msg: "沒有這個功能"}
+}
+
+// source is how the journal names the judge's requests.
+func source(r *http.Request) string { return "console:judge@" + r.RemoteAddr }
+
+func (s *Server) postPower(name string) judgeHandler {
+	return func(w http.ResponseWriter, r *http.Request, body []byte) {
+		players, _ := s.running()
+		in, err := parsePower(name, body, players)
+		if err != nil {
+			writeFailure(w, err)
+			return
+		}
+		ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
+		defer cancel()
+		src := source(r)
+		err = s.opt.Table.Submit(ctx, in, src)
+		s.log.Info("console: judge power", "power", name, "input", describeInput(in), "source", src, "err", err)
+		if err != nil {
+			writeFailure(w, err)
+			return
+		}
+		s.settle(ctx)
+		writeJSON(w, http.StatusOK, map[string]any{"ok": true, "version": s.judgeVersion()})
+	}
+}
+
+func (s *Server) judgeVersion() uint64 {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.version
+}
+
+// writeFailure answers a refused request: 400-class for the request, 409
+// when the game is not at a point that takes it, 422 when a rule refuses it.
+func writeFailure(w http.ResponseWriter, err error) {
+	var re *requestError
+	var ee *engine.Error
+	switch {
+	case errors.As(err, &re):
+		writeError(w, re.status, re.code, re.msg)
+	case errors.As(err, &ee):
+		status, code := http.StatusUnprocessableEntity, "rule"
+		switch ee.Code {
+		case engine.ErrNotNow, engine.ErrGameOver, engine.ErrPaused, engine.ErrUnknownTimer:
+			status, code = http.StatusConflict, "not_now"
+		}
+		writeError(w, status, code, ee.Msg)
+	case errors.Is(err, daemon.ErrStopped):
+		writeError(w, http.StatusConflict, "no_game", "遊戲已結束")
+	case errors.Is(err, context.DeadlineExceeded):
+		writeError(w, http.StatusGatewayTimeout, "timeout", "桌子沒有回應")
+	default:
+		writeError(w, http.StatusBadGateway, "table", err.Error())
+	}
+}
+
+// startRequest is POST /api/judge/start:
+//
+//	{"board": "seer-witch-hunter-idiot",        id or name
+//	 "options": {"witch.self_save": "first_night"},
+//	 "deal": "random" | ["werewolf", "預言家", ...],   seat 1 first; id or name
+//	 "seed": "123",                               optional: the engine's (and a random deal's) seed
+//	 "replace": true}                             end a game still running
+type startRequest struct {
+	Board   string            `json:"board"`
+	Options map[string]string `json:"options"`
+	Deal    json.RawMessage   `json:"deal"`
+	Seed    json.Number       `json:"seed"`
+	Replace bool              `json:"replace"`
+}
+
+const maxOptions = 64
+
+// parseStart checks a start request against the boards: the board exists
+// and is playable, the options are known and valid, a hand-entered deal is
+// the board's composition. A random deal is drawn here (crypto/rand seed).
+func parseStart(body []byte, all []*engine.Board) (GameSpec, bool, error) {
+	var req startRequest
+	if err := decodeBody(body, &req); err != nil {
+		return GameSpec{}, false, err
+	}
+	var b *engine.Board
+	name := strings.TrimSpace(req.Board)
+	for _, x := range all {
+		if x.ID == name || x.Name == name {
+			c := *x
+			c.Roles = append([]engine.Role(nil), x.Roles...)
+			b = &c
+			break
+		}
+	}
+	if b == nil {
+		return GameSpec{}, false, badRequest("沒有板子 %q", req.Board)
+	}
+	if r, bad := b.Unimplemented(); bad {
+		return GameSpec{}, false, badRequest("板子 %s 的 %s 還不能玩", b.Name, r.Name())
+	}
+	if len(req.Options) > maxOptions {
+		return GameSpec{}, false, badRequest("選項太多")
+	}
+	for k, v := range req.Options {
+		if err := b.Options.Set(k, v); err != nil {
+			return GameSpec{}, false, badRequest("%v", err)
+		}
+	}
+	spec := GameSpec{Board: b}
+	if req.Seed != "" {
+		n, err := strconv.ParseUint(req.Seed.String(), 10, 64)
+		if err != nil || n == 0 {
+			return GameSpec{}, false, badRequest("seed 要是正整數")
+		}
+		spec.Seed = n
+	} else {
+		var buf [8]byte
+		_, _ = rand.Read(buf[:])
+		spec.Seed = binary.LittleEndian.Uint64(buf[:]) | 1
+	}
+	deal := bytes.TrimSpace(req.Deal)
+	switch {
+	case len(deal) == 0 || string(deal) == "null" || string(deal) == `"random"`:
+		spec.Deal = engine.Deal(b, spec.Seed)
+	case deal[0] == '[':
+		var names []string
+		if err := json.Unmarshal(deal, &names); err != nil {
+			return GameSpec{}, false, badRequest("deal 要是 \"random\" 或每個座位的身分")
+		}
+		if len(names) != b.Players {
+			return GameSpec{}, false, badRequest("發牌有 %d 個身分，%s 要 %d 個", len(names), b.Name, b.Players)
+		}
+		want := map[engine.Role]int{}
+		for _, r := range b.Roles {
+			want[r]++
+		}
+		for i, n := range names {
+			ri, ok := engine.LookupRole(n)
+			if !ok {
+				return GameSpec{}, false, badRequest("%d號的身分 %q 不認識", i+1, n)
+			}
+			want[ri.ID]--
+			spec.Deal = append(spec.Deal, ri.ID)
+		}
+		for _, r := range b.Roles {
+			if want[r] != 0 {
+				return GameSpec{}, false, badRequest("發牌與 %s 的配置不符（%s）", b.Name, r.Name())
+			}
+		}
+		spec.Manual = true
+	default:
+		return GameSpec{}, false, badRequest("deal 要是 \"random\" 或每個座位的身分")
+	}
+	if _, err := engine.New(spec.Config()); err != nil { // options the engine cannot play yet
+		return GameSpec{}, false, badRequest("%v", err)
+	}
+	return spec, req.Replace, nil
+}
+
+func (s *Server) postStart(w http.ResponseWriter, r *http.Request, body []byte) {
+	all, err := s.opt.Boards()
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "boards", err.Error())
+		return
+	}
+	spec, replace, err := parseStart(body, all)
+	if err != nil {
+		writeFailure(w, err)
+		return
+	}
+	s.startMu.Lock()
+	defer s.startMu.Unlock()
+	s.settle(r.Context())
+	if _, on := s.running(); on && !replace {
+		writeError(w, http.StatusConflict, "running", "遊戲進行中：要結束它並開新局嗎？")
+		return
+	}
+	g, err := engine.New(spec.Config())
+	if err != nil {
+		writeFailure(w, badRequest("%v", err))
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), 15*time.Second)
+	defer cancel()
+	src := source(r)
+	err = s.opt.Table.StartGame(ctx, NewGame{Spec: spec, Game: g, OnEvent: s.Attach(spec, g)})
+	s.log.Info("console: new game", "board", spec.Board.ID, "seed", spec.Seed, "manual", spec.Manual, "source", src, "err", err)
+	if err != nil {
+		s.noteStartFailure(err)
+		writeFailure(w, err)
+		return
+	}
+	s.settle(ctx)
+	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "game": gameInfo(&spec, s.now())})
+}
+
+// BoardInfo is a board the judge may start: GET /api/judge/boards.
+type BoardInfo struct {
+	ID       string            `json:"id"`
+	Name     string            `json:"name"`
+	Players  int               `json:"players"`
+	Playable bool              `json:"playable"`
+	Roles    []RoleInfo        `json:"roles"` // the composition
+	Options  map[string]string `json:"options"`
+}
+
+// RoleInfo names a role.
+type RoleInfo struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// OptionInfo documents an option key.
+type OptionInfo struct {
+	Key string `json:"key"`
+	Doc string `json:"doc"`
+}
+
+func (s *Server) getBoards(w http.ResponseWriter, r *http.Request, _ []byte) {
+	all, err := s.opt.Boards()
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "boards", err.Error())
+		return
+	}
+	reply := struct {
+		Boards  []BoardInfo  `json:"boards"`
+		Options []OptionInfo `json:"options"`
+	}{Boards: []BoardInfo{}, Options: []OptionInfo{}}
+	for _, b := range all {
+		bi := BoardInfo{ID: b.ID, Name: b.Name, Players: b.Players, Playable: b.Playable(), Options: map[string]string{}}
+		for _, r := range b.Roles {
+			bi.Roles = append(bi.Roles, RoleInfo{ID: string(r), Name: r.Name()})
+		}
+		for _, k := range engine.OptionNames() {
+			if v, ok := b.Options.Get(k); ok {
+				bi.Options[k] = v
+			}
+		}
+		reply.Boards = append(reply.Boards, bi)
+	}
+	for _, k := range engine.OptionNames() {
+		reply.Options = append(reply.Options, OptionInfo{Key: k, Doc: engine.OptionDoc(k)})
+	}
+	writeJSON(w, http.StatusOK, reply)
+}
