@@ -28,7 +28,7 @@
 //	resume = true          # resume an unfinished game on start (false: start a new one)
 //
 //	[console]
-//	listen = "127.0.0.1:8080"
+//	listen = "127.0.0.1:8080"  # "off" = no console; the handler answers the LAN only
 //	pin_hash = ""          # sha256:<hex> of the judge's PIN; "" = a PIN is shown on first start
 //
 //	[pedal_actions]        # what each pedal press does
@@ -297,7 +297,9 @@ func (c *Config) Validate() error {
 	if c.Journal.Dir == "" {
 		return &Error{Key: "journal.dir", Msg: "must not be empty"}
 	}
-	if _, _, err := net.SplitHostPort(c.Console.Listen); err != nil {
+	if l := c.Console.Listen; l == "off" {
+		// no console
+	} else if _, _, err := net.SplitHostPort(l); err != nil {
 		return &Error{Key: "console.listen", Msg: fmt.Sprintf("%q: want host:port (%v)", c.Console.Listen, err)}
 	}
 	if h := c.Console.PINHash; h != "" && (!strings.HasPrefix(h, "sha256:") || len(h) != len("sha256:")+64) {

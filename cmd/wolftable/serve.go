@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -17,6 +19,7 @@ import (
 	sd "github.com/coreos/go-systemd/v22/daemon"
 
 	"wolftable/config"
+	"wolftable/console"
 	"wolftable/daemon"
 	"wolftable/drivers/gpio"
 	"wolftable/drivers/serial"
@@ -59,19 +62,22 @@ func randomSeed() uint64 {
 	return binary.LittleEndian.Uint64(b[:])
 }
 
-// waitForPedal waits for the judge's short pedal press (the next game
-// starts on it); it keeps the table's other events out of the game.
-func waitForPedal(ctx context.Context, t hw.Table) error {
+// waitForPedal waits for the judge's short pedal press (the dealt game
+// starts on it) or a game the judge starts on the console; it keeps the
+// table's other events out of the game.
+func waitForPedal(ctx context.Context, t hw.Table, requests <-chan hostRequest) (*hostRequest, error) {
 	for {
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
+			return nil, ctx.Err()
+		case r := <-requests:
+			return &r, nil
 		case ev, ok := <-t.Events():
 			if !ok {
-				return errors.New("the table closed its events")
+				return nil, errors.New("the table closed its events")
 			}
 			if ev.Kind == hw.EventPedal && ev.Pedal == hw.PedalShort {
-				return nil
+				return nil, nil
 			}
 		}
 	}
@@ -99,10 +105,6 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 2
 	}
-	if c.Game.Deal == "manual" {
-		fmt.Fprintln(stderr, "serve: game.deal = \"manual\" needs the judge console, which is not available yet")
-		return 2
-	}
 	pedal := daemon.PedalMap{}
 	for _, p := range []struct {
 		dst *engine.PedalPress
@@ -118,6 +120,13 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer table.Close() // lights off
+	host := newGameHost()
+	con, stopConsole, err := startConsole(ctx, c.Console.Listen, c.Console.PINHash, *speed, host, stdout, log)
+	if err != nil {
+		fmt.Fprintln(stderr, "serve: console:", err)
+		return 1
+	}
+	defer stopConsole()
 	tr := &transcript{w: stdout, start: time.Now(), speed: *speed, cues: false}
 	// The voice pack decodes in the background (seconds on a Pi): the table
 	// is ready at once, and the first game waits for the voice only when it
@@ -153,16 +162,44 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "serve:", err)
 			return 1
 		}
-		if tg.resumed == "" && !*autostart {
-			fmt.Fprintf(stdout, "serve: %s dealt; press the pedal to start\n", tg.board.Name)
-			if err := waitForPedal(ctx, table); err != nil {
-				tg.close()
-				return 0
+		var req *hostRequest
+		if tg.resumed == "" && (!*autostart || c.Game.Deal == "manual") {
+			if c.Game.Deal == "manual" {
+				fmt.Fprintln(stdout, "serve: waiting for the judge to enter the deal on the console")
+			} else {
+				fmt.Fprintf(stdout, "serve: %s dealt; press the pedal to start (or start a game on the console)\n", tg.board.Name)
 			}
+			for {
+				req, err = waitForPedal(ctx, table, host.requests)
+				if err != nil {
+					tg.close()
+					return 0
+				}
+				if req != nil || c.Game.Deal != "manual" {
+					break
+				}
+			}
+		}
+		spec := console.GameSpec{Board: tg.board, Deal: tg.deal, Seed: tg.seed}
+		onConsole := func(daemon.Event) {}
+		if req != nil {
+			tg.close() // the dealt game never started: drop its journal
+			if tg.writer != nil {
+				os.Remove(tg.writer.Path())
+			}
+			tg, err = gameFromConsole(c.Journal.Dir, req.ng, c.Table.Seats)
+			if err != nil {
+				req.done <- err
+				continue
+			}
+			onConsole = req.ng.OnEvent
+		} else if con != nil {
+			onConsole = con.Attach(spec, tg.game)
 		}
 		waitVoice()
 		d, err := daemon.New(daemon.Config{Game: tg.game, Table: table, Speed: *speed, Pedal: pedal, Log: log, Voice: judge,
 			Journal: tg.journal(), Restored: tg.restored, OnEvent: func(e daemon.Event) {
+				onConsole(e)
 				tr.on(e)
 				if e.Effect != nil && e.Effect.Kind == engine.EffSay {
 					show(e.Text)
@@ -175,7 +212,12 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 		}
 		wdCtx, wdStop := context.WithCancel(ctx)
 		go watchdog(wdCtx, d, log)
+		host.set(d)
+		if req != nil {
+			go func(done chan error) { d.Alive(ctx); done <- nil }(req.done) // answers once Run is serving
+		}
 		err = d.Run(ctx)
+		host.set(nil)
 		wdStop()
 		tg.close()
 		if ctx.Err() != nil {
@@ -191,6 +233,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 		if *once {
 			return 0
 		}
+
 	}
 }
 
@@ -217,4 +260,33 @@ func watchdog(ctx context.Context, d *daemon.Daemon, log *slog.Logger) {
 			sd.SdNotify(false, sd.SdNotifyWatchdog)
 		}
 	}
+}
+
+// startConsole serves the judge console on addr ("" or "off" = none). With
+// no PIN hash configured it shows the PIN drawn for this start.
+func startConsole(ctx context.Context, addr, pinHash string, speed float64, host *gameHost, stdout io.Writer, log *slog.Logger) (*console.Server, func(), error) {
+	if addr == "" || addr == "off" {
+		return nil, func() {}, nil
+	}
+	con, err := console.New(console.Options{Table: host, PINHash: pinHash, Speed: speed, Log: log})
+	if err != nil {
+		return nil, nil, err
+	}
+	if pin, hash, ok := con.GeneratedPIN(); ok {
+		fmt.Fprintf(stdout, "console: judge PIN %s (set console.pin_hash = %q in the config to keep one)\n", pin, hash)
+	}
+	srv := &http.Server{Addr: addr, Handler: con, ReadHeaderTimeout: 10 * time.Second}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		con.Close()
+		return nil, nil, err
+	}
+	fmt.Fprintf(stdout, "console: http://%s/\n", ln.Addr())
+	go srv.Serve(ln)
+	return con, func() {
+		con.Close()
+		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		srv.Shutdown(sctx)
+	}, nil
 }

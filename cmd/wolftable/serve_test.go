@@ -118,6 +118,8 @@ board = "seer-witch-hunter-idiot"
 "vote.seconds" = "60"
 [journal]
 dir = %q
+[console]
+listen = "127.0.0.1:0"
 `, link, filepath.Join(dir, "journals"))), 0o644)
 	srv := exec.Command(bin, "serve", "--config", cfg, "--once", "--autostart", "--speed", "10", "--mute", "--seed", fmt.Sprint(seed))
 	out, _ := srv.StdoutPipe()
