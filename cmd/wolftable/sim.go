@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"wolftable/boards"
+	"wolftable/console"
 	"wolftable/daemon"
 	"wolftable/engine"
 	"wolftable/hw"
@@ -115,6 +117,7 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 	cues := fs.Bool("cues", true, "show the judge's night cues in the transcript")
 	jdir := fs.String("journal", "", "journal directory: every input is journaled; an unfinished game there is resumed")
 	voiceMode := fs.String("voice", "auto", "the judge's voice: on, off, or auto (on at --speed 1)")
+	consoleAddr := fs.String("console", "", "serve the judge console on ADDR (e.g. 127.0.0.1:8080)")
 	fresh := fs.Bool("new", false, "start a new game even if the journal directory has an unfinished one")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -196,6 +199,25 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	defer table.Close()
+	host := newGameHost()
+	onConsole := func(daemon.Event) {}
+	if *consoleAddr != "" {
+		con, stopConsole, err := startConsole(context.Background(), *consoleAddr, "", *speed, host, stdout,
+			slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+		if err != nil {
+			fmt.Fprintln(stderr, "sim: console:", err)
+			return 2
+		}
+		defer stopConsole()
+		onConsole = con.Attach(console.GameSpec{Board: b, Deal: tg.deal, Seed: s}, g)
+		go func() { // sim runs one game: new games are for serve
+			for r := range host.requests {
+				r.done <- errors.New("sim runs one game; start games with wolftable serve")
+			}
+		}()
+	}
+	chained := onEvent
+	onEvent = func(e daemon.Event) { onConsole(e); chained(e) }
 	var botCfg *daemon.BotConfig
 	if *bots {
 		botCfg = &daemon.BotConfig{Seed: s}
@@ -210,6 +232,7 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	host.set(d)
 	if err := d.Run(ctx); err != nil {
 		table.Close()
 		fmt.Fprintln(stderr, "sim:", err)
