@@ -31,6 +31,8 @@ usage:
                                         set lights and exit once acknowledged
   wolftable voice script [--format csv|md] | check DIR | say LINE [SEATS] | export DIR | generate DIR
                                         the judge's voice: recording checklist, pack check, audition
+  wolftable selftest [--config F] [--report F] | --emulate [--fault KIND:SEAT[:KEY]]...
+                                        the technician's hardware self-test
   wolftable record verify FILE          check a game journal's hash chain
   wolftable record show FILE [--format text|md|json]
                                         the game record (復盤) of a journal
@@ -59,6 +61,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdBridge(args[1:], stdout, stderr)
 	case "voice":
 		return cmdVoice(args[1:], stdout, stderr)
+	case "selftest":
+		return cmdSelftest(args[1:], stdout, stderr)
 	case "record":
 		return journal.Command(args[1:], stdout, stderr)
 	case "config":

@@ -1,0 +1,324 @@
+package selftest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"wolftable/audio/pack"
+	"wolftable/config"
+	"wolftable/drivers/gpio"
+	"wolftable/drivers/serial"
+	"wolftable/firmware-bridge/emulator"
+	"wolftable/hw"
+	"wolftable/hw/virtual"
+)
+
+// Usage is the command's help.
+const Usage = `usage:
+  wolftable selftest [--config FILE] [--report FILE]... [--soak 10s] [--wait 2m] [--only LIST]
+        test the configured table with a technician at it: the link, the
+        pedal (short, long, double), every seat's lights (red, green, blue,
+        off, private; confirm each seat on the pedal: short = right, long =
+        wrong), every seat's keys (press each key once, in order; the pedal
+        gives up on the missing ones) and the speaker (short = heard)
+  wolftable selftest --emulate [--fault KIND[:SEAT[:KEY]]]... [--seats N] [--soak 10s] [--report FILE]...
+        the same against the bridge firmware's emulator behind a real pty,
+        with a robot technician, for CI and demos. Faults:
+          dead-led:SEAT  missing-key:SEAT:KEY  bouncy-key:SEAT:KEY
+          stuck-key:SEAT:KEY  no-link  no-speaker
+
+  --report FILE     also write the report to FILE: JSON if it ends in .json,
+                    text otherwise (repeatable)
+  --soak D          the link soak: full-rate light frames for D (default 10s; 0 skips it)
+  --wait D          how long a prompt waits for the technician (default 2m)
+  --only LIST       test only these, comma-separated: link,pedal,lights,keys,speaker
+                    (the link is always checked: the table must be reached)
+  --system-speaker  (--emulate) play on this machine's sound device instead
+                    of an emulated sound card
+
+  Exit status: 0 if everything passed, 1 if anything failed, 2 for a usage
+  or configuration error.
+`
+
+// Env is what Command takes from the process.
+type Env struct {
+	Stdin          *os.File  // the virtual table's keyboard
+	Stdout, Stderr io.Writer // progress and the report; warnings
+	Software       string    // e.g. "wolftable 0.1.0"
+	DefaultConfig  string    // read if --config is not given and it exists
+}
+
+// multiFlag is a repeatable string flag.
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
+
+// Command is `wolftable selftest`. It returns the exit status.
+func Command(args []string, env Env) int {
+	if env.Stdin == nil {
+		env.Stdin = os.Stdin
+	}
+	if env.Software == "" {
+		env.Software = "wolftable"
+	}
+	// The plain virtual table writes to stdout from its own goroutine.
+	stdout, stderr := &lockedWriter{w: env.Stdout}, env.Stderr
+	fs := flag.NewFlagSet("wolftable selftest", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, Usage) }
+	cfgPath := fs.String("config", "", "config file")
+	var reports, faults multiFlag
+	fs.Var(&reports, "report", "write the report to FILE (.json: JSON)")
+	soak := fs.Duration("soak", 10*time.Second, "link soak duration")
+	wait := fs.Duration("wait", DefaultWait, "how long a prompt waits for the technician")
+	only := fs.String("only", "", "components to test")
+	emulate := fs.Bool("emulate", false, "test the bridge emulator with a robot technician")
+	fs.Var(&faults, "fault", "a fault of the emulated table")
+	seats := fs.Int("seats", 0, "seats of the emulated table (default: the config's)")
+	systemSpeaker := fs.Bool("system-speaker", false, "the emulated run plays on this machine's sound device")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	usage := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "wolftable selftest: "+format+"\n\n%s", append(a, Usage)...)
+		return 2
+	}
+	if fs.NArg() > 0 {
+		return usage("unexpected argument %q", fs.Arg(0))
+	}
+	if *soak < 0 || *wait <= 0 {
+		return usage("--soak must be 0 or more, --wait more than 0")
+	}
+	var onlyList []string
+	if *only != "" {
+		for _, c := range strings.Split(*only, ",") {
+			c = strings.TrimSpace(c)
+			if !slices.Contains(Components(), c) {
+				return usage("--only: unknown component %q (%s)", c, strings.Join(Components(), ","))
+			}
+			onlyList = append(onlyList, c)
+		}
+	}
+	var fl []Fault
+	for _, s := range faults {
+		f, err := ParseFault(s)
+		if err != nil {
+			return usage("%v", err)
+		}
+		fl = append(fl, f)
+	}
+	if !*emulate && (len(fl) > 0 || *seats != 0 || *systemSpeaker) {
+		return usage("--fault, --seats and --system-speaker go with --emulate")
+	}
+	for _, r := range reports {
+		if err := checkWritable(r); err != nil {
+			return usage("--report %s: %v", r, err)
+		}
+	}
+
+	var c *config.Config
+	var err error
+	if *cfgPath != "" {
+		c, err = config.Load(*cfgPath, true)
+	} else if env.DefaultConfig != "" {
+		c, err = config.Load(env.DefaultConfig, false)
+	} else {
+		c = config.Default()
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	enabled := func(comp string) bool { return len(onlyList) == 0 || slices.Contains(onlyList, comp) }
+	linkSoak := *soak
+	if !enabled(CompLink) {
+		linkSoak = 0
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+
+	opts := Options{Only: onlyList, Software: env.Software, Soak: linkSoak}
+	progress := func(line string) { fmt.Fprintln(stdout, line) }
+	var bench *Bench
+	var vt *virtual.Table
+	tcfg := *c.Table
+	switch {
+	case *emulate:
+		n := tcfg.Seats
+		if *seats != 0 {
+			n = *seats
+		}
+		bench, err = StartBench(ctx, BenchConfig{Seats: n, Faults: fl, SystemSpeaker: *systemSpeaker, Logger: logger})
+		if err != nil {
+			fmt.Fprintln(stderr, "wolftable selftest:", err)
+			return 2
+		}
+		defer bench.Close()
+		tcfg.Mode, tcfg.Seats = hw.ModeSerial, n
+		tcfg.Serial = hw.SerialConfig{Port: bench.Path(), Baud: hw.DefaultBaud}
+		if !robotCanPress(tcfg.Pedal.Timing) {
+			fmt.Fprintf(stderr, "wolftable selftest: the config's pedal timing (long %v, double %v) does not fit the emulator's gestures; the emulated run uses the default\n",
+				tcfg.Pedal.Timing.Long, tcfg.Pedal.Timing.Double)
+			tcfg.Pedal.Timing = hw.DefaultPedalTiming()
+		}
+		opts.Target = serialTarget(&tcfg, env.Software, logger, linkSoak)
+		opts.Technician = NewRobot(bench)
+		opts.Emulated = true
+		for _, f := range fl {
+			opts.Faults = append(opts.Faults, f.String())
+		}
+	case tcfg.Mode == hw.ModeSerial:
+		opts.Target = serialTarget(&tcfg, env.Software, logger, linkSoak)
+		opts.Technician = Human{Wait: *wait}
+	case tcfg.Mode == hw.ModeGPIO:
+		opts.Target = &GPIOTarget{Config: &tcfg, Soak: linkSoak, Deps: gpioDeps(logger)}
+		opts.Technician = Human{Wait: *wait}
+	default:
+		opts.Soak = 0 // no hardware link to soak
+		out, _ := env.Stdout.(*os.File)
+		if out != nil && virtual.IsTerminal(int(env.Stdin.Fd())) && virtual.IsTerminal(int(out.Fd())) {
+			vt, err = virtual.OpenTerminal(env.Stdin, out, virtual.WithSeats(tcfg.Seats))
+			if err == nil {
+				progress = vt.Show
+				opts.VirtualKeys = true
+				// The table owns the screen: warnings go to the report only.
+				logger = slog.New(slog.DiscardHandler)
+			}
+			opts.Target = &VirtualTarget{Table: vt, Detail: "virtual table (interactive)"}
+		} else {
+			vt, err = virtual.New(env.Stdin, stdout, virtual.WithSeats(tcfg.Seats), virtual.WithStyle(virtual.Plain))
+			opts.Target = &VirtualTarget{Table: vt, Detail: "virtual table (plain lines on stdin)"}
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "wolftable selftest: virtual table:", err)
+			return 1
+		}
+		opts.Technician = Human{Wait: *wait}
+	}
+	opts.Progress = progress
+
+	if enabled(CompSpeaker) {
+		var voice *pack.Pack
+		if c.Voice.Pack != "" {
+			if voice, err = pack.Load(os.DirFS(c.Voice.Pack)); err != nil {
+				fmt.Fprintf(stderr, "wolftable selftest: voice pack %s: %v (prompts are shown only)\n", c.Voice.Pack, err)
+				voice = nil
+			}
+		}
+		sp, err := OpenSpeaker(voice, logger)
+		if err != nil {
+			fmt.Fprintln(stderr, "wolftable selftest:", err)
+		} else {
+			defer sp.Close()
+			sp.SetVolume(c.Voice.Volume)
+			if bench != nil && bench.Card != nil {
+				sp.OnPlay = bench.Card.Reset
+			}
+			opts.Sound = sp
+		}
+	}
+
+	who := "a technician at the table"
+	if *emulate {
+		who = "the robot technician"
+	}
+	progress(fmt.Sprintf("wolftable selftest: %s, %d seats, with %s", opts.Target.Mode(), tcfg.Seats, who))
+	rep := Run(ctx, opts)
+	if vt != nil {
+		vt.Close() // Run closed it already; this gives the terminal back if it did not open
+	}
+
+	var text bytes.Buffer
+	rep.WriteText(&text)
+	fmt.Fprint(stdout, "\n"+text.String())
+	status := 0
+	if !rep.Passed {
+		status = 1
+	}
+	for _, path := range reports {
+		if err := writeReport(rep, path); err != nil {
+			fmt.Fprintln(stderr, "wolftable selftest:", err)
+			status = 1
+		} else {
+			fmt.Fprintf(stdout, "report written to %s\n", path)
+		}
+	}
+	return status
+}
+
+// robotCanPress reports whether the emulator's pedal gestures classify as
+// meant under timing t.
+func robotCanPress(t hw.PedalTiming) bool {
+	margin := 50 * time.Millisecond
+	return t.Long > emulator.PedalShortHold+margin && t.Long < emulator.PedalLongHold-2*margin &&
+		t.Double > emulator.PedalDoubleGap+margin
+}
+
+func serialTarget(c *hw.Config, software string, logger *slog.Logger, soak time.Duration) *SerialTarget {
+	cfg := serial.ConfigFromHW(c)
+	cfg.Software = software
+	if len(cfg.Software) > 32 {
+		cfg.Software = cfg.Software[:32]
+	}
+	cfg.Logger = logger
+	return &SerialTarget{Config: cfg, Soak: soak}
+}
+
+func checkWritable(path string) error {
+	dir := filepath.Dir(path)
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%s is not a directory", dir)
+	}
+	return nil
+}
+
+func writeReport(r *Report, path string) error {
+	var b bytes.Buffer
+	var err error
+	if strings.HasSuffix(strings.ToLower(path), ".json") {
+		err = r.WriteJSON(&b)
+	} else {
+		err = r.WriteText(&b)
+	}
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
+}
+
+func gpioDeps(logger *slog.Logger) gpio.Deps { return gpio.Deps{Logger: logger} }
+
+// lockedWriter serialises writes.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}

@@ -1,0 +1,362 @@
+package selftest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"time"
+
+	bugst "go.bug.st/serial"
+
+	"wolftable/firmware-bridge/protocol"
+)
+
+// rawLink is a protocol session of the self-test's own with the bridge,
+// before the serial driver opens it: the driver has no heartbeat
+// round-trip to report, and the bridge's counters it keeps are up to ten
+// seconds old. The session answers the bridge's pings and never acks its
+// key events, so they come again to the driver later.
+type rawLink struct {
+	port bugst.Port
+	path string
+	dec  protocol.Decoder
+	seq  uint8
+	rx   chan rawChunk
+	done chan struct{}
+	rd   chan struct{}
+	msgs []rawMsg // decoded, not yet taken
+}
+
+type rawChunk struct {
+	data []byte
+	err  error
+}
+
+// rawMsg is a message from the bridge and when it was read.
+type rawMsg struct {
+	seq uint8
+	m   protocol.Message
+	at  time.Time
+}
+
+func openRaw(path string, baud int) (*rawLink, error) {
+	p, err := bugst.Open(path, &bugst.Mode{BaudRate: baud, DataBits: 8, Parity: bugst.NoParity, StopBits: bugst.OneStopBit})
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	if err := p.SetReadTimeout(20 * time.Millisecond); err != nil {
+		p.Close()
+		return nil, fmt.Errorf("%s: read timeout: %w", path, err)
+	}
+	_ = p.SetDTR(true) // TinyGo's CDC writes only while DTR is up; a pty has none
+	_ = p.ResetInputBuffer()
+	l := &rawLink{port: p, path: path, rx: make(chan rawChunk, 256), done: make(chan struct{}), rd: make(chan struct{})}
+	go l.read()
+	if _, err := p.Write([]byte{0}); err != nil {
+		l.close()
+		return nil, fmt.Errorf("write %s: %w", path, err)
+	}
+	return l, nil
+}
+
+func (l *rawLink) read() {
+	defer close(l.rd)
+	buf := make([]byte, 4096)
+	for {
+		n, err := l.port.Read(buf)
+		if n == 0 && err == nil {
+			select {
+			case <-l.done:
+				return
+			default:
+				continue
+			}
+		}
+		c := rawChunk{data: bytes.Clone(buf[:n]), err: err}
+		select {
+		case l.rx <- c:
+		case <-l.done:
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (l *rawLink) close() {
+	close(l.done)
+	l.port.Close()
+	<-l.rd
+}
+
+// send writes one frame and returns its seq.
+func (l *rawLink) send(m protocol.Message) (uint8, error) {
+	seq := l.seq
+	l.seq++
+	if _, err := l.port.Write(protocol.Encode(m, seq)); err != nil {
+		return seq, fmt.Errorf("write %s: %w", l.path, err)
+	}
+	return seq, nil
+}
+
+var errRawTimeout = errors.New("no answer")
+
+// next returns the next message from the bridge, answering pings on the
+// way, or errRawTimeout at deadline.
+func (l *rawLink) next(deadline time.Time) (rawMsg, error) {
+	for {
+		if len(l.msgs) > 0 {
+			m := l.msgs[0]
+			l.msgs = l.msgs[1:]
+			if p, ok := m.m.(*protocol.Ping); ok {
+				if _, err := l.send(&protocol.Pong{Nonce: p.Nonce}); err != nil {
+					return rawMsg{}, err
+				}
+				continue
+			}
+			return m, nil
+		}
+		d := time.Until(deadline)
+		if d <= 0 {
+			return rawMsg{}, errRawTimeout
+		}
+		t := time.NewTimer(d)
+		select {
+		case c := <-l.rx:
+			t.Stop()
+			if c.err != nil {
+				return rawMsg{}, fmt.Errorf("read %s: %w", l.path, c.err)
+			}
+			now := time.Now()
+			for p := c.data; len(p) > 0; {
+				n, f, err := l.dec.Feed(p)
+				p = p[n:]
+				if err != nil || f.Type == 0 {
+					continue
+				}
+				if m, err := f.Message(); err == nil {
+					l.msgs = append(l.msgs, rawMsg{seq: f.Seq, m: m, at: now})
+				}
+			}
+		case <-t.C:
+			return rawMsg{}, errRawTimeout
+		}
+	}
+}
+
+// await returns the first message ok accepts, before deadline; the others
+// are dropped.
+func (l *rawLink) await(deadline time.Time, ok func(rawMsg) bool) (rawMsg, error) {
+	for {
+		m, err := l.next(deadline)
+		if err != nil {
+			return m, err
+		}
+		if ok(m) {
+			return m, nil
+		}
+	}
+}
+
+// rawResult is what the raw session found.
+type rawResult struct {
+	hello       protocol.Hello
+	keys        *protocol.SelfTestKeys // nil: the bridge did not answer
+	rtts        []time.Duration        // idle heartbeats
+	lost        int                    // idle pings unanswered
+	loadRTTs    []time.Duration        // heartbeats during the soak
+	loadLost    int
+	before      protocol.Stats // the bridge's counters before the soak
+	after       protocol.Stats // and after
+	afterOK     bool
+	decBefore   protocol.DecoderStats
+	decAfter    protocol.DecoderStats
+	soak        time.Duration // how long it ran
+	sent, acked int           // light frames
+	soakErr     error         // why the soak stopped early
+}
+
+// rawSession shakes hands, dumps the raw keys, times pings, and soaks the
+// link with light frames for soak.
+func (l *rawLink) session(seats int, pings int, soak time.Duration) (rawResult, error) {
+	var res rawResult
+	hh := &protocol.HostHello{Protocol: protocol.ProtocolVersion, Seats: uint8(seats), Software: "wolftable selftest"}
+	deadline := time.Now().Add(time.Second)
+	for {
+		if _, err := l.send(hh); err != nil {
+			return res, err
+		}
+		retry := time.Now().Add(100 * time.Millisecond)
+		if retry.After(deadline) {
+			retry = deadline
+		}
+		m, err := l.await(retry, func(m rawMsg) bool {
+			_, ok := m.m.(*protocol.Hello)
+			return ok
+		})
+		if err == nil {
+			res.hello = *m.m.(*protocol.Hello)
+			break
+		}
+		if !errors.Is(err, errRawTimeout) {
+			return res, err
+		}
+		if time.Now().After(deadline) {
+			return res, fmt.Errorf("no Hello from %s within 1s", l.path)
+		}
+	}
+
+	if _, err := l.send(&protocol.SelfTestDumpKeys{}); err != nil {
+		return res, err
+	}
+	if m, err := l.await(time.Now().Add(500*time.Millisecond), func(m rawMsg) bool {
+		_, ok := m.m.(*protocol.SelfTestKeys)
+		return ok
+	}); err == nil {
+		res.keys = m.m.(*protocol.SelfTestKeys)
+	}
+
+	ping := func(nonce uint32, wait time.Duration) (time.Duration, error) {
+		start := time.Now()
+		if _, err := l.send(&protocol.Ping{Nonce: nonce}); err != nil {
+			return 0, err
+		}
+		m, err := l.await(start.Add(wait), func(m rawMsg) bool {
+			p, ok := m.m.(*protocol.Pong)
+			return ok && p.Nonce == nonce
+		})
+		if err != nil {
+			return 0, err
+		}
+		return m.at.Sub(start), nil
+	}
+	for i := range pings {
+		rtt, err := ping(uint32(0x5E1F0000+i), 500*time.Millisecond)
+		switch {
+		case errors.Is(err, errRawTimeout):
+			res.lost++
+		case err != nil:
+			return res, err
+		default:
+			res.rtts = append(res.rtts, rtt)
+		}
+	}
+
+	stats := func() (protocol.Stats, error) {
+		if _, err := l.send(&protocol.StatsRequest{}); err != nil {
+			return protocol.Stats{}, err
+		}
+		m, err := l.await(time.Now().Add(500*time.Millisecond), func(m rawMsg) bool {
+			_, ok := m.m.(*protocol.Stats)
+			return ok
+		})
+		if err != nil {
+			return protocol.Stats{}, err
+		}
+		return *m.m.(*protocol.Stats), nil
+	}
+	var err error
+	if res.before, err = stats(); err != nil {
+		return res, fmt.Errorf("no Stats from the bridge: %w", err)
+	}
+	res.decBefore = l.dec.Stats()
+	if soak > 0 {
+		res.soakErr = l.soak(&res, seats, soak)
+	}
+	// Leave the lights dark for the driver.
+	off := &protocol.Lights{Seats: uint8(seats)}
+	if seq, err := l.send(off); err == nil {
+		l.await(time.Now().Add(500*time.Millisecond), func(m rawMsg) bool {
+			a, ok := m.m.(*protocol.Ack)
+			return ok && a.Seq == seq
+		})
+	}
+	if res.after, err = stats(); err == nil {
+		res.afterOK = true
+	}
+	res.decAfter = l.dec.Stats()
+	return res, nil
+}
+
+// soakWindow is how many light frames may wait for their ack.
+const soakWindow = 4
+
+// soak sends light frames as fast as the bridge acks them, a few in
+// flight, each a different pattern, with a heartbeat every 100 ms.
+func (l *rawLink) soak(res *rawResult, seats int, d time.Duration) error {
+	start := time.Now()
+	end := start.Add(d)
+	inflight := map[uint8]bool{}
+	pings := map[uint32]time.Time{}
+	var nonce uint32 = 0x50A40000
+	nextPing := start
+	lastProgress := start
+	frame := 0
+	defer func() { res.soak = time.Since(start) }()
+	for {
+		now := time.Now()
+		if now.After(end) && len(inflight) == 0 && (len(pings) == 0 || now.After(end.Add(500*time.Millisecond))) {
+			break
+		}
+		if now.Sub(lastProgress) > time.Second {
+			return fmt.Errorf("the bridge stopped acknowledging light frames (%d waiting for 1s)", len(inflight))
+		}
+		for now.Before(end) && len(inflight) < soakWindow {
+			m := &protocol.Lights{Seats: uint8(seats)}
+			for s := range seats {
+				c := &m.Seat[s]
+				switch (frame + s) % 4 {
+				case 0:
+					c.R = 255
+				case 1:
+					c.G = 255
+				case 2:
+					c.B = 255
+				}
+				c.Brightness = uint8(16 + (frame*7+s*13)%240)
+				if (frame+s)%5 == 0 {
+					c.Flags |= protocol.LightPulse
+				}
+			}
+			frame++
+			seq, err := l.send(m)
+			if err != nil {
+				return err
+			}
+			inflight[seq] = true
+			res.sent++
+		}
+		if now.After(nextPing) && now.Before(end) {
+			nonce++
+			if _, err := l.send(&protocol.Ping{Nonce: nonce}); err != nil {
+				return err
+			}
+			pings[nonce] = time.Now()
+			nextPing = now.Add(100 * time.Millisecond)
+		}
+		msg, err := l.next(time.Now().Add(50 * time.Millisecond))
+		if errors.Is(err, errRawTimeout) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		switch m := msg.m.(type) {
+		case *protocol.Ack:
+			if inflight[m.Seq] {
+				delete(inflight, m.Seq)
+				res.acked++
+				lastProgress = msg.at
+			}
+		case *protocol.Pong:
+			if at, ok := pings[m.Nonce]; ok {
+				res.loadRTTs = append(res.loadRTTs, msg.at.Sub(at))
+				delete(pings, m.Nonce)
+				lastProgress = msg.at
+			}
+		}
+	}
+	res.loadLost = len(pings)
+	return nil
+}

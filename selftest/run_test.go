@@ -1,0 +1,500 @@
+package selftest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"periph.io/x/conn/v3/i2c"
+	"periph.io/x/conn/v3/physic"
+
+	"wolftable/hw"
+	"wolftable/hw/hwtest"
+)
+
+// scripted is a technician for the fake table: it does what a person
+// would, with the defects it is told to have the table show.
+type scripted struct {
+	t *hwtest.Table
+
+	badLights map[int]bool     // seats whose lights the technician sees wrong
+	missing   map[SeatKey]bool // keys that never send
+	bouncy    map[SeatKey]bool // keys that send twice per touch
+	stuck     map[SeatKey]bool // keys held down: a touch sends nothing
+	pedalAs   map[hw.PedalPress]hw.PedalPress
+	deaf      bool // does not hear the speaker
+	silent    bool // never answers anything
+
+	mu     sync.Mutex
+	looked map[int]int
+}
+
+func newScripted(t *hwtest.Table) *scripted {
+	return &scripted{t: t, badLights: map[int]bool{}, missing: map[SeatKey]bool{}, bouncy: map[SeatKey]bool{}, stuck: map[SeatKey]bool{},
+		pedalAs: map[hw.PedalPress]hw.PedalPress{}, looked: map[int]int{}}
+}
+
+func (s *scripted) Name() string { return "scripted" }
+func (s *scripted) Pace() Pace {
+	return Pace{Dwell: 0, Answer: 300 * time.Millisecond, Settle: 100 * time.Millisecond, Quiet: 20 * time.Millisecond}
+}
+
+func (s *scripted) LookAt(_ context.Context, seat int, want []hw.SeatLight) error {
+	s.mu.Lock()
+	s.looked[seat]++
+	s.mu.Unlock()
+	if got := s.t.Lights(); fmt.Sprint(got) != fmt.Sprint(want) {
+		return fmt.Errorf("the table shows %v, LookAt was told %v", got, want)
+	}
+	return nil
+}
+
+func (s *scripted) JudgeLights(_ context.Context, seat int) error {
+	if s.silent {
+		return nil
+	}
+	if s.badLights[seat] {
+		return s.t.Pedal(hw.PedalLong)
+	}
+	return s.t.Pedal(hw.PedalShort)
+}
+
+func (s *scripted) PressPedal(_ context.Context, p hw.PedalPress) error {
+	if s.silent {
+		return nil
+	}
+	if q, ok := s.pedalAs[p]; ok {
+		p = q
+	}
+	return s.t.Pedal(p)
+}
+
+func (s *scripted) PressKeys(_ context.Context, seat int, keys []hw.Key) error {
+	for _, k := range keys {
+		sk := SeatKey{seat, k}
+		switch {
+		case s.missing[sk], s.stuck[sk]:
+		case s.bouncy[sk]:
+			s.t.Press(seat, k, k)
+		default:
+			s.t.Press(seat, k)
+		}
+	}
+	return nil
+}
+
+func (s *scripted) Listen(context.Context) error {
+	if s.silent {
+		return nil
+	}
+	if s.deaf {
+		return s.t.Pedal(hw.PedalLong)
+	}
+	return s.t.Pedal(hw.PedalShort)
+}
+
+// fakeSound is a speaker whose device works.
+type fakeSound struct {
+	fail string
+	said [][]string
+}
+
+func (f *fakeSound) PlayTest(context.Context) []Check {
+	if f.fail != "" {
+		return []Check{{Name: "sound device", Status: Fail, Detail: f.fail}}
+	}
+	return []Check{{Name: "sound device", Status: Pass}, {Name: "test line", Status: Pass}}
+}
+func (f *fakeSound) Say(clips []string) bool { f.said = append(f.said, clips); return true }
+func (f *fakeSound) Describe() string        { return "a beep" }
+
+func runFake(t *testing.T, seats int, setup func(*hwtest.Table, *scripted, *fakeSound)) (*Report, *hwtest.Table, []string) {
+	t.Helper()
+	tb := hwtest.New(seats)
+	tech := newScripted(tb)
+	snd := &fakeSound{}
+	if setup != nil {
+		setup(tb, tech, snd)
+	}
+	var mu sync.Mutex
+	var lines []string
+	rep := Run(context.Background(), Options{
+		Target:     &VirtualTarget{Table: tb, Detail: "fake table"},
+		Technician: tech,
+		Sound:      snd,
+		Progress: func(l string) {
+			mu.Lock()
+			lines = append(lines, l)
+			mu.Unlock()
+		},
+	})
+	return rep, tb, lines
+}
+
+func TestRunHealthy(t *testing.T) {
+	t.Parallel()
+	rep, tb, lines := runFake(t, 6, nil)
+	if !rep.Passed {
+		var b bytes.Buffer
+		rep.WriteText(&b)
+		t.Fatalf("healthy fake table failed:\n%s", b.String())
+	}
+	for _, c := range rep.Components {
+		if c.Status != Pass {
+			t.Errorf("component %s: %s", c.Name, c.Status)
+		}
+	}
+	for _, s := range rep.SeatResults {
+		if s.Lights.Status != Pass || s.Keys.Status != Pass || len(s.Keys.Presses) != 17 {
+			t.Errorf("seat %d: lights %s keys %+v", s.Seat, s.Lights.Status, s.Keys)
+		}
+	}
+	if !tb.Closed() {
+		t.Error("the table was not closed")
+	}
+	// The lights walk showed each seat red, green, blue, off and the
+	// private indicator, one seat at a time.
+	var walk []string
+	for _, f := range tb.History() {
+		lit := []string{}
+		for i, l := range f {
+			if l.Color != hw.Off || l.Private {
+				s := fmt.Sprintf("%d:%v", i+1, l.Color)
+				if l.Private {
+					s += "+private"
+				}
+				if l.Pulse {
+					s += "+pulse"
+				}
+				lit = append(lit, s)
+			}
+		}
+		walk = append(walk, strings.Join(lit, " "))
+	}
+	got := strings.Join(walk[:5], "|")
+	if got != "1:red|1:green|1:blue||1:green+private" {
+		t.Errorf("seat 1's walk: %q", got)
+	}
+	joined := strings.Join(lines, "\n")
+	for _, want := range []string{"press the pedal SHORT", "seat 3: 3號，請依次按下所有按鍵", "✓ BOOM 17/17", "did you hear a beep"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("progress lacks %q:\n%s", want, joined)
+		}
+	}
+}
+
+func TestRunFaults(t *testing.T) {
+	t.Parallel()
+	rep, _, _ := runFake(t, 6, func(tb *hwtest.Table, s *scripted, _ *fakeSound) {
+		s.badLights[2] = true
+		s.missing[SeatKey{3, hw.Key7}] = true
+		s.bouncy[SeatKey{4, hw.KeyOK}] = true
+		tb.KeyDown(5, hw.KeyUp) // held down before the test, and for good
+		s.stuck[SeatKey{5, hw.KeyUp}] = true
+		s.deaf = true
+	})
+	if rep.Passed {
+		t.Fatal("passed with faults")
+	}
+	want := []string{
+		"seat 2 lights: the technician saw something wrong",
+		"seat 3 key 7: never arrived (missing)",
+		"seat 4 key OK: bounces: 2 presses for one touch",
+		"seat 5 key UP: stuck down",
+		"speaker: heard: the technician did not hear it",
+	}
+	var got []string
+	for _, p := range rep.Problems {
+		got = append(got, p.String())
+	}
+	if len(got) != len(want) {
+		t.Errorf("problems:\n%s", strings.Join(got, "\n"))
+	}
+	for i, w := range want {
+		if i >= len(got) || !strings.HasPrefix(got[i], w) {
+			t.Errorf("problem %d: want %q, got:\n%s", i+1, w, strings.Join(got, "\n"))
+		}
+	}
+	if k := rep.Seat(3).Keys; k.Status != Fail || fmt.Sprint(k.Missing) != "[7]" || k.Presses["7"] != 0 || k.Presses["8"] != 1 {
+		t.Errorf("seat 3 keys: %+v", k)
+	}
+	if k := rep.Seat(4).Keys; fmt.Sprint(k.Bouncy) != "[OK]" || k.Presses["OK"] != 2 {
+		t.Errorf("seat 4 keys: %+v", k)
+	}
+	if k := rep.Seat(5).Keys; fmt.Sprint(k.Stuck) != "[UP]" || len(k.Missing) != 0 {
+		t.Errorf("seat 5 keys: %+v", k)
+	}
+	if rep.Seat(1).Lights.Status != Pass || rep.Seat(2).Lights.Status != Fail {
+		t.Errorf("lights: seat 1 %s, seat 2 %s", rep.Seat(1).Lights.Status, rep.Seat(2).Lights.Status)
+	}
+}
+
+func TestRunPedal(t *testing.T) {
+	t.Parallel()
+	rep, _, lines := runFake(t, 6, func(_ *hwtest.Table, s *scripted, _ *fakeSound) {
+		s.pedalAs[hw.PedalLong] = hw.PedalShort // the pedal never holds long enough
+	})
+	c := rep.Component(CompPedal)
+	if c.Status != Fail || len(c.Checks) != 3 || c.Checks[1].Status != Fail ||
+		c.Checks[1].Detail != "asked for long three times, got short, short, short" {
+		t.Errorf("pedal: %+v", c)
+	}
+	if !strings.Contains(strings.Join(lines, "\n"), "that was a short press; again, press the pedal LONG") {
+		t.Errorf("no retry prompt:\n%s", strings.Join(lines, "\n"))
+	}
+}
+
+func TestRunNoAnswers(t *testing.T) {
+	t.Parallel()
+	start := time.Now()
+	rep, _, _ := runFake(t, 6, func(_ *hwtest.Table, s *scripted, _ *fakeSound) { s.silent = true })
+	if rep.Passed {
+		t.Fatal("passed with a technician who never answers")
+	}
+	if c := rep.Component(CompPedal).Checks[0]; c.Detail != "no pedal press within 300ms" {
+		t.Errorf("pedal: %+v", c)
+	}
+	if c := rep.Seat(1).Lights; c.Status != Fail || c.Detail != "no answer within 300ms" {
+		t.Errorf("lights: %+v", c)
+	}
+	// A silent technician presses the keys all the same.
+	if rep.Seat(1).Keys.Status != Pass {
+		t.Errorf("keys: %+v", rep.Seat(1).Keys)
+	}
+	if d := time.Since(start); d > 15*time.Second {
+		t.Errorf("took %v", d)
+	}
+}
+
+func TestRunNoLink(t *testing.T) {
+	t.Parallel()
+	tech := newScripted(hwtest.New(6))
+	snd := &fakeSound{fail: "oto: no device"}
+	rep := Run(context.Background(), Options{Target: deadTarget{}, Technician: tech, Sound: snd})
+	if rep.Passed || rep.Component(CompLink).Status != Fail {
+		t.Fatalf("link: %+v", rep.Component(CompLink))
+	}
+	for _, c := range []string{CompPedal, CompLights, CompKeys} {
+		if s := rep.Component(c).Status; s != NotRun {
+			t.Errorf("%s: %s, want not-run", c, s)
+		}
+	}
+	if s := rep.Component(CompSpeaker).Status; s != Fail {
+		t.Errorf("speaker is tested without a link: %s", s)
+	}
+	if len(rep.SeatResults) != 0 {
+		t.Errorf("seat results without a table: %+v", rep.SeatResults)
+	}
+}
+
+type deadTarget struct{}
+
+func (deadTarget) Mode() string { return "serial" }
+func (deadTarget) CheckLink(context.Context) (Features, []Check, bool) {
+	return Features{Table: "bridge", Seats: 6}, []Check{{Name: "bridge found", Status: Fail, Detail: "unplugged"}}, false
+}
+func (deadTarget) Open(context.Context) (hw.Table, error)      { return nil, errors.New("no") }
+func (deadTarget) AfterOpen(context.Context, hw.Table) []Check { return nil }
+func (deadTarget) Finish(hw.Table) []Check                     { return nil }
+
+func TestRunOnly(t *testing.T) {
+	t.Parallel()
+	tb := hwtest.New(6)
+	rep := Run(context.Background(), Options{
+		Target: &VirtualTarget{Table: tb, Detail: "fake"}, Technician: newScripted(tb), Only: []string{CompPedal},
+	})
+	if !rep.Passed {
+		t.Fatalf("--only pedal failed: %+v", rep.Problems)
+	}
+	for _, c := range rep.Components {
+		want := Skip
+		if c.Name == CompPedal || c.Name == CompLink {
+			want = Pass
+		}
+		if c.Status != want {
+			t.Errorf("%s: %s, want %s", c.Name, c.Status, want)
+		}
+	}
+}
+
+func TestRunInterrupted(t *testing.T) {
+	t.Parallel()
+	tb := hwtest.New(6)
+	tech := newScripted(tb)
+	tech.silent = true
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	rep := Run(ctx, Options{Target: &VirtualTarget{Table: tb, Detail: "fake"}, Technician: tech, Sound: &fakeSound{}})
+	if !rep.Interrupted || rep.Passed {
+		t.Fatalf("interrupted %v passed %v", rep.Interrupted, rep.Passed)
+	}
+	if rep.Seat(6).Keys.Status != NotRun || rep.Component(CompKeys).Status != NotRun {
+		t.Errorf("keys after the interrupt: %+v", rep.Seat(6).Keys)
+	}
+	var b bytes.Buffer
+	rep.WriteText(&b)
+	if !strings.HasPrefix(b.String(), "wolftable selftest: INTERRUPTED, FAIL") {
+		t.Errorf("text:\n%s", b.String())
+	}
+}
+
+func TestReportJSON(t *testing.T) {
+	t.Parallel()
+	rep, _, _ := runFake(t, 6, func(_ *hwtest.Table, s *scripted, _ *fakeSound) {
+		s.missing[SeatKey{6, hw.KeyBoom}] = true
+	})
+	var b bytes.Buffer
+	if err := rep.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadJSON(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Passed || len(back.Problems) != 1 || back.Problems[0].Seat != 6 || back.Problems[0].Key != "BOOM" ||
+		back.Seat(6).Keys.Missing[0] != "BOOM" || back.Seats != 6 {
+		t.Errorf("round trip: %+v", back.Problems)
+	}
+	var tx bytes.Buffer
+	rep.WriteText(&tx)
+	for _, want := range []string{"wolftable selftest: FAIL (1 problem)", "   6  pass     FAIL  16/17 keys; missing BOOM", "  1. seat 6 key BOOM: never arrived (missing)"} {
+		if !strings.Contains(tx.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, tx.String())
+		}
+	}
+}
+
+func TestParseFault(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		in   string
+		want Fault
+		err  string
+	}{
+		{in: "dead-led:5", want: Fault{Kind: FaultDeadLED, Seat: 5}},
+		{in: "missing-key:3:7", want: Fault{Kind: FaultMissingKey, Seat: 3, Key: hw.Key7}},
+		{in: "bouncy-key:4:ok", want: Fault{Kind: FaultBouncyKey, Seat: 4, Key: hw.KeyOK}},
+		{in: "stuck-key:12:BOOM", want: Fault{Kind: FaultStuckKey, Seat: 12, Key: hw.KeyBoom}},
+		{in: "no-link", want: Fault{Kind: FaultNoLink}},
+		{in: "no-speaker", want: Fault{Kind: FaultNoSpeaker}},
+		{in: "dead-led", err: "write it dead-led:SEAT"},
+		{in: "missing-key:3", err: "write it missing-key:SEAT:KEY"},
+		{in: "no-link:3", err: "write it no-link"},
+		{in: "stuck-key:0:UP", err: `"0" is not a seat number`},
+		{in: "stuck-key:2:PEDAL", err: `"PEDAL" is not a key`},
+		{in: "melted:1", err: `unknown kind "melted"`},
+	} {
+		f, err := ParseFault(c.in)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%s: err %v, want %q", c.in, err, c.err)
+			}
+			continue
+		}
+		if err != nil || f != c.want {
+			t.Errorf("%s: %+v, %v", c.in, f, err)
+		}
+		if again, _ := ParseFault(f.String()); again != f {
+			t.Errorf("%s: String %q does not read back", c.in, f.String())
+		}
+	}
+}
+
+// fakeBus answers at the addresses it has.
+type fakeBus struct{ at map[uint16]bool }
+
+func (b *fakeBus) String() string { return "fake-i2c" }
+func (b *fakeBus) Tx(addr uint16, w, r []byte) error {
+	if !b.at[addr] {
+		return errors.New("i2c: no ACK")
+	}
+	clear(r)
+	return nil
+}
+func (b *fakeBus) SetSpeed(physic.Frequency) error { return nil }
+
+var _ i2c.Bus = (*fakeBus)(nil)
+
+func TestProbeExpanders(t *testing.T) {
+	t.Parallel()
+	xs := []hw.Expander{
+		{Address: 0x20, Keys: []hw.KeyPin{{Pin: 0, Seat: 1, Key: hw.KeyUp}}},
+		{Address: 0x21, Keys: []hw.KeyPin{{Pin: 0, Seat: 2, Key: hw.KeyUp}, {Pin: 1, Seat: 2, Key: hw.KeyOK}}},
+	}
+	cs := ProbeExpanders(&fakeBus{at: map[uint16]bool{0x20: true}}, xs)
+	if len(cs) != 2 || cs[0].Status != Pass || cs[1].Status != Fail || cs[1].Name != "expander 0x21" ||
+		!strings.Contains(cs[1].Detail, "its keys: 2 UP, 2 OK") {
+		t.Errorf("%+v", cs)
+	}
+}
+
+// A table whose link goes down (the virtual table's input closed) fails the
+// prompts at once instead of waiting for answers that cannot come.
+func TestRunLinkDown(t *testing.T) {
+	t.Parallel()
+	start := time.Now()
+	rep, _, _ := runFake(t, 6, func(tb *hwtest.Table, s *scripted, _ *fakeSound) {
+		s.silent = true
+		tb.SetLink(false, "virtual: input closed")
+	})
+	if rep.Passed {
+		t.Fatal("passed with the link down")
+	}
+	if c := rep.Component(CompPedal).Checks[0]; c.Detail != "the link is down: virtual: input closed" {
+		t.Errorf("pedal: %+v", c)
+	}
+	var link []string
+	for _, c := range rep.Component(CompLink).Checks {
+		link = append(link, c.Name+": "+c.Detail)
+	}
+	if !strings.Contains(strings.Join(link, "\n"), "during the test: the link went down 1 time: virtual: input closed") {
+		t.Errorf("link: %v", link)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("took %v with the link down", d)
+	}
+}
+
+// The CLI on the virtual table with no terminal reads plain lines; input
+// that ends fails the test quickly.
+func TestCommandVirtualPlainEOF(t *testing.T) {
+	t.Parallel()
+	devnull, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer devnull.Close()
+	var out, errb bytes.Buffer
+	start := time.Now()
+	code := Command([]string{"--only", "pedal,lights,keys"}, Env{Stdin: devnull, Stdout: &out, Stderr: &errb})
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\n%s%s", code, out.String(), errb.String())
+	}
+	if !strings.Contains(out.String(), "1. pedal: short: the link is down: virtual: input closed") {
+		t.Errorf("report:\n%s", out.String())
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v", d)
+	}
+}
+
+// A key held down when the test starts but then pressed normally is not
+// stuck (something rested on it); one never released is.
+func TestRunHeldThenWorks(t *testing.T) {
+	t.Parallel()
+	rep, _, _ := runFake(t, 6, func(tb *hwtest.Table, s *scripted, _ *fakeSound) {
+		tb.KeyDown(2, hw.KeyWave) // released and pressed by the scripted PressKeys
+		tb.KeyUp(2, hw.KeyWave)
+		tb.KeyDown(2, hw.KeyWave)
+	})
+	k := rep.Seat(2).Keys
+	if k.Status != Pass || len(k.Stuck) != 0 || !strings.Contains(k.Detail, "WAVE was down at start but then worked") {
+		t.Errorf("seat 2 keys: %+v", k)
+	}
+}

@@ -1,0 +1,381 @@
+package selftest
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"log/slog"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"wolftable/audio/pack"
+	"wolftable/audio/speaker"
+)
+
+// ToneClip is the id of the generated test line.
+const ToneClip = "selftest.tone"
+
+// toneNotes are the test line: three rising beeps, 120 ms each.
+var toneNotes = []float64{660, 880, 1320}
+
+const (
+	toneBeep = 120 * time.Millisecond
+	toneGap  = 60 * time.Millisecond
+)
+
+// Tone returns the test line: three rising beeps at a moderate level, mono
+// at pack.SampleRate, with soft edges (no clicks).
+func Tone() pack.Clip {
+	rate := pack.SampleRate
+	beep := int(toneBeep.Seconds() * float64(rate))
+	gap := int(toneGap.Seconds() * float64(rate))
+	ramp := rate / 200 // 5 ms
+	var s []int16
+	for _, hz := range toneNotes {
+		for i := 0; i < beep; i++ {
+			env := 1.0
+			if i < ramp {
+				env = float64(i) / float64(ramp)
+			} else if beep-i < ramp {
+				env = float64(beep-i) / float64(ramp)
+			}
+			s = append(s, int16(12000*env*math.Sin(2*math.Pi*hz*float64(i)/float64(rate))))
+		}
+		s = append(s, make([]int16, gap)...)
+	}
+	return pack.Clip{ID: ToneClip, Samples: s, File: "(generated)"}
+}
+
+// clipSet is the voice pack (if any) plus the test line.
+type clipSet struct {
+	pack *pack.Pack
+	tone pack.Clip
+}
+
+func (c *clipSet) Clip(id string) (pack.Clip, bool) {
+	if id == ToneClip {
+		return c.tone, true
+	}
+	return c.pack.Clip(id)
+}
+
+// logRecorder is a slog.Handler that remembers what the speaker logs (its
+// device errors and stalls are only logged) and passes warnings on.
+type logRecorder struct {
+	next slog.Handler // nil: nothing passed on
+	mu   *sync.Mutex
+	recs *[]string
+}
+
+func newLogRecorder(next slog.Handler) *logRecorder {
+	return &logRecorder{next: next, mu: &sync.Mutex{}, recs: new([]string)}
+}
+
+func (h *logRecorder) Enabled(context.Context, slog.Level) bool { return true }
+
+func (h *logRecorder) Handle(ctx context.Context, r slog.Record) error {
+	var b strings.Builder
+	b.WriteString(r.Message)
+	r.Attrs(func(a slog.Attr) bool {
+		fmt.Fprintf(&b, " %s=%v", a.Key, a.Value)
+		return true
+	})
+	h.mu.Lock()
+	*h.recs = append(*h.recs, b.String())
+	h.mu.Unlock()
+	if h.next != nil && r.Level >= slog.LevelWarn && h.next.Enabled(ctx, r.Level) {
+		return h.next.Handle(ctx, r)
+	}
+	return nil
+}
+
+func (h *logRecorder) WithAttrs(as []slog.Attr) slog.Handler {
+	c := *h
+	if h.next != nil {
+		c.next = h.next.WithAttrs(as)
+	}
+	return &c
+}
+
+func (h *logRecorder) WithGroup(name string) slog.Handler {
+	c := *h
+	if h.next != nil {
+		c.next = h.next.WithGroup(name)
+	}
+	return &c
+}
+
+// since returns the records logged after the first n.
+func (h *logRecorder) since(n int) []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if n > len(*h.recs) {
+		return nil
+	}
+	return append([]string(nil), (*h.recs)[n:]...)
+}
+
+func (h *logRecorder) count() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(*h.recs)
+}
+
+// Speaker is the table's speaker (audio/speaker: oto on ALSA) for the
+// self-test: the test line, and the voice prompts when the voice pack has
+// their clips.
+type Speaker struct {
+	// OnPlay, if set, is called just before the test line starts (the
+	// emulated run resets its sound card's ears there).
+	OnPlay func()
+
+	sp     *speaker.Speaker
+	clips  *clipSet
+	log    *logRecorder
+	opened time.Time
+}
+
+var _ Sound = (*Speaker)(nil)
+
+// OpenSpeaker opens the sound device through audio/speaker. voice may be
+// nil (no voice pack: prompts are shown only). Warnings go to logger as
+// well as into the report.
+func OpenSpeaker(voice *pack.Pack, logger *slog.Logger) (*Speaker, error) {
+	var next slog.Handler
+	if logger != nil {
+		next = logger.Handler()
+	}
+	rec := newLogRecorder(next)
+	s := &Speaker{clips: &clipSet{pack: voice, tone: Tone()}, log: rec}
+	sp, err := speaker.Open(s.clips, speaker.WithLogger(slog.New(rec)), speaker.WithReadyTimeout(3*time.Second))
+	if err != nil {
+		return nil, fmt.Errorf("selftest: speaker: %w", err)
+	}
+	s.sp, s.opened = sp, time.Now()
+	return s, nil
+}
+
+// Close closes the speaker.
+func (s *Speaker) Close() error { return s.sp.Close() }
+
+// SetVolume sets the volume, 0 to 1 (the config's voice.volume).
+func (s *Speaker) SetVolume(v float64) { s.sp.SetVolume(v) }
+
+// Describe implements Sound.
+func (s *Speaker) Describe() string { return "three rising beeps" }
+
+// Say implements Sound.
+func (s *Speaker) Say(clips []string) bool {
+	for _, id := range clips {
+		if _, ok := s.clips.pack.Clip(id); !ok {
+			return false
+		}
+	}
+	return s.sp.Say(clips) == nil
+}
+
+// PlayTest implements Sound: it plays the test line and reports the device
+// (opened by oto on ALSA, or its error), the playback (the line played in
+// about its time) and stalls. ALSA's own underruns (xruns) are recovered
+// inside oto without a word; what shows here is the device stopping to pull
+// samples (the speaker's stall watch) and a period longer than asked for.
+func (s *Speaker) PlayTest(ctx context.Context) []Check {
+	var checks []Check
+	// A device still opening gets a moment.
+	for wait := time.Now().Add(2 * time.Second); s.sp.Err() == nil && !s.sp.Playing() && time.Now().Before(wait); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := s.sp.Err(); err != nil {
+		return append(checks, Check{Name: "sound device", Status: Fail, Detail: "oto/ALSA: " + err.Error()})
+	}
+	if !s.sp.Playing() {
+		return append(checks, Check{Name: "sound device", Status: Fail,
+			Detail: fmt.Sprintf("the sound device has not opened in %v (ALSA's open hangs: a busy device?)", time.Since(s.opened).Round(100*time.Millisecond))})
+	}
+	checks = append(checks, Check{Name: "sound device", Status: Pass, Detail: fmt.Sprintf("opened by oto on ALSA (read-ahead %v)", s.sp.ReadAhead())})
+
+	mark := s.log.count()
+	length := s.clips.tone.Duration()
+	if s.OnPlay != nil {
+		s.OnPlay()
+	}
+	start := time.Now()
+	if err := s.sp.Say([]string{ToneClip}); err != nil {
+		return append(checks, Check{Name: "test line", Status: Fail, Detail: err.Error()})
+	}
+	wctx, cancel := context.WithTimeout(ctx, length+3*time.Second)
+	err := s.sp.Wait(wctx)
+	cancel()
+	took := time.Since(start)
+	switch {
+	case ctx.Err() != nil:
+		return append(checks, Check{Name: "test line", Status: NotRun, Detail: "interrupted"})
+	case err != nil:
+		checks = append(checks, Check{Name: "test line", Status: Fail, Detail: fmt.Sprintf("did not finish within %v", length+3*time.Second)})
+	case s.sp.Err() != nil:
+		checks = append(checks, Check{Name: "test line", Status: Fail, Detail: "the device failed while playing: oto/ALSA: " + s.sp.Err().Error()})
+	default:
+		checks = append(checks, Check{Name: "test line", Status: Pass, Detail: fmt.Sprintf("%v line played in %v", length.Round(time.Millisecond), took.Round(time.Millisecond))})
+	}
+	var stalls, notes []string
+	for _, l := range s.log.since(mark) {
+		switch {
+		case strings.Contains(l, "stopped playing"), strings.Contains(l, "nothing is playing"):
+			stalls = append(stalls, l)
+		case strings.Contains(l, "read-ahead raised"):
+			notes = append(notes, l)
+		}
+	}
+	switch {
+	case len(stalls) > 0:
+		checks = append(checks, Check{Name: "underruns", Status: Fail, Detail: "the device stopped pulling samples: " + strings.Join(stalls, "; ")})
+	case len(notes) > 0:
+		checks = append(checks, Check{Name: "underruns", Status: Pass, Detail: "no stall; the device's period is longer than asked, read-ahead raised: " + strings.Join(notes, "; ")})
+	default:
+		checks = append(checks, Check{Name: "underruns", Status: Pass, Detail: "no stall while playing"})
+	}
+	return checks
+}
+
+// SoundCard is an emulated sound card for the emulated run: ALSA is
+// configured (ALSA_CONFIG_PATH, a file of our own; the machine's
+// configuration is not read) with a default PCM of type file over null
+// that writes what oto plays into a FIFO, and the card reads the FIFO at
+// the rate of a real device, so the real oto/ALSA path runs at real pace.
+// It keeps the loudest sample since Reset: the robot technician listens
+// with it.
+type SoundCard struct {
+	dir  string
+	fifo *os.File
+	conf string
+
+	mu     sync.Mutex
+	peak   float64
+	frames int64
+}
+
+// alsaCardConfig is the emulated card's ALSA configuration.
+func alsaCardConfig(fifo string) string {
+	return fmt.Sprintf(`# Written by wolftable selftest --emulate: an emulated sound card.
+pcm.!default {
+	type file
+	slave.pcm "null"
+	file "%s"
+	format "raw"
+}
+pcm.null {
+	type null
+}
+`, fifo)
+}
+
+// alsaNoDevice is the no-speaker fault's ALSA configuration: the default
+// device is a sound card that does not exist.
+const alsaNoDevice = `# Written by wolftable selftest --emulate --fault no-speaker.
+pcm.!default {
+	type hw
+	card 31
+	device 0
+}
+`
+
+// cardRate is what the emulated card consumes: oto hands ALSA 32-bit float
+// stereo at pack.SampleRate.
+const cardFrameBytes = 2 * 4
+
+// StartSoundCard makes the FIFO and the ALSA configuration in dir and
+// starts consuming. Point ALSA at Config before the process opens the
+// sound device.
+func StartSoundCard(dir string) (*SoundCard, error) {
+	path := filepath.Join(dir, "card.fifo")
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		return nil, fmt.Errorf("selftest: sound card: %w", err)
+	}
+	// O_RDWR: the open does not wait for a writer, and reads never see EOF
+	// before oto opens the device.
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return nil, fmt.Errorf("selftest: sound card: %w", err)
+	}
+	conf := filepath.Join(dir, "asound.conf")
+	if err := os.WriteFile(conf, []byte(alsaCardConfig(path)), 0o600); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("selftest: sound card: %w", err)
+	}
+	c := &SoundCard{dir: dir, fifo: f, conf: conf}
+	go c.run()
+	return c, nil
+}
+
+// Config is the path of the card's ALSA configuration.
+func (c *SoundCard) Config() string { return c.conf }
+
+// run reads the FIFO as a device plays, by the wall clock in steps of a
+// few milliseconds; if it falls behind it re-bases rather than gulping.
+func (c *SoundCard) run() {
+	rate := float64(pack.SampleRate * cardFrameBytes)
+	buf := make([]byte, 64<<10)
+	var pending []byte
+	start := time.Now()
+	var consumed int64
+	for {
+		time.Sleep(2 * time.Millisecond)
+		due := int64(time.Since(start).Seconds()*rate) - consumed
+		if due > int64(rate/50) { // 20 ms behind: re-base
+			start = time.Now().Add(-time.Duration(float64(consumed) / rate * float64(time.Second)))
+			due = int64(rate / 100)
+		}
+		if due <= 0 {
+			continue
+		}
+		n, err := c.fifo.Read(buf[:min(int(due), len(buf))])
+		if err != nil {
+			return // closed
+		}
+		consumed += int64(n)
+		pending = append(pending, buf[:n]...)
+		whole := len(pending) / 4 * 4
+		peak := 0.0
+		for i := 0; i < whole; i += 4 {
+			v := math.Abs(float64(math.Float32frombits(binary.LittleEndian.Uint32(pending[i:]))))
+			if v > peak && !math.IsNaN(v) {
+				peak = v
+			}
+		}
+		pending = append(pending[:0], pending[whole:]...)
+		c.mu.Lock()
+		c.frames += int64(n / cardFrameBytes)
+		c.peak = max(c.peak, peak)
+		c.mu.Unlock()
+	}
+}
+
+// Reset forgets the loudest sample so far.
+func (c *SoundCard) Reset() {
+	c.mu.Lock()
+	c.peak = 0
+	c.mu.Unlock()
+}
+
+// Peak is the loudest sample since Reset, 0…1.
+func (c *SoundCard) Peak() float64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.peak
+}
+
+// Frames counts the frames played so far.
+func (c *SoundCard) Frames() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.frames
+}
+
+// Close stops the card. The process's oto context outlives it: do not
+// play after.
+func (c *SoundCard) Close() error { return c.fifo.Close() }
