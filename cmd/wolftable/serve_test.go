@@ -3,12 +3,14 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -121,7 +123,46 @@ dir = %q
 [console]
 listen = "127.0.0.1:0"
 `, link, filepath.Join(dir, "journals"))), 0o644)
-	srv := exec.Command(bin, "serve", "--config", cfg, "--once", "--autostart", "--speed", "10", "--mute", "--seed", fmt.Sprint(seed))
+	// The voice goes to a sound card of the test's own: ALSA's default PCM is
+	// a file (a FIFO) over null, read here at 48 kHz like a real card.
+	fifo := filepath.Join(dir, "sink")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "asound.conf"), []byte(fmt.Sprintf(`pcm.!default {
+	type file
+	slave.pcm "null"
+	file %q
+	format "raw"
+}
+pcm.null {
+	type null
+}
+`, fifo)), 0o644)
+	var voiced atomic.Int64 // non-silent bytes the sound card got
+	go func() {
+		f, err := os.Open(fifo)
+		if err != nil {
+			return
+		}
+		defer f.Close()
+		buf := make([]byte, 3840) // 10 ms of 48 kHz stereo float32
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		for range tick.C {
+			n, err := io.ReadFull(f, buf)
+			for _, b := range buf[:n] {
+				if b != 0 {
+					voiced.Add(1)
+				}
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	srv := exec.Command(bin, "serve", "--config", cfg, "--once", "--autostart", "--speed", "10", "--seed", fmt.Sprint(seed))
+	srv.Env = append(os.Environ(), "ALSA_CONFIG_PATH="+filepath.Join(dir, "asound.conf"), "HOME="+dir)
 	out, _ := srv.StdoutPipe()
 	srv.Stderr = os.Stderr
 	if err := srv.Start(); err != nil {
@@ -189,6 +230,9 @@ listen = "127.0.0.1:0"
 		}
 	}
 	if result != "好人" {
+		if voiced.Load() == 0 {
+			t.Log("the sound card got no voice")
+		}
 		srv.Process.Signal(syscall.SIGQUIT) // its goroutines, on stderr
 		time.Sleep(500 * time.Millisecond)
 		t.Fatalf("result %q, want 好人; the judge said:\n%s", result, strings.Join(said, "\n"))
@@ -223,5 +267,8 @@ listen = "127.0.0.1:0"
 		t.Fatalf("the journal replays to other lines: live %d lines, replay %d; first difference at line %d:\nlive:   %q\nreplay: %q",
 			len(said), len(replayed), i, said[lo:min(len(said), i+3)], replayed[lo:min(len(replayed), i+3)])
 	}
-	t.Logf("%d lines, %d journal records, result %s", len(said), len(j.Records), result)
+	if voiced.Load() == 0 {
+		t.Fatal("the judge's voice never reached the sound card")
+	}
+	t.Logf("%d lines, %d journal records, result %s, %d non-silent bytes of voice", len(said), len(j.Records), result, voiced.Load())
 }
