@@ -121,7 +121,7 @@ func (g *Game) nightStep(st Step) {
 	case k == StepWolfBeauty:
 		g.charmStep(s)
 	case k == StepDreamweaver:
-		g.dreamweaverStep(s, live)
+		g.dreamweaverStep(s)
 	case k == StepNightmare:
 		g.nightmareStep(s)
 	case k == StepEclipseQueen:
@@ -375,11 +375,7 @@ func (g *Game) selfSaveAllowed() bool {
 }
 
 func (g *Game) seerStep(s *step) {
-	target := 0
-	s.act = func(seat int, a Action, t int) error {
-		if a != ActTarget || t == 0 {
-			return errf(ErrNotNow, "the seer points at a seat")
-		}
+	g.pickStep(s, "the seer", func(seat, t int) error {
 		if g.nightBlocked(seat) {
 			return errf(ErrRule, "the seer's check is blocked tonight (feared, locked or sealed)")
 		}
@@ -389,13 +385,29 @@ func (g *Game) seerStep(s *step) {
 		if t == seat {
 			return errf(ErrBadTarget, "the seer cannot check herself")
 		}
+		return nil
+	}, func(_, target int) { g.ns.check = target })
+}
+
+// pickStep is a step where the actor points at one seat (not 0): check
+// refuses a target, commit writes the choice into the night (target 0 when
+// the actor chose nothing).
+func (g *Game) pickStep(s *step, who string, check func(seat, t int) error, commit func(actor, target int)) {
+	target := 0
+	s.act = func(seat int, a Action, t int) error {
+		if a != ActTarget || t == 0 {
+			return errf(ErrNotNow, "%s points at a seat", who)
+		}
+		if err := check(seat, t); err != nil {
+			return err
+		}
 		target = t
 		return nil
 	}
 	s.reset = func() { target = 0 }
 	s.done = func() bool { return target > 0 }
 	s.chose = s.done
-	s.commit = func() { g.ns.check = target }
+	s.commit = func() { commit(s.actors[0], target) }
 }
 
 // guardStep: any player, self included, or none; never the same player two
@@ -435,11 +447,7 @@ func (g *Game) guardStep(s *step) {
 // charmStep: 狼美人 charms one other player, not the same two nights running
 // (seed 003).
 func (g *Game) charmStep(s *step) {
-	target := 0
-	s.act = func(seat int, a Action, t int) error {
-		if a != ActTarget || t == 0 {
-			return errf(ErrNotNow, "狼美人 points at a seat")
-		}
+	g.pickStep(s, "狼美人", func(seat, t int) error {
 		if !g.living(t) {
 			return errf(ErrBadTarget, "seat %d is out", t)
 		}
@@ -449,16 +457,11 @@ func (g *Game) charmStep(s *step) {
 		if t == g.lastCharm {
 			return errf(ErrRule, "狼美人 cannot charm seat %d two nights running", t)
 		}
-		target = t
 		return nil
-	}
-	s.reset = func() { target = 0 }
-	s.done = func() bool { return target > 0 }
-	s.chose = s.done
-	s.commit = func() {
+	}, func(actor, target int) {
 		g.ns.charm = target
-		g.record(Record{Type: RecAction, Kind: "charm", By: s.actors[0], Target: target, When: g.when()})
-	}
+		g.record(Record{Type: RecAction, Kind: "charm", By: actor, Target: target, When: g.when()})
+	})
 }
 
 // canShootTonight: the hunter's night status: poisoned tonight → cannot.

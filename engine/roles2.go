@@ -23,23 +23,13 @@ func (g *Game) lockedNow(s int) bool { return s != 0 && g.locked == s && g.night
 // dreamweaverStep: each night the dreamweaver must pick another player as
 // sleepwalker (夢遊者); time running out → the system picks one at random
 // (not last night's, which would kill it).
-func (g *Game) dreamweaverStep(s *step, live bool) {
-	target := 0
-	s.act = func(seat int, a Action, t int) error {
-		if a != ActTarget || t == 0 {
-			return errf(ErrNotNow, "攝夢人 must point at a seat")
-		}
+func (g *Game) dreamweaverStep(s *step) {
+	g.pickStep(s, "攝夢人", func(seat, t int) error {
 		if !g.living(t) || t == seat {
 			return errf(ErrBadTarget, "攝夢人 cannot pick seat %d", t)
 		}
-		target = t
 		return nil
-	}
-	s.reset = func() { target = 0 }
-	s.done = func() bool { return target > 0 }
-	s.chose = s.done
-	s.commit = func() {
-		dw := s.actors[0]
+	}, func(dw, target int) {
 		if g.nightBlocked(dw) {
 			return
 		}
@@ -58,96 +48,64 @@ func (g *Game) dreamweaverStep(s *step, live bool) {
 		}
 		g.ns.dream = target
 		g.record(Record{Type: RecAction, Kind: "dream", By: dw, Target: target, When: g.when()})
-	}
-	_ = live
+	})
 }
 
 // nightmareStep: fears one other player, never the same two nights running.
 func (g *Game) nightmareStep(s *step) {
-	target := 0
-	s.act = func(seat int, a Action, t int) error {
-		if a != ActTarget || t == 0 {
-			return errf(ErrNotNow, "噩夢之影 points at a seat")
-		}
+	g.pickStep(s, "噩夢之影", func(seat, t int) error {
 		if !g.living(t) || t == seat {
 			return errf(ErrBadTarget, "噩夢之影 cannot fear seat %d", t)
 		}
 		if t == g.lastFear {
 			return errf(ErrRule, "噩夢之影 cannot fear seat %d two nights running", t)
 		}
-		target = t
 		return nil
-	}
-	s.reset = func() { target = 0 }
-	s.done = func() bool { return target > 0 }
-	s.chose = s.done
-	s.commit = func() {
+	}, func(actor, target int) {
 		g.ns.fear = target
 		if target > 0 {
-			g.record(Record{Type: RecAction, Kind: "fear", By: s.actors[0], Target: target, When: g.when()})
+			g.record(Record{Type: RecAction, Kind: "fear", By: actor, Target: target, When: g.when()})
 		}
-	}
+	})
 }
 
 // eclipseStep: 蝕時狼妃 locks one player; only the first lock takes effect.
 func (g *Game) eclipseStep(s *step) {
-	target := 0
-	s.act = func(seat int, a Action, t int) error {
-		if a != ActTarget || t == 0 {
-			return errf(ErrNotNow, "蝕時狼妃 points at a seat")
-		}
+	g.pickStep(s, "蝕時狼妃", func(seat, t int) error {
 		if g.lockUsed {
 			return errf(ErrRule, "蝕時狼妃's lock takes effect once per game and is used")
 		}
 		if !g.living(t) || t == seat {
 			return errf(ErrBadTarget, "蝕時狼妃 cannot lock seat %d", t)
 		}
-		target = t
 		return nil
-	}
-	s.reset = func() { target = 0 }
-	s.done = func() bool { return target > 0 }
-	s.chose = s.done
-	s.commit = func() {
+	}, func(actor, target int) {
 		if target > 0 {
 			g.lockUsed, g.locked, g.lockNight = true, target, g.night
-			g.record(Record{Type: RecAction, Kind: "lock", By: s.actors[0], Target: target, When: g.when()})
+			g.record(Record{Type: RecAction, Kind: "lock", By: actor, Target: target, When: g.when()})
 		}
-	}
+	})
 }
 
 // hunterStep (獵魔人): from night 2 hunts another player.
 func (g *Game) demonHunterStep(s *step) {
 	g.say("night.demonhunter.ask")
-	target := 0
-	s.act = func(seat int, a Action, t int) error {
-		if a != ActTarget || t == 0 {
-			return errf(ErrNotNow, "獵魔人 points at a seat")
-		}
+	g.pickStep(s, "獵魔人", func(seat, t int) error {
 		if !g.living(t) || t == seat {
 			return errf(ErrBadTarget, "獵魔人 cannot hunt seat %d", t)
 		}
-		target = t
 		return nil
-	}
-	s.reset = func() { target = 0 }
-	s.done = func() bool { return target > 0 }
-	s.chose = s.done
-	s.commit = func() {
+	}, func(actor, target int) {
 		if target > 0 {
-			g.ns.hunt, g.ns.hunter = target, s.actors[0]
-			g.record(Record{Type: RecAction, Kind: "hunt", By: s.actors[0], Target: target, When: g.when()})
+			g.ns.hunt, g.ns.hunter = target, actor
+			g.record(Record{Type: RecAction, Kind: "hunt", By: actor, Target: target, When: g.when()})
 		}
-	}
+	})
 }
 
 // exactCheckStep: 狼巫, 純白之女 and 石像鬼 learn a player's exact role.
 func (g *Game) exactCheckStep(s *step, k StepKind) {
-	target := 0
-	s.act = func(seat int, a Action, t int) error {
-		if a != ActTarget || t == 0 {
-			return errf(ErrNotNow, "point at the seat to check")
-		}
+	g.pickStep(s, "the checker", func(seat, t int) error {
 		if !g.living(t) || t == seat {
 			return errf(ErrBadTarget, "cannot check seat %d", t)
 		}
@@ -161,17 +119,11 @@ func (g *Game) exactCheckStep(s *step, k StepKind) {
 				return errf(ErrRule, "石像鬼 never checks the same player twice")
 			}
 		}
-		target = t
 		return nil
-	}
-	s.reset = func() { target = 0 }
-	s.done = func() bool { return target > 0 }
-	s.chose = s.done
-	s.commit = func() {
+	}, func(by, target int) {
 		if target == 0 {
 			return
 		}
-		by := s.actors[0]
 		r := g.role(target)
 		g.cue(by, "cue.exact."+string(r), by, target)
 		g.record(Record{Type: RecCheck, By: by, Target: target, Result: r.Name()})
@@ -190,7 +142,7 @@ func (g *Game) exactCheckStep(s *step, k StepKind) {
 				g.ns.checkKills = append(g.ns.checkKills, target)
 			}
 		}
-	}
+	})
 }
 
 // gargoyleAlone: every other wolf-camp player is out.
