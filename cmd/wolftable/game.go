@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"runtime/debug"
+	"sync"
 	"time"
 
 	"wolftable/audio/voice"
@@ -147,4 +148,58 @@ func openVoice(ctx context.Context, pack string, volume float64, log *slog.Logge
 		fmt.Fprintf(out, "voice: %s\n", name)
 	}
 	return v
+}
+
+// lateVoice lets the game start (or resume) at once while the voice pack
+// decodes: lines said before the voice is ready wait for it (the last few;
+// older ones are stale by then), and play as soon as it is.
+type lateVoice struct {
+	mu      sync.Mutex
+	v       daemon.Voice
+	ready   bool
+	pending []said
+}
+
+type said struct {
+	line string
+	args []int
+}
+
+const lateVoiceKeep = 4
+
+func (l *lateVoice) Say(line string, args []int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.ready {
+		if l.v != nil {
+			l.v.Say(line, args)
+		}
+		return
+	}
+	l.pending = append(l.pending, said{line, append([]int(nil), args...)})
+	if len(l.pending) > lateVoiceKeep {
+		l.pending = l.pending[len(l.pending)-lateVoiceKeep:]
+	}
+}
+
+func (l *lateVoice) Interrupt() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.ready && l.v != nil {
+		l.v.Interrupt()
+	}
+	l.pending = nil
+}
+
+// set attaches the voice (nil: text only) and plays what waited.
+func (l *lateVoice) set(v daemon.Voice) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.v, l.ready = v, true
+	if v != nil {
+		for _, p := range l.pending {
+			v.Say(p.line, p.args)
+		}
+	}
+	l.pending = nil
 }

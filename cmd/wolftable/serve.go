@@ -129,23 +129,12 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	defer stopConsole()
 	tr := &transcript{w: stdout, start: time.Now(), speed: *speed, cues: false}
 	// The voice pack decodes in the background (seconds on a Pi): the table
-	// is ready at once, and the first game waits for the voice only when it
-	// starts.
-	voiceReady := make(chan daemon.Voice, 1)
-	if *mute {
-		voiceReady <- nil
-	} else {
-		go func() { voiceReady <- openVoice(ctx, c.Voice.Pack, c.Voice.Volume, log, stdout) }()
-	}
+	// is ready and a resumed game goes on at once; the voice joins when ready.
 	var judge daemon.Voice
-	judgeLoaded := false
-	waitVoice := func() {
-		if !judgeLoaded {
-			judge, judgeLoaded = <-voiceReady, true
-		}
-	}
-	if _, err := sd.SdNotify(false, sd.SdNotifyReady); err != nil {
-		log.Warn("systemd notify", "err", err)
+	if !*mute {
+		lv := &lateVoice{}
+		judge = lv
+		go func() { lv.set(openVoice(ctx, c.Voice.Pack, c.Voice.Volume, log, stdout)) }()
 	}
 	for {
 		b, err := c.Board()
@@ -196,7 +185,6 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 		} else if con != nil {
 			onConsole = con.Attach(spec, tg.game)
 		}
-		waitVoice()
 		d, err := daemon.New(daemon.Config{Game: tg.game, Table: table, Speed: *speed, Pedal: pedal, Log: log, Voice: judge,
 			Journal: tg.journal(), Restored: tg.restored, OnEvent: func(e daemon.Event) {
 				onConsole(e)
