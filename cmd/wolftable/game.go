@@ -16,6 +16,7 @@ import (
 	"wolftable/daemon"
 	"wolftable/engine"
 	"wolftable/journal"
+	"wolftable/script"
 )
 
 // journalWriter adapts journal.Writer to daemon.Journal.
@@ -33,7 +34,8 @@ type tableGame struct {
 	game     *engine.Game
 	restored *daemon.Restored
 	writer   *journal.Writer
-	resumed  string // the journal resumed, if any
+	resumed  string               // the journal resumed, if any
+	replayed []daemon.TimedEffect // the resumed game's effects so far (for the console's history)
 }
 
 // newOrResumed finds an unfinished journal in dir and resumes it (when
@@ -110,7 +112,7 @@ func resumeJournal(path string, speed float64, log io.Writer) (*tableGame, error
 	b := g.Board()
 	r := daemon.FromEffects(g.Players(), timed, last, speed)
 	fmt.Fprintf(log, "resuming journal %s (%d records%s)\n", path, len(j.Records), map[bool]string{true: ", torn tail dropped"}[j.TornTail])
-	return &tableGame{board: b, deal: h.Deal, seed: h.Seed, game: g, restored: r, writer: w, resumed: path}, nil
+	return &tableGame{board: b, deal: h.Deal, seed: h.Seed, game: g, restored: r, writer: w, resumed: path, replayed: timed}, nil
 }
 
 func (tg *tableGame) journal() daemon.Journal {
@@ -202,4 +204,21 @@ func (l *lateVoice) set(v daemon.Voice) {
 		}
 	}
 	l.pending = nil
+}
+
+// replayTo hands a resumed game's history to an event sink (the console),
+// as the daemon would have reported it.
+func (tg *tableGame) replayTo(sink func(daemon.Event)) {
+	cat := script.New()
+	for _, te := range tg.replayed {
+		if te.In != nil {
+			continue
+		}
+		e := te.Effect
+		ev := daemon.Event{At: te.At, Effect: &e}
+		if e.Kind == engine.EffSay || e.Kind == engine.EffCue {
+			ev.Text, _ = cat.Render(e.Line, e.Args)
+		}
+		sink(ev)
+	}
 }

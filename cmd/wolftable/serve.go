@@ -184,6 +184,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 			onConsole = req.ng.OnEvent
 		} else if con != nil {
 			onConsole = con.Attach(spec, tg.game)
+			tg.replayTo(onConsole) // a resumed game's history, up to the power cut
 		}
 		d, err := daemon.New(daemon.Config{Game: tg.game, Table: table, Speed: *speed, Pedal: pedal, Log: log, Voice: judge,
 			Journal: tg.journal(), Restored: tg.restored, OnEvent: func(e daemon.Event) {
