@@ -3,7 +3,7 @@ export PATH := /usr/local/go/bin:$(PATH)
 GO ?= go
 BIN := bin/wolftable
 
-.PHONY: setup build sim demo test vet fmt-check fuzz bench deb deb-smoke clean
+.PHONY: setup build sim demo test fuzz bench deb deb-smoke clean
 
 setup:
 	./scripts/setup
