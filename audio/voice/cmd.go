@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"wolftable/audio/check"
+	"wolftable/internal/cliflag"
 	"wolftable/script"
 )
 
@@ -66,26 +67,10 @@ func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// parse parses flags placed before or after the positional arguments.
-func parse(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
-	}
-}
-
 func cmdScript(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("script", stderr)
 	format := fs.String("format", "md", "md or csv")
-	pos, err := parse(fs, args)
+	pos, err := cliflag.Interspersed(fs, args)
 	if err != nil || len(pos) > 0 || (*format != "md" && *format != "csv") {
 		fmt.Fprint(stderr, CommandUsage)
 		return 2
@@ -171,7 +156,7 @@ func usedBy(c Clip) string {
 func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("check", stderr)
 	verbose := fs.Bool("v", false, "also print each clip's level and duration")
-	pos, err := parse(fs, args)
+	pos, err := cliflag.Interspersed(fs, args)
 	if err != nil || len(pos) != 1 {
 		fmt.Fprint(stderr, CommandUsage)
 		return 2
@@ -205,7 +190,7 @@ func cmdSay(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("say", stderr)
 	packDir := fs.String("pack", "", "a voice-pack folder (default: the embedded pack)")
 	volume := fs.Float64("volume", 1, "0 to 1")
-	pos, err := parse(fs, args)
+	pos, err := cliflag.Interspersed(fs, args)
 	if err != nil || len(pos) == 0 || *volume < 0 || *volume > 1 {
 		fmt.Fprint(stderr, CommandUsage)
 		return 2
@@ -260,7 +245,7 @@ func cmdSay(args []string, stdout, stderr io.Writer) int {
 
 func cmdExport(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("export", stderr)
-	pos, err := parse(fs, args)
+	pos, err := cliflag.Interspersed(fs, args)
 	if err != nil || len(pos) != 1 {
 		fmt.Fprint(stderr, CommandUsage)
 		return 2
@@ -277,7 +262,7 @@ func cmdExport(args []string, stdout, stderr io.Writer) int {
 func cmdGenerate(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("generate", stderr)
 	verbose := fs.Bool("v", false, "print each clip as it is made")
-	pos, err := parse(fs, args)
+	pos, err := cliflag.Interspersed(fs, args)
 	if err != nil || len(pos) != 1 {
 		fmt.Fprint(stderr, CommandUsage)
 		return 2

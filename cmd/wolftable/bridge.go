@@ -20,6 +20,7 @@ import (
 	"wolftable/firmware-bridge/emulator"
 	"wolftable/firmware-bridge/protocol"
 	"wolftable/hw"
+	"wolftable/internal/cliflag"
 )
 
 const bridgeUsage = `usage:
@@ -71,23 +72,6 @@ func cmdBridge(args []string, stdout, stderr io.Writer) int {
 	return 2
 }
 
-// parseInterspersed parses fs's flags wherever they appear in args and
-// returns the other arguments, in order.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
-	}
-}
-
 func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("wolftable bridge "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -127,7 +111,7 @@ func bridgeEmulate(ctx context.Context, args []string, stdin io.Reader, stdout, 
 	seats := fs.Int("seats", 12, "seats on the bridge (6…18)")
 	private := fs.Bool("private-leds", false, "each seat has a private indicator LED")
 	noPedal := fs.Bool("no-pedal", false, "the pedal is not wired to the bridge")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := cliflag.Interspersed(fs, args)
 	if err != nil {
 		return 2
 	}
@@ -336,7 +320,7 @@ func bridgeProbe(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	var pf portFlags
 	pf.register(fs)
 	timeout := fs.Duration("timeout", serial.DefaultProbeTimeout, "how long to wait for the bridge")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := cliflag.Interspersed(fs, args)
 	if err != nil {
 		return 2
 	}
@@ -375,7 +359,7 @@ func bridgeWatch(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fs := newFlagSet("watch", stderr)
 	var pf portFlags
 	pf.register(fs)
-	pos, err := parseInterspersed(fs, args)
+	pos, err := cliflag.Interspersed(fs, args)
 	if err != nil {
 		return 2
 	}
@@ -453,7 +437,7 @@ func bridgeLights(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	var pf portFlags
 	pf.register(fs)
 	timeout := fs.Duration("timeout", 3*time.Second, "how long to wait for the bridge and its ack")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := cliflag.Interspersed(fs, args)
 	if err != nil {
 		return 2
 	}
