@@ -124,31 +124,16 @@ func (g *Game) skillStep(b *batch, s int) {
 	st := &step{name: "skill", seat: s, actors: []int{s}, outOK: true}
 	g.wait(st)
 	g.say("skill.ask", s)
-	target := 0
-	st.act = func(seat int, a Action, t int) error {
-		switch a {
-		case ActWave:
-			return nil
-		case ActTarget:
-		default:
-			return errf(ErrNotNow, "shoot a seat, or wave")
-		}
-		if t == 0 {
-			return nil
-		}
+	target := g.pointOrWave(st, "shoot a seat, or wave", "seat %d cannot be shot", func(seat int) error {
 		if !g.canSkill(seat) {
 			return errf(ErrRule, "seat %d (%s) cannot use a skill now", seat, g.role(seat).Name())
 		}
-		if t == seat || !g.present(t) {
-			return errf(ErrBadTarget, "seat %d cannot be shot", t)
-		}
-		target = t
 		return nil
-	}
+	})
 	st.after = func() {
 		g.finish(st)
-		if target > 0 {
-			g.shoot(b, s, target)
+		if *target > 0 {
+			g.shoot(b, s, *target)
 		}
 	}
 	st.pedal = func() { g.finish(st) }
@@ -157,6 +142,38 @@ func (g *Game) skillStep(b *batch, s int) {
 		g.timer(st, g.opt.SkillSeconds-5, func() { g.say("count.54321") })
 	}
 	g.timer(st, g.opt.SkillSeconds, func() { g.finish(st) })
+}
+
+// pointOrWave makes st a day step where its seat points at another present
+// player or waves (0 = none): notNow refuses any other key, bad (with the
+// seat) a target that is out or the seat itself; may, when set, refuses the
+// seat's real target outright (no skill). The choice lands in the result.
+func (g *Game) pointOrWave(st *step, notNow, bad string, may func(seat int) error) *int {
+	target := new(int)
+	st.act = func(seat int, a Action, t int) error {
+		switch a {
+		case ActWave:
+			return nil
+		case ActTarget:
+		default:
+			return errf(ErrNotNow, "%s", notNow)
+		}
+		if t == 0 {
+			*target = 0
+			return nil
+		}
+		if may != nil {
+			if err := may(seat); err != nil {
+				return err
+			}
+		}
+		if t == seat || !g.present(t) {
+			return errf(ErrBadTarget, bad, t)
+		}
+		*target = t
+		return nil
+	}
+	return target
 }
 
 func (g *Game) shoot(b *batch, s, t int) {

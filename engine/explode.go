@@ -154,23 +154,10 @@ func (g *Game) takeStep(w int) {
 	st := &step{name: "take", seat: w, actors: []int{w}, outOK: true}
 	g.wait(st)
 	g.say("explode.take.ask", w)
-	target := 0
-	st.act = func(seat int, a Action, t int) error {
-		switch a {
-		case ActWave:
-			return nil
-		case ActTarget:
-		default:
-			return errf(ErrNotNow, "白狼王 points at the player he takes")
-		}
-		if t != 0 && (t == seat || !g.present(t)) {
-			return errf(ErrBadTarget, "seat %d cannot be taken", t)
-		}
-		target = t
-		return nil
-	}
+	target := g.pointOrWave(st, "白狼王 points at the player he takes", "seat %d cannot be taken", nil)
 	st.after = func() {
 		g.finish(st)
+		target := *target
 		if target == 0 {
 			return
 		}
@@ -196,26 +183,13 @@ func (g *Game) startDuel(k int, interrupted *step) {
 	st := &step{name: "duel", seat: k, actors: []int{k}}
 	g.wait(st)
 	g.say("duel.ask", k)
-	target := 0
-	st.act = func(seat int, a Action, t int) error {
-		switch a {
-		case ActWave:
-			return nil
-		case ActTarget:
-		default:
-			return errf(ErrNotNow, "the knight points at the player he duels")
-		}
-		if t != 0 && (t == seat || !g.present(t)) {
-			return errf(ErrBadTarget, "seat %d cannot be duelled", t)
-		}
-		target = t
-		return nil
-	}
+	chosen := g.pointOrWave(st, "the knight points at the player he duels", "seat %d cannot be duelled", nil)
 	cancel := func() {
 		g.finish(st)
 		g.next(rerun)
 	}
 	st.after = func() {
+		target := *chosen
 		if target == 0 {
 			cancel()
 			return
