@@ -3,7 +3,7 @@ export PATH := /usr/local/go/bin:$(PATH)
 GO ?= go
 BIN := bin/wolftable
 
-.PHONY: setup build sim demo test fuzz bench deb deb-smoke clean
+.PHONY: setup build sim demo test fuzz bench measure deb deb-smoke clean
 
 setup:
 	./scripts/setup
@@ -31,6 +31,10 @@ fuzz: setup
 
 bench: setup
 	$(GO) test -run=NONE -bench=. -benchmem ./engine/ ./firmware-bridge/... ./audio/...
+
+# The daemon's RSS, idle CPU, start-to-ready and restart-to-resumed.
+measure: setup
+	./scripts/measure
 
 # Debian packages for amd64, arm64 and armhf (cgo cross builds) in dist/,
 # and their smoke test (the arm64/armhf binaries under qemu-user).
