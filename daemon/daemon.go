@@ -70,7 +70,15 @@ type Config struct {
 	// Bots makes every seat a random player and presses the pedal
 	// (sim --bots); the value seeds their choices.
 	Bots *BotConfig
+	// Wall, when set, is what the judge's wall clock read when the game
+	// started; it then runs at Speed with the game (sim --clock, for
+	// reproducible games: the clock rule A8 reads it). Unset: the real
+	// clock.
+	Wall *WallTime
 }
+
+// WallTime is a time of day on the judge's clock.
+type WallTime struct{ Hour, Minute int }
 
 // BotConfig drives random players.
 type BotConfig struct {
@@ -90,7 +98,7 @@ type request struct {
 	in     engine.Input
 	source string
 	reply  chan error
-	step   int // > 0: only while the game is still at this step (bots)
+	probe  bool // a liveness probe: answered, nothing applied
 }
 
 // Daemon is a running table.
@@ -101,7 +109,7 @@ type Daemon struct {
 	clock  Clock
 	log    *slog.Logger
 	timers map[engine.TimerID]*armed
-	fired  chan engine.TimerID
+	wake   chan struct{} // something scheduled may be due: runDue
 	reqs   chan request
 	lights []hw.SeatLight
 	dirty  bool
@@ -110,6 +118,17 @@ type Daemon struct {
 	paused bool
 	bots   *botPlayers
 	done   chan struct{}
+
+	// The daemon's time. With bots (sim --bots) it is the game's own
+	// timeline: a due timer or bot move is handled at the instant it was
+	// due (at), whatever the machine's load, and a resumed game continues
+	// the journal's timeline (offset), so the same seed plays the same game
+	// uninterrupted or resumed after a kill.
+	at      time.Time
+	offset  time.Duration
+	started time.Time // the game's start, on the daemon's time
+	stepSeq int       // the engine's current step and when it began
+	stepAt  time.Time
 }
 
 // ErrStopped is returned by Submit after Run has returned.
@@ -137,7 +156,7 @@ func New(cfg Config) (*Daemon, error) {
 	}
 	n := cfg.Game.Players()
 	d := &Daemon{cfg: cfg, g: cfg.Game, cat: script.New(), clock: cfg.Clock, log: cfg.Log,
-		timers: map[engine.TimerID]*armed{}, fired: make(chan engine.TimerID, 64),
+		timers: map[engine.TimerID]*armed{}, wake: make(chan struct{}, 1),
 		reqs: make(chan request), lights: make([]hw.SeatLight, n), entry: make([]int, n+1),
 		minute: -1, done: make(chan struct{})}
 	for i := range d.entry {
@@ -170,7 +189,7 @@ func (d *Daemon) Submit(ctx context.Context, in engine.Input, source string) err
 
 // Alive checks that the daemon's loop answers (for systemd's watchdog).
 func (d *Daemon) Alive(ctx context.Context) error {
-	r := request{reply: make(chan error, 1), step: -1}
+	r := request{reply: make(chan error, 1), probe: true}
 	select {
 	case d.reqs <- r:
 	case <-d.done:
@@ -194,25 +213,31 @@ func (d *Daemon) Run(ctx context.Context) error {
 	if r := d.cfg.Restored; r != nil {
 		d.restore(r)
 	} else {
+		d.started = d.now()
+		if d.bots != nil {
+			d.at = d.started
+		}
 		d.feedClock()
 		var effs []engine.Effect
 		var err error
 		if j := d.cfg.Journal; j != nil {
-			effs, err = j.Start(d.g, d.clock.Now(), "daemon")
+			effs, err = j.Start(d.g, d.now(), "daemon")
 		} else {
 			effs, err = d.g.Start()
 		}
 		if err != nil {
 			return err
 		}
+		d.stepSeq, d.stepAt = d.g.StepSeq(), d.now()
 		d.handle(effs)
+		d.at = time.Time{}
 	}
 	d.flushLights()
 	events := d.cfg.Table.Events()
 	for {
 		if over, w := d.g.Over(); over {
 			if j := d.cfg.Journal; j != nil {
-				if err := j.Finish(d.clock.Now(), w); err != nil {
+				if err := j.Finish(d.now(), w); err != nil {
 					d.log.Error("journal: end of game not written", "err", err)
 				}
 			}
@@ -229,18 +254,11 @@ func (d *Daemon) Run(ctx context.Context) error {
 				return errors.New("daemon: the table closed its events")
 			}
 			d.onTable(ev)
-		case id := <-d.fired:
-			if _, ok := d.timers[id]; !ok {
-				continue // cancelled while its expiry was on the way
-			}
-			d.apply(engine.TimerExpired(id), "timer")
+		case <-d.wake:
+			d.runDue()
 		case r := <-d.reqs:
-			if r.step < 0 {
-				r.reply <- nil // a liveness probe
-				continue
-			}
-			if r.step > 0 && r.step != d.g.StepSeq() {
-				r.reply <- nil // the step moved on; the bot's input is stale
+			if r.probe {
+				r.reply <- nil
 				continue
 			}
 			r.reply <- d.apply(r.in, r.source)
@@ -254,7 +272,7 @@ func (d *Daemon) apply(in engine.Input, source string) error {
 	if in.Kind != engine.InClock {
 		d.feedClock()
 	}
-	now := d.clock.Now()
+	now := d.now()
 	var effs []engine.Effect
 	var err error
 	if j := d.cfg.Journal; j != nil {
@@ -278,14 +296,113 @@ func (d *Daemon) apply(in engine.Input, source string) error {
 		d.log.Debug("input refused", "source", source, "err", err)
 		return err
 	}
+	if seq := d.g.StepSeq(); seq != d.stepSeq {
+		d.stepSeq, d.stepAt = seq, now
+	}
 	d.handle(effs)
 	return nil
+}
+
+// now is the daemon's time: the clock's, or with bots the game's own
+// timeline (see Daemon.at).
+func (d *Daemon) now() time.Time {
+	if !d.at.IsZero() {
+		return d.at
+	}
+	return d.clock.Now().Add(-d.offset)
+}
+
+// after calls poke when the daemon's time reaches at.
+func (d *Daemon) after(at time.Time) Stopper {
+	wait := at.Sub(d.clock.Now().Add(-d.offset))
+	if wait < 0 {
+		wait = 0
+	}
+	return d.clock.AfterFunc(wait, d.poke)
+}
+
+// poke wakes Run to look for due timers and bot moves.
+func (d *Daemon) poke() {
+	select {
+	case d.wake <- struct{}{}:
+	default: // a wake is pending already
+	}
+}
+
+// due is something scheduled: an engine timer or a bot move.
+type due struct {
+	at    time.Time
+	rank  int // equal times: timers, then the players, then the judge's pedal
+	timer engine.TimerID
+	bot   *botMove
+}
+
+func (a due) before(b due) bool {
+	if !a.at.Equal(b.at) {
+		return a.at.Before(b.at)
+	}
+	if a.rank != b.rank {
+		return a.rank < b.rank
+	}
+	return a.timer < b.timer
+}
+
+// runDue handles everything whose time has come, earliest first: one
+// order, however late the goroutine runs (a timer and a player's move due
+// close together never swap).
+func (d *Daemon) runDue() {
+	for {
+		if over, _ := d.g.Over(); over {
+			return
+		}
+		now := d.clock.Now().Add(-d.offset)
+		var next due
+		found := false
+		for id, t := range d.timers {
+			if t.stop == nil || t.deadline.After(now) {
+				continue // paused, or not yet
+			}
+			if c := (due{at: t.deadline, timer: id}); !found || c.before(next) {
+				next, found = c, true
+			}
+		}
+		if d.bots != nil {
+			for _, m := range d.bots.moves {
+				if m.at.After(now) {
+					continue
+				}
+				if c := (due{at: m.at, rank: m.rank(), bot: m}); !found || c.before(next) {
+					next, found = c, true
+				}
+			}
+		}
+		if !found {
+			return
+		}
+		if d.bots != nil {
+			d.at = next.at
+		}
+		if next.bot != nil {
+			d.bots.play(next.bot)
+		} else {
+			delete(d.timers, next.timer)
+			d.apply(engine.TimerExpired(next.timer), "timer")
+		}
+		if d.bots != nil {
+			d.bots.schedule()
+		}
+		d.at = time.Time{}
+	}
 }
 
 // feedClock gives the engine the judge's wall clock when its minute changed
 // (the clock rule, A8, reads it; the engine never reads a clock).
 func (d *Daemon) feedClock() {
-	now := d.clock.Now()
+	now := d.now()
+	if w := d.cfg.Wall; w != nil {
+		start := time.Date(2000, 1, 1, w.Hour, w.Minute, 0, 0, time.UTC)
+		now = start.Add(time.Duration(float64(now.Sub(d.started)) * d.cfg.Speed))
+	}
 	m := now.Hour()*60 + now.Minute()
 	if m == d.minute {
 		return
@@ -322,7 +439,7 @@ func copyEffect(e engine.Effect) *engine.Effect {
 }
 
 func (d *Daemon) handle(effs []engine.Effect) {
-	now := d.clock.Now()
+	now := d.now()
 	for _, e := range effs {
 		ev := Event{At: now, Effect: copyEffect(e)}
 		switch e.Kind {
@@ -380,19 +497,13 @@ func (d *Daemon) arm(id engine.TimerID, dur time.Duration, seconds int) {
 		t.remaining = dur
 		return
 	}
-	real := d.scaled(dur)
-	t.deadline = d.clock.Now().Add(real)
-	t.stop = d.clock.AfterFunc(real, func() {
-		select {
-		case d.fired <- id:
-		case <-d.done:
-		}
-	})
+	t.deadline = d.now().Add(d.scaled(dur))
+	t.stop = d.after(t.deadline)
 }
 
 func (d *Daemon) pause() {
 	d.paused = true
-	now := d.clock.Now()
+	now := d.now()
 	for _, t := range d.timers {
 		if t.stop != nil {
 			t.stop.Stop()
@@ -416,9 +527,7 @@ func (d *Daemon) resume() {
 
 func (d *Daemon) stopBots() {
 	if d.bots != nil {
-		for _, s := range d.bots.stop {
-			s.Stop()
-		}
+		d.bots.clear()
 	}
 }
 
@@ -447,7 +556,7 @@ func (d *Daemon) onTable(ev hw.Event) {
 	switch ev.Kind {
 	case hw.EventLink:
 		l := ev.Link
-		d.report(Event{At: d.clock.Now(), Link: &l})
+		d.report(Event{At: d.now(), Link: &l})
 		if !l.Up {
 			d.log.Warn("table link down", "detail", l.Detail)
 		}

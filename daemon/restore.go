@@ -24,6 +24,16 @@ type Restored struct {
 	LastAt  time.Time // the time of the last journaled input
 	Inputs  int
 	Refused int // inputs the engine refused when they were first applied, and again now
+
+	// For the judge's clock (Config.Wall) and the bots (sim --bots): when
+	// the game started and its current step began, the game as that step
+	// began, and the bots' moves already journaled in it. Zero: LastAt,
+	// the game as it stands, none.
+	Start     time.Time
+	StepAt    time.Time
+	StepGame  *engine.Game
+	BotSent   int  // the players' choices given in the current step
+	PedalSent bool // the bots' judge pressed the pedal in it
 }
 
 // RestoredTimer is a running timer of the replayed game.
@@ -79,7 +89,7 @@ func Replay(g *engine.Game, start time.Time, speed float64, recs []Recorded) (*R
 		last = recs[len(recs)-1].At
 	}
 	r := FromEffects(g.Players(), timed, last, speed)
-	r.Inputs, r.Refused = len(recs), refused
+	r.Inputs, r.Refused, r.Start = len(recs), refused, start
 	return r, nil
 }
 
@@ -150,16 +160,39 @@ func FromEffects(players int, effs []TimedEffect, lastAt time.Time, speed float6
 // restore picks up a replayed game: lights back on, timers re-armed with
 // their remaining time, and the current line said again (the interrupted
 // step restarts with its line).
+//
+// With bots the game continues on its own timeline from the last journaled
+// input (the time the process was down does not count), so timers and
+// bot moves fall due in the order they would have without the kill.
 func (d *Daemon) restore(r *Restored) {
+	if d.bots != nil {
+		d.offset = d.clock.Now().Sub(r.LastAt)
+		d.at = r.LastAt
+	}
+	d.started, d.stepSeq, d.stepAt = r.Start, d.g.StepSeq(), r.StepAt
+	if d.started.IsZero() {
+		d.started = r.LastAt
+	}
+	if d.stepAt.IsZero() {
+		d.stepAt = r.LastAt
+	}
 	copy(d.lights, r.Lights)
 	d.dirty = true
 	d.paused = r.Paused
 	for _, t := range r.Timers {
 		d.arm(t.ID, t.Remaining, t.Seconds)
 	}
+	if d.bots != nil {
+		g := r.StepGame
+		if g == nil || g.StepSeq() != d.stepSeq {
+			g = d.g
+		}
+		d.bots.plan(g, d.stepSeq, r.BotSent, r.PedalSent)
+	}
 	if !r.Paused {
 		if err := d.apply(engine.Judge(engine.JudgeRepeat, 0, 0), "resume"); err != nil {
 			d.log.Debug("nothing to repeat on resume", "err", err)
 		}
 	}
+	d.at = time.Time{}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"math/rand/v2"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"wolftable/boards"
+	"wolftable/engine"
 	"wolftable/journal"
 )
 
@@ -31,17 +34,47 @@ func resultLine(out []byte) string {
 	return ""
 }
 
+// gameRecord is what a journaled game's record says, in order: deaths, votes
+// with 票型, sheriff changes, checks, the result.
+func gameRecord(t *testing.T, dir string) []string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.wtj"))
+	if len(files) != 1 {
+		t.Fatalf("want one journal in %s, got %v", dir, files)
+	}
+	j, err := journal.Read(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, events, err := journal.Replay(j, boards.Get)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range events {
+		if e.Refused == nil && e.Effect.Kind == engine.EffRecord {
+			b, _ := json.Marshal(e.Effect.Record)
+			out = append(out, string(b))
+		}
+	}
+	return out
+}
+
 // TestCrashResume kills `wolftable sim` with SIGKILL at 20 random points of a
 // journaled game and starts it again each time: the game resumes from its
-// journal and ends with the result of an uninterrupted run, and no record
-// the journal had written (fsynced) before a kill is ever lost or changed.
+// journal and plays exactly the game of an uninterrupted run (the same
+// deaths, votes, checks and result: random players and timers fall due on
+// the game's own timeline, and the judge's clock is pinned with --clock), and
+// no record the journal had written (fsynced) before a kill is ever lost or
+// changed.
 func TestCrashResume(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts real processes")
 	}
 	bin := buildBinary(t)
-	args := []string{"sim", "--bots", "--no-tui", "--speed", "200", "--seed", "21"}
-	want, err := exec.Command(bin, args...).Output()
+	args := []string{"sim", "--bots", "--no-tui", "--speed", "200", "--seed", "21", "--clock", "20:00"}
+	whole := t.TempDir()
+	want, err := exec.Command(bin, append(args, "--journal", whole)...).Output()
 	if err != nil {
 		t.Fatalf("uninterrupted run: %v", err)
 	}
@@ -49,6 +82,7 @@ func TestCrashResume(t *testing.T) {
 	if wantResult == "" {
 		t.Fatalf("no result line in\n%s", want)
 	}
+	wantRecord := gameRecord(t, whole)
 	dir := t.TempDir()
 	jargs := append(args, "--journal", dir)
 	rng := rand.New(rand.NewPCG(7, 7))
@@ -91,6 +125,14 @@ func TestCrashResume(t *testing.T) {
 	if got := resultLine(final); got != wantResult {
 		t.Fatalf("resumed game ended %q, the uninterrupted run %q\n%s", got, wantResult, final)
 	}
+	if got := gameRecord(t, dir); strings.Join(got, "\n") != strings.Join(wantRecord, "\n") {
+		for i := 0; i < len(got) && i < len(wantRecord); i++ {
+			if got[i] != wantRecord[i] {
+				t.Fatalf("the resumed game's record departs from the uninterrupted game's at entry %d:\n got %s\nwant %s", i, got[i], wantRecord[i])
+			}
+		}
+		t.Fatalf("the resumed game's record has %d entries, the uninterrupted game's %d", len(got), len(wantRecord))
+	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.wtj"))
 	j, err := journal.Read(files[0])
 	if err != nil {
@@ -107,5 +149,5 @@ func TestCrashResume(t *testing.T) {
 	if len(marks) < 10 {
 		t.Fatalf("only %d kills landed mid-game; the test proves too little", len(marks))
 	}
-	t.Logf("%d kills mid-game, %d records, result %s", len(marks), len(j.Records), wantResult)
+	t.Logf("%d kills mid-game, %d journal records, %d game record entries as uninterrupted, result %s", len(marks), len(j.Records), len(wantRecord), wantResult)
 }

@@ -111,6 +111,10 @@ func resumeJournal(path string, speed float64, log io.Writer) (*tableGame, error
 	h := w.Header()
 	b := g.Board()
 	r := daemon.FromEffects(g.Players(), timed, last, speed)
+	if err := stepBegan(j, g.StepSeq(), r); err != nil {
+		w.Close()
+		return nil, err
+	}
 	fmt.Fprintf(log, "resuming journal %s (%d records%s)\n", path, len(j.Records), map[bool]string{true: ", torn tail dropped"}[j.TornTail])
 	return &tableGame{board: b, deal: h.Deal, seed: h.Seed, game: g, restored: r, writer: w, resumed: path, replayed: timed}, nil
 }
@@ -221,4 +225,61 @@ func (tg *tableGame) replayTo(sink func(daemon.Event)) {
 		}
 		sink(ev)
 	}
+}
+
+// stepBegan finds when the resumed game started and when its current step
+// began, the game as that step began, and the bots' moves journaled since
+// (sim --bots plays the same game after a kill). The step began with the
+// first record after which the replayed game stands at step seq: a step's
+// number only grows, so a binary search over replays of the journal's
+// first records finds it.
+func stepBegan(j *journal.Journal, seq int, r *daemon.Restored) error {
+	for _, rec := range j.Records {
+		if rec.Kind == journal.KindStart {
+			r.Start = rec.Wall
+			break
+		}
+	}
+	if seq == 0 || len(j.Records) == 0 {
+		return nil
+	}
+	upTo := func(k int) (*engine.Game, error) {
+		part := *j
+		part.Records = j.Records[:k]
+		g, _, err := journal.Replay(&part, boards.Get)
+		return g, err
+	}
+	lo, hi := 1, len(j.Records)
+	for lo < hi {
+		mid := (lo + hi) / 2
+		g, err := upTo(mid)
+		if err != nil {
+			return err
+		}
+		if g.StepSeq() == seq {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	g, err := upTo(lo)
+	if err != nil {
+		return err
+	}
+	if g.StepSeq() != seq {
+		return nil // not found (cannot happen): the bots plan from the game as it stands
+	}
+	r.StepAt, r.StepGame = j.Records[lo-1].Wall, g
+	for _, rec := range j.Records[lo:] {
+		if rec.Kind != journal.KindInput {
+			continue
+		}
+		switch rec.Source {
+		case daemon.SourceBot:
+			r.BotSent++
+		case daemon.SourceBotJudge:
+			r.PedalSent = true
+		}
+	}
+	return nil
 }

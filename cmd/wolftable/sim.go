@@ -56,6 +56,9 @@ type transcript struct {
 }
 
 func (t *transcript) stamp(at time.Time) string {
+	if t.start.IsZero() {
+		t.start = at // the game's clock counts from its first event
+	}
 	d := time.Duration(float64(at.Sub(t.start)) * t.speed)
 	return fmt.Sprintf("%02d:%02d:%02d", int(d.Hours()), int(d.Minutes())%60, int(d.Seconds())%60)
 }
@@ -66,7 +69,7 @@ func (t *transcript) on(e daemon.Event) {
 		return
 	}
 	if e.Input != nil {
-		if e.Err != nil && e.Source != "bot" && e.Source != "timer" && e.Source != "bot-judge" {
+		if e.Err != nil && e.Source != daemon.SourceBot && e.Source != "timer" && e.Source != daemon.SourceBotJudge {
 			fmt.Fprintf(t.w, "%s  〔拒絕〕%s: %v\n", t.stamp(e.At), e.Source, e.Err)
 		}
 		return
@@ -119,6 +122,7 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 	voiceMode := fs.String("voice", "auto", "the judge's voice: on, off, or auto (on at --speed 1)")
 	consoleAddr := fs.String("console", "", "serve the judge console on ADDR (e.g. 127.0.0.1:8080)")
 	fresh := fs.Bool("new", false, "start a new game even if the journal directory has an unfinished one")
+	wallFlag := fs.String("clock", "", "the judge's wall clock reads HH:MM when the game starts and runs at --speed (the clock rule reads it; default: the real clock)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -134,6 +138,15 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 	if r, bad := b.Unimplemented(); bad {
 		fmt.Fprintf(stderr, "sim: board %s: role %s not implemented yet\n", b.ID, r.Name())
 		return 2
+	}
+	var wall *daemon.WallTime
+	if *wallFlag != "" {
+		var h, m int
+		if n, err := fmt.Sscanf(*wallFlag, "%d:%d", &h, &m); err != nil || n != 2 || h < 0 || h > 23 || m < 0 || m > 59 {
+			fmt.Fprintf(stderr, "sim: --clock %q: want HH:MM, e.g. 20:15\n", *wallFlag)
+			return 2
+		}
+		wall = &daemon.WallTime{Hour: h, Minute: m}
 	}
 	s := *seed
 	if s == 0 {
@@ -162,7 +175,10 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "sim: --voice is on, off or auto")
 		return 2
 	}
-	tr := &transcript{w: stdout, start: time.Now(), speed: *speed, cues: *cues}
+	tr := &transcript{w: stdout, speed: *speed, cues: *cues}
+	if r := tg.restored; r != nil && !r.Start.IsZero() {
+		tr.start = r.Start // the game's clock counts from its start
+	}
 	var table hw.Table
 	onEvent := tr.on
 	switch {
@@ -225,7 +241,7 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 	d, err := daemon.New(daemon.Config{Game: g, Table: table, Speed: *speed,
 		Journal: tg.journal(), Restored: tg.restored, Voice: judge,
 		Log:     slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
-		OnEvent: onEvent, Bots: botCfg})
+		OnEvent: onEvent, Bots: botCfg, Wall: wall})
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 2
