@@ -22,7 +22,7 @@ func TestLoad(t *testing.T) {
 	}
 	fsys := fstest.MapFS{
 		ManifestName:  file([]byte(testManifest)),
-		"昨夜.wav":      file(EncodeWAV(Audio{Rate: 48000, Channels: 1, Samples: sine(48000, 4800, 440, 8000)})),
+		"昨夜.wav":      file(EncodeWAV(Audio{Rate: SampleRate, Channels: 1, Samples: sine(SampleRate, SampleRate/10, 440, 8000)})),
 		"9號.WAV":      file(EncodeWAV(Audio{Rate: 22050, Channels: 2, Samples: sine(22050, 2*2205, 440, 8000)})),
 		"玩家死亡.mp3":    file(mp3),
 		"README.md":   file([]byte("hi")),
@@ -40,15 +40,15 @@ func TestLoad(t *testing.T) {
 		t.Fatalf("IDs = %q, want %q", got, want)
 	}
 	c, ok := p.Clip("昨夜")
-	if !ok || !slices.Equal(c.Samples, sine(48000, 4800, 440, 8000)) {
-		t.Error("a 48 kHz mono clip must load unchanged")
+	if !ok || !slices.Equal(c.Samples, sine(SampleRate, SampleRate/10, 440, 8000)) {
+		t.Error("a mono clip at SampleRate must load unchanged")
 	}
-	if c.Duration() != 100*time.Millisecond || c.File != "昨夜.wav" || c.Source.Rate != 48000 {
+	if c.Duration() != 100*time.Millisecond || c.File != "昨夜.wav" || c.Source.Rate != SampleRate {
 		t.Errorf("clip %q: %v from %s at %d Hz", c.ID, c.Duration(), c.File, c.Source.Rate)
 	}
 	c, _ = p.Clip("9號")
-	if len(c.Samples) != 4800 || c.Source.Rate != 22050 || c.Source.Channels != 2 {
-		t.Errorf("9號: %d samples from %+v, want 4800 from 22050 Hz stereo", len(c.Samples), c.Source)
+	if len(c.Samples) != SampleRate/10 || c.Source.Rate != 22050 || c.Source.Channels != 2 {
+		t.Errorf("9號: %d samples from %+v, want %d from 22050 Hz stereo", len(c.Samples), c.Source, SampleRate/10)
 	}
 	c, _ = p.Clip("玩家死亡")
 	if d := c.Duration(); d < 350*time.Millisecond || d > 500*time.Millisecond {
@@ -59,7 +59,7 @@ func TestLoad(t *testing.T) {
 	if r := rms(c.Samples[4000 : len(c.Samples)-4000]); r < 9000 || r > 14000 {
 		t.Errorf("mp3 clip RMS %.0f, want about 11585", r)
 	}
-	if p.Bytes() != 2*(4800+4800+len(c.Samples)) {
+	if p.Bytes() != 2*(SampleRate/10+SampleRate/10+len(c.Samples)) {
 		t.Errorf("Bytes = %d", p.Bytes())
 	}
 }
@@ -139,7 +139,7 @@ func TestLoadDir(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c, ok := p.Clip("天亮了"); !ok || len(c.Samples) != 4800 {
+	if c, ok := p.Clip("天亮了"); !ok || len(c.Samples) != SampleRate/10 {
 		t.Fatalf("clip from a folder: %v %d", ok, len(c.Samples))
 	}
 	if _, err := Load(os.DirFS(filepath.Join(dir, "nope"))); err == nil || !strings.HasPrefix(err.Error(), "pack: ") {

@@ -31,14 +31,19 @@ func ramp(start, n int) []int16 {
 	return s
 }
 
+// rate is the clips' and the queue's rate; frames converts a duration.
+const rate = pack.SampleRate
+
+func frames(d time.Duration) int { return int(int64(d) * rate / int64(time.Second)) }
+
 var testClips = clips{
 	"昨夜":   ramp(1000, 700),
 	"9號":   ramp(2000, 333),
 	"玩家死亡": ramp(-5000, 1200),
 	"tone": func() []int16 {
-		s := make([]int16, 4800)
+		s := make([]int16, rate/10) // 100 ms
 		for i := range s {
-			s[i] = int16(20000 * math.Sin(2*math.Pi*440*float64(i)/48000))
+			s[i] = int16(20000 * math.Sin(2*math.Pi*440*float64(i)/rate))
 		}
 		return s
 	}(),
@@ -98,8 +103,8 @@ func TestQueueGapless(t *testing.T) {
 func TestQueueChunk(t *testing.T) {
 	q := NewQueue(testClips, WithChunk(2*time.Millisecond))
 	n, err := q.Read(make([]byte, 1<<20))
-	if err != nil || n != 96*4 {
-		t.Fatalf("Read = %d, %v; want one 2 ms chunk (%d bytes)", n, err, 96*4)
+	if err != nil || n != frames(2*time.Millisecond)*4 {
+		t.Fatalf("Read = %d, %v; want one 2 ms chunk (%d bytes)", n, err, frames(2*time.Millisecond)*4)
 	}
 	if n, err := q.Read(make([]byte, 3)); n != 0 || err != nil {
 		t.Fatalf("Read into a buffer smaller than a frame = %d, %v", n, err)
@@ -128,8 +133,8 @@ func TestQueueInterrupt(t *testing.T) {
 	readFrames(t, q, 1000, 512)
 	q.Interrupt()
 	q.Say([]string{"9號"}) // said after Interrupt: plays after the fade
-	got := readFrames(t, q, 240+333+10, 512)
-	fade := 240
+	fade := frames(5 * time.Millisecond)
+	got := readFrames(t, q, fade+333+10, 512)
 	for i := 0; i < fade; i++ {
 		orig := float64(testClips["tone"][1000+i])
 		g := float64(fade-i) / float64(fade+1)
@@ -165,8 +170,8 @@ func TestQueueVolume(t *testing.T) {
 	}
 	q.SetVolume(0.5)
 	q.Say([]string{"tone"})
-	got := readFrames(t, q, 4800, 4096)
-	ramp := 480
+	got := readFrames(t, q, rate/10, 4096)
+	ramp := frames(10 * time.Millisecond)
 	for i := 0; i < ramp; i++ {
 		if math.Abs(float64(got[i])) > math.Abs(float64(testClips["tone"][i]))+1 {
 			t.Fatalf("sample %d grew while the volume went down", i)
@@ -179,7 +184,7 @@ func TestQueueVolume(t *testing.T) {
 	}
 	q.SetVolume(-1)
 	q.Say([]string{"tone"})
-	got = readFrames(t, q, 4800, 4096)
+	got = readFrames(t, q, rate/10, 4096)
 	if slices.ContainsFunc(got[ramp:], func(s int16) bool { return s != 0 }) {
 		t.Fatal("volume 0 must be silent after the ramp")
 	}
@@ -194,7 +199,7 @@ func TestQueueWait(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- q.Wait(context.Background()) }()
 
-	readFrames(t, q, 700+333+479, 64) // one frame short of the 480-frame latency
+	readFrames(t, q, 700+333+frames(10*time.Millisecond)-1, 64) // one frame short of the latency
 	select {
 	case err := <-done:
 		t.Fatalf("Wait returned %v before the latency had passed", err)
@@ -355,9 +360,9 @@ func TestQueueSetLatency(t *testing.T) {
 	q := NewQueue(testClips, WithChannels(1))
 	q.SetLatency(time.Millisecond)
 	q.Say([]string{"9號"})
-	readFrames(t, q, 333+47, 64)
+	readFrames(t, q, 333+frames(time.Millisecond)-1, 64)
 	if !q.Busy() {
-		t.Fatal("idle before the 48-frame latency has passed")
+		t.Fatal("idle before the 1 ms latency has passed")
 	}
 	readFrames(t, q, 1, 64)
 	if q.Busy() {

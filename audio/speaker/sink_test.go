@@ -11,6 +11,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"wolftable/audio/pack"
 )
 
 // The test's sound card. ALSA is configured (by a file the test writes; the
@@ -49,9 +51,9 @@ const (
 	fSetPipeSize = 1031 // F_SETPIPE_SZ
 	pipeBytes    = 4096
 
-	// sinkLag is one device buffer (DefaultDeviceBuffer at 48 kHz, which
-	// oto asks ALSA for and the null plugin grants), in frames.
-	sinkLag = 48000 * int64(DefaultDeviceBuffer/time.Millisecond) / 1000
+	// sinkLag is one device buffer (DefaultDeviceBuffer at pack.SampleRate,
+	// which oto asks ALSA for and the null plugin grants), in frames.
+	sinkLag = pack.SampleRate * int64(DefaultDeviceBuffer/time.Millisecond) / 1000
 )
 
 type alsaSink struct {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"wolftable/audio/pack"
 	"wolftable/audio/speaker"
 )
 
@@ -83,7 +84,7 @@ func writeALSAConfig(dir, config string) error {
 const (
 	fSetPipeSize = 1031 // F_SETPIPE_SZ
 	pipeBytes    = 4096
-	sinkRate     = 48000
+	sinkRate     = pack.SampleRate
 	frameBytes   = 8 // stereo float32
 )
 

@@ -341,7 +341,7 @@ func TestGenerateWithoutTools(t *testing.T) {
 }
 
 // BenchmarkLoadDefaultPack loads the embedded pack as Open does: every clip
-// decoded and held as 48 kHz samples. It reports the samples' memory and
+// decoded and held as pack.SampleRate samples. It reports the samples' memory and
 // the voice's length.
 func BenchmarkLoadDefaultPack(b *testing.B) {
 	b.ReportAllocs()
