@@ -49,6 +49,13 @@
 // the same placeholders, or else Pinyin of the text. It is what the default
 // pack's synthesizer reads and what the recording checklist shows.
 //
+// The characters' readings are github.com/mozillazg/go-pinyin's, copied into
+// a table of the catalogue's characters (hanzi.go) by `go generate
+// ./audio/voice`: go-pinyin's dictionary is a 40,000-entry map every process
+// that links it builds at start (about 3 MB of the daemon's 30), and the
+// table is all the catalogue needs. A test fails when a line brings a
+// character the table lacks.
+//
 // # Default pack
 //
 // The embedded pack (package defaultpack) is made by Generate: espeak-ng's

@@ -1,12 +1,14 @@
 package voice
 
+//go:generate go run ./internal/mkhanzi
+
 import (
+	"cmp"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
-
-	"github.com/mozillazg/go-pinyin"
 )
 
 // Pinyin renders a clip's text as tone-numbered pinyin, the input of
@@ -16,13 +18,17 @@ import (
 // punctuation after the syllable before them ("jue2 dou4 shi1 bai4, fa1
 // yan2").
 //
-// Characters are read with github.com/mozillazg/go-pinyin, one at a time, so
-// a 多音字 gets its most common reading whatever the word: the catalogue's
-// per-line Pinyin overrides (script.Line.Pinyin) correct those lines. Digit
-// runs are read as numbers ("30" → "san1 shi2", "2" → "er4"); the few Latin
-// letters the script uses are read as a Mandarin speaker says them ("PK" →
-// "pi1 kei1"). Any other character is an error, so that a new line that
-// cannot be voiced fails the tests rather than being skipped silently.
+// Characters are read one at a time with github.com/mozillazg/go-pinyin's
+// readings, so a 多音字 gets its most common reading whatever the word: the
+// catalogue's per-line Pinyin overrides (script.Line.Pinyin) correct those
+// lines. The readings come from hanzi, a table of the catalogue's characters
+// made by `go generate ./audio/voice`, not from go-pinyin itself, so that the
+// program does not link go-pinyin's dictionary (see readings). Digit runs are
+// read as numbers ("30" → "san1 shi2", "2" → "er4"); the few Latin letters
+// the script uses are read as a Mandarin speaker says them ("PK" → "pi1
+// kei1"). Any other character, or a Han character the table does not hold,
+// is an error, so that a new line that cannot be voiced fails the tests
+// rather than being skipped silently.
 func Pinyin(text string) (string, error) {
 	toks, err := readings(text)
 	if err != nil {
@@ -39,11 +45,23 @@ type reading struct {
 	punct string // ",", ".", "?" or "!"; syl is empty
 }
 
-var pinyinArgs = func() pinyin.Args {
-	a := pinyin.NewArgs()
-	a.Style = pinyin.Tone3
-	return a
-}()
+// hanziReading is one entry of hanzi (hanzi.go): a Han character and its
+// first reading in go-pinyin's Tone3 style ("nv3"; no digit for the neutral
+// tone).
+type hanziReading struct {
+	r  rune
+	py string
+}
+
+// hanziPinyin returns the table's reading of a Han character, as go-pinyin
+// gives it, and whether the table holds the character.
+func hanziPinyin(r rune) (string, bool) {
+	i, ok := slices.BinarySearchFunc(hanzi[:], r, func(h hanziReading, r rune) int { return cmp.Compare(h.r, r) })
+	if !ok {
+		return "", false
+	}
+	return hanzi[i].py, true
+}
 
 // letters are the Latin letters the catalogue uses, as a Mandarin speaker
 // says them. Add to it (or give the line a pinyin override) when a line needs
@@ -59,6 +77,16 @@ var pauseMarks = map[rune]string{
 	'。': ".", '.': ".", '？': "?", '?': "?", '！': "!", '!': "!",
 }
 
+// readings splits a text into what Pinyin reads.
+//
+// Han characters are looked up in hanzi, which internal/mkhanzi generates
+// from go-pinyin for the characters of the catalogue's spoken lines and
+// seats, the only texts the voice reads. go-pinyin's own dictionary is a map
+// literal of some 40,000 characters that Go builds at start-up in every
+// program linking it, about 1.8 MB of heap and 3.3 MB of RSS in the daemon
+// (budget: 30 MB), which never needs more than these few hundred. A
+// character the table lacks is an error naming it and the text: the
+// catalogue has changed and the table must be regenerated.
 func readings(text string) ([]reading, error) {
 	var out []reading
 	rs := []rune(text)
@@ -66,11 +94,10 @@ func readings(text string) ([]reading, error) {
 		r := rs[i]
 		switch {
 		case unicode.Is(unicode.Han, r):
-			p := pinyin.SinglePinyin(r, pinyinArgs)
-			if len(p) == 0 || p[0] == "" {
-				return nil, fmt.Errorf("voice: no pinyin for %q in %q", r, text)
+			s, ok := hanziPinyin(r)
+			if !ok || s == "" {
+				return nil, fmt.Errorf("voice: no pinyin for %q in %q: the character table is out of date; run go generate ./audio/voice", r, text)
 			}
-			s := p[0]
 			if c := s[len(s)-1]; c < '1' || c > '4' {
 				s += "5" // neutral tone
 			}
