@@ -34,21 +34,35 @@ func DecodeMP3(b []byte) (a Audio, err error) {
 		return Audio{}, unsupported("mp3: MPEG-2 file at %d Hz, which the decoder gets wrong (encode at 44100 or 48000 Hz, or use WAV)", rate)
 	}
 	limit := int64(MaxClipDuration/time.Second) * int64(rate) * 4
-	pcm, err := io.ReadAll(io.LimitReader(d, limit+1))
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
-		return Audio{}, malformed("mp3: %v", err)
-	}
-	if int64(len(pcm)) > limit {
+	if n := d.Length(); n > limit {
 		return Audio{}, unsupported("mp3: longer than %v", MaxClipDuration)
 	}
-	pcm = pcm[:len(pcm)/4*4]
-	if len(pcm) == 0 {
+	// Decode straight into the samples, a chunk at a time: no growing
+	// byte buffer and no second copy (a whole pack is minutes of audio).
+	samples := make([]int16, 0, max(d.Length(), 0)/2)
+	chunk := make([]byte, 16<<10)
+	var total int64
+	for {
+		n, err := io.ReadFull(d, chunk)
+		n -= n % 4 // whole stereo frames
+		for i := 0; i < n; i += 2 {
+			samples = append(samples, int16(binary.LittleEndian.Uint16(chunk[i:])))
+		}
+		total += int64(n)
+		if total > limit {
+			return Audio{}, unsupported("mp3: longer than %v", MaxClipDuration)
+		}
+		if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
+			break
+		}
+		if err != nil {
+			return Audio{}, malformed("mp3: %v", err)
+		}
+	}
+	if len(samples) == 0 {
 		return Audio{}, malformed("mp3: no samples")
 	}
-	a = Audio{Rate: rate, Channels: 2, Samples: make([]int16, len(pcm)/2)}
-	for i := range a.Samples {
-		a.Samples[i] = int16(binary.LittleEndian.Uint16(pcm[2*i:]))
-	}
+	a = Audio{Rate: rate, Channels: 2, Samples: samples}
 	return a, nil
 }
 

@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"runtime/debug"
 	"sync"
 	"time"
 
@@ -137,9 +136,7 @@ func (tg *tableGame) close() {
 // the text only, and says so once.
 func openVoice(ctx context.Context, pack string, volume float64, log *slog.Logger, out io.Writer) daemon.Voice {
 	v, err := voice.Open(ctx, voice.Options{Pack: pack, Volume: volume, Log: log})
-	// decoding the pack leaves hundreds of MB of garbage: give it back now,
-	// the table runs for hours on a small board
-	debug.FreeOSMemory()
+	settleMemory() // decoding leaves hundreds of MB of garbage: give it back now
 	if err != nil {
 		fmt.Fprintf(out, "voice: %v: text only\n", err)
 		return nil

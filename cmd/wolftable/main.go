@@ -41,7 +41,12 @@ usage:
   wolftable version                     print the version
 `
 
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() {
+	if len(os.Args) > 1 && (os.Args[1] == "serve" || os.Args[1] == "sim") {
+		limitMemory() // the process, not run(): the tests call run in theirs
+	}
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
 
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
