@@ -21,5 +21,5 @@ func ExampleLoad() {
 	}
 	c, _ := p.Clip("昨夜")
 	fmt.Println(p.Manifest.Name, p.IDs(), c.Duration(), len(c.Samples), "samples at", pack.SampleRate)
-	// Output: 小梁 [昨夜] 1s 24000 samples at 24000
+	// Output: 小梁 [昨夜] 1s 16000 samples at 16000
 }

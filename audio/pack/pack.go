@@ -13,11 +13,13 @@ import (
 )
 
 // SampleRate is the rate of every Clip in memory and of the table's output.
-// 24 kHz carries a voice's whole band (12 kHz; speech needs 8) at half the
-// memory of 48 kHz: the default pack's 280 s of voice hold 13 MB instead of
-// 27, which keeps the daemon within its 30 MB on a Pi. ALSA's default
-// device converts the rate for cards that want 44.1 or 48 kHz.
-const SampleRate = 24000
+// 16 kHz is wideband speech (the band of HD voice calls and of most speech
+// synthesizers, up to 7.6 kHz here): every syllable and sibilant of a judge's
+// line, at a third of the memory of 48 kHz. The default pack's 280 s of voice
+// hold 9 MB, which keeps the daemon within its 30 MB of RSS on a Pi (24 kHz
+// measured 31–33 MB, 16 kHz 26–29: scripts/measure). ALSA's default device
+// converts the rate for cards that want 44.1 or 48 kHz.
+const SampleRate = 16000
 
 // MaxClipFileSize bounds a clip file; a bigger one is rejected unread.
 const MaxClipFileSize = 64 << 20

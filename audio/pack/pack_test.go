@@ -56,7 +56,7 @@ func TestLoad(t *testing.T) {
 	}
 	// tone.mp3 is a 440 Hz sine at half scale (RMS 11585), 44100 Hz mono,
 	// 64 kbit/s.
-	if r := rms(c.Samples[4000 : len(c.Samples)-4000]); r < 9000 || r > 14000 {
+	if r := rms(c.Samples[SampleRate/12 : len(c.Samples)-SampleRate/12]); r < 9000 || r > 14000 {
 		t.Errorf("mp3 clip RMS %.0f, want about 11585", r)
 	}
 	if p.Bytes() != 2*(SampleRate/10+SampleRate/10+len(c.Samples)) {

@@ -11,11 +11,15 @@
 //
 //   - the device buffer (WithDeviceBuffer, default 20 ms): ALSA's ring, two
 //     periods; oto's default is far larger;
-//   - the read-ahead (WithReadAhead, default 20 ms): how much oto's player
+//   - the read-ahead (WithReadAhead, default 40 ms): how much oto's player
 //     pulls from the queue before the device needs it. oto's default is half
 //     a second, which would make every line start half a second late. It
 //     must exceed one period (half the device buffer): oto fills a period
 //     short of samples with silence, which would put holes in the voice.
+//     40 ms rather than the bare minimum: a device loop may take two periods
+//     back to back (ALSA's file and dmix plugins write in bursts; at 16 kHz
+//     20 ms let one period in three go silent through the test sink), and
+//     20 ms more before a line starts is nothing to a listener.
 //     ALSA (or dmix, or PipeWire behind it) may grant a longer period than
 //     asked; the speaker measures the real one from how often the device
 //     loop refills (player.Queue.Pulls) and raises the read-ahead to fit,

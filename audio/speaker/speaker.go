@@ -18,7 +18,7 @@ import (
 // Defaults; see the package documentation.
 const (
 	DefaultDeviceBuffer = 20 * time.Millisecond
-	DefaultReadAhead    = 20 * time.Millisecond
+	DefaultReadAhead    = 40 * time.Millisecond
 	DefaultReadyTimeout = 5 * time.Second
 	DefaultStallAfter   = 500 * time.Millisecond
 
@@ -51,7 +51,7 @@ func WithChannels(n int) Option { return func(c *config) { c.channels = n } }
 func WithDeviceBuffer(d time.Duration) Option { return func(c *config) { c.deviceBuffer = d } }
 
 // WithReadAhead sets how much oto's player pulls ahead of the device.
-// Default 20 ms. oto's device loop takes one period (half the device buffer)
+// Default 40 ms (see the package documentation). oto's device loop takes one period (half the device buffer)
 // at a time from the player and pads whatever is missing with silence, so the
 // read-ahead must exceed a period or every line has holes: Open raises it to
 // at least one period plus one queue chunk (5 ms).

@@ -323,8 +323,8 @@ func TestInterruptThroughALSA(t *testing.T) {
 		t.Fatalf("Interrupt let %d of %d frames play", played, len(long.Samples))
 	}
 	// Over the last 10 ms before the next line the cut line fades to nothing.
-	fade := stream[at-480 : at]
-	if peak := slices.Max(fade[len(fade)-48:]); peak > 16000/10 {
+	fade := stream[at-pack.SampleRate/100 : at]
+	if peak := slices.Max(fade[len(fade)-pack.SampleRate/1000:]); peak > 16000/10 {
 		t.Fatalf("the cut is not faded: peak %d in its last millisecond", peak)
 	}
 }
