@@ -43,7 +43,8 @@
 // Load decodes every clip once, mixes stereo down to mono (the judge is one
 // voice) and resamples it with a windowed-sinc filter to SampleRate, so that
 // playback never converts anything: a Clip is mono signed 16-bit samples at
-// 48000 Hz. 48 kHz is the native rate of HDMI, USB audio and the Raspberry Pi's
-// own output path, so ALSA does not resample either. One second of voice
-// costs 96 kB.
+// SampleRate, 16000 Hz: wideband speech, the whole band of a voice's words,
+// at a third of the memory of 48 kHz (the daemon's budget on a Pi is 30 MB;
+// see SampleRate). ALSA's default device converts to the card's rate. One
+// second of voice costs 32 kB.
 package pack

@@ -7,7 +7,8 @@ import (
 // The resampler is a windowed-sinc (Blackman) low-pass evaluated at each
 // output instant: band-limited interpolation, the textbook way. It runs once
 // per clip at load time, so it favours quality over speed, but rational rate
-// ratios (every common rate against 48000) use a precomputed polyphase table.
+// ratios (every common rate against SampleRate) use a precomputed polyphase
+// table.
 const (
 	// sincZeros is the number of zero crossings of the sinc kept on each
 	// side of the centre, measured at the filter's cutoff.
