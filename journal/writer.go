@@ -191,6 +191,7 @@ func (w *Writer) Append(r Record) error {
 	w.body = encodeRecord(w.body[:0], &r)
 	var sum [32]byte
 	w.buf, sum = appendFrame(w.buf[:0], w.head, w.body)
+	tear(w.f, w.next, w.buf)
 	if _, err := w.f.Write(w.buf); err != nil {
 		// Best effort: take the partial record back out. Either way the
 		// Writer is done; OpenAppend treats any leftover as a torn tail.

@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -60,68 +62,106 @@ func gameRecord(t *testing.T, dir string) []string {
 	return out
 }
 
-// TestCrashResume kills `wolftable sim` with SIGKILL at 20 random points of a
-// journaled game and starts it again each time: the game resumes from its
-// journal and plays exactly the game of an uninterrupted run (the same
-// deaths, votes, checks and result: random players and timers fall due on
-// the game's own timeline, and the judge's clock is pinned with --clock), and
-// no record the journal had written (fsynced) before a kill is ever lost or
-// changed.
-func TestCrashResume(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts real processes")
-	}
-	bin := buildBinary(t)
-	args := []string{"sim", "--bots", "--no-tui", "--speed", "200", "--seed", "21", "--clock", "20:00"}
-	whole := t.TempDir()
-	want, err := exec.Command(bin, append(args, "--journal", whole)...).Output()
+// runFor starts the command and SIGKILLs it after d (no cleanup, maybe
+// mid-write), or lets it run to its end (d == 0). extraEnv is added to the
+// environment. stdin stays open (the virtual table reads it) until it exits.
+func runFor(t *testing.T, bin string, args, extraEnv []string, d time.Duration) []byte {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.Env = append(os.Environ(), extraEnv...)
+	stdin, err := cmd.StdinPipe()
 	if err != nil {
-		t.Fatalf("uninterrupted run: %v", err)
+		t.Fatal(err)
 	}
+	defer stdin.Close()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if d == 0 {
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(3 * time.Minute):
+			cmd.Process.Kill()
+			<-done
+			t.Fatalf("%v did not end:\n%s", args, out.String())
+		}
+		return out.Bytes()
+	}
+	time.Sleep(d)
+	cmd.Process.Kill()
+	cmd.Wait()
+	return out.Bytes()
+}
+
+// crashResume plays a journaled bot game uninterrupted (journal flag
+// journalArgs(dir)), then again with SIGKILLs at 20 random points and 3
+// kills in the middle of a journal write (WOLFTABLE_JOURNAL_TEAR_AT), each
+// followed by a restart that resumes the journal. The resumed game must be
+// the uninterrupted game (the same deaths, votes, checks, result: random
+// players and timers fall due on the game's own timeline, the judge's clock
+// is pinned with --clock), a torn record must be dropped and nothing before
+// it, and no record fsynced before a kill may ever be lost or changed.
+func crashResume(t *testing.T, bin string, args []string, journalArgs func(dir string) []string) {
+	whole := t.TempDir()
+	want := runFor(t, bin, append(args, journalArgs(whole)...), nil, 0)
 	wantResult := resultLine(want)
 	if wantResult == "" {
 		t.Fatalf("no result line in\n%s", want)
 	}
 	wantRecord := gameRecord(t, whole)
 	dir := t.TempDir()
-	jargs := append(args, "--journal", dir)
+	jargs := append(args, journalArgs(dir)...)
 	rng := rand.New(rand.NewPCG(7, 7))
 	type mark struct {
 		n    int
 		hash [32]byte
 	}
 	var marks []mark
-	for i := 0; i < 20; i++ {
-		cmd := exec.Command(bin, jargs...)
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
+	records := 0
+	kills, tears := 0, 0
+	for i := 0; i < 23; i++ {
+		var out []byte
+		tearing := i%7 == 3 && records > 0 // kills 3, 10 and 17 tear a write
+		tearAt := records + 5 + rng.IntN(20)
+		if tearing {
+			out = runFor(t, bin, jargs, []string{fmt.Sprintf("WOLFTABLE_JOURNAL_TEAR_AT=%d", tearAt)}, 0)
+		} else {
+			out = runFor(t, bin, jargs, nil, time.Duration(80+rng.IntN(400))*time.Millisecond)
 		}
-		time.Sleep(time.Duration(80+rng.IntN(400)) * time.Millisecond)
-		cmd.Process.Kill() // SIGKILL: no cleanup, maybe mid-write
-		cmd.Wait()
-		if r := resultLine(out.Bytes()); r != "" {
+		if r := resultLine(out); r != "" {
 			t.Logf("the game ended before kill %d", i)
 			break
 		}
 		files, _ := filepath.Glob(filepath.Join(dir, "*.wtj"))
 		if len(files) != 1 {
-			t.Fatalf("kill %d: want one journal, got %v\n%s", i, files, out.String())
+			t.Fatalf("kill %d: want one journal, got %v\n%s", i, files, out)
 		}
 		j, err := journal.Read(files[0])
 		if err != nil {
 			t.Fatalf("kill %d: the journal does not load: %v", i, err)
 		}
 		n := len(j.Records)
+		if n < records {
+			t.Fatalf("kill %d: the journal went from %d records to %d", i, records, n)
+		}
+		if tearing {
+			if !j.TornTail || n != tearAt-1 {
+				t.Fatalf("kill %d tore record %d: the journal has %d whole records, torn tail %v", i, tearAt, n, j.TornTail)
+			}
+			tears++
+		} else {
+			kills++
+		}
+		records = n
 		if n > 0 {
 			marks = append(marks, mark{n, j.Records[n-1].Hash})
 		}
 	}
-	final, err := exec.Command(bin, jargs...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("final run: %v\n%s", err, final)
-	}
+	final := runFor(t, bin, jargs, nil, 0)
 	if got := resultLine(final); got != wantResult {
 		t.Fatalf("resumed game ended %q, the uninterrupted run %q\n%s", got, wantResult, final)
 	}
@@ -146,8 +186,39 @@ func TestCrashResume(t *testing.T) {
 			t.Fatalf("record %d written before a kill was lost or changed", m.n)
 		}
 	}
-	if len(marks) < 10 {
-		t.Fatalf("only %d kills landed mid-game; the test proves too little", len(marks))
+	if kills < 10 || tears < 2 {
+		t.Fatalf("only %d kills and %d torn writes landed mid-game; the test proves too little", kills, tears)
 	}
-	t.Logf("%d kills mid-game, %d journal records, %d game record entries as uninterrupted, result %s", len(marks), len(j.Records), len(wantRecord), wantResult)
+	t.Logf("%d kills and %d torn writes mid-game, %d journal records, %d game record entries as uninterrupted, result %s",
+		kills, tears, len(j.Records), len(wantRecord), wantResult)
+}
+
+// TestCrashResume: `wolftable sim` killed and restarted (see crashResume).
+func TestCrashResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts real processes")
+	}
+	bin := buildBinary(t)
+	crashResume(t, bin, []string{"sim", "--bots", "--no-tui", "--speed", "200", "--seed", "21", "--clock", "20:00"},
+		func(dir string) []string { return []string{"--journal", dir} })
+}
+
+// TestServeCrashResume: `wolftable serve`, the daemon a venue runs, on the
+// virtual table with its config file, killed and restarted (see
+// crashResume). Its random players and pedal (--bots) give their inputs
+// through the same path as the seats' keys.
+func TestServeCrashResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts real processes")
+	}
+	bin := buildBinary(t)
+	crashResume(t, bin, []string{"serve", "--once", "--bots", "--mute", "--speed", "200", "--seed", "21", "--clock", "20:00"},
+		func(dir string) []string {
+			conf := filepath.Join(t.TempDir(), "config.toml")
+			body := fmt.Sprintf("[table]\nmode = \"virtual\"\n[journal]\ndir = %q\n[console]\nlisten = \"off\"\n", dir)
+			if err := os.WriteFile(conf, []byte(body), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			return []string{"--config", conf}
+		})
 }

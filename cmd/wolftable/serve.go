@@ -96,9 +96,17 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	autostart := fs.Bool("autostart", false, "start each game at once instead of waiting for the pedal")
 	mute := fs.Bool("mute", false, "no voice: the transcript only")
 	fixedSeed := fs.Uint64("seed", 0, "deal and engine seed (0 = a fresh random seed per game; tests and demos)")
+	bots := fs.Bool("bots", false, "every seat a random player and the pedal pressed by itself (demos, soak and crash tests); implies --autostart")
+	wallFlag := fs.String("clock", "", "the judge's wall clock reads HH:MM when a game starts and runs at --speed (reproducible games; default: the real clock)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
+	wall, err := parseWallClock(*wallFlag)
+	if err != nil {
+		fmt.Fprintln(stderr, "serve:", err)
+		return 2
+	}
+	*autostart = *autostart || *bots
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	c, err := loadConfig(*path)
 	if err != nil {
@@ -186,8 +194,12 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 			onConsole = con.Attach(spec, tg.game)
 			tg.replayTo(onConsole) // a resumed game's history, up to the power cut
 		}
+		var botCfg *daemon.BotConfig
+		if *bots {
+			botCfg = &daemon.BotConfig{Seed: tg.seed}
+		}
 		d, err := daemon.New(daemon.Config{Game: tg.game, Table: table, Speed: *speed, Pedal: pedal, Log: log, Voice: judge,
-			Journal: tg.journal(), Restored: tg.restored, OnEvent: func(e daemon.Event) {
+			Journal: tg.journal(), Restored: tg.restored, Bots: botCfg, Wall: wall, OnEvent: func(e daemon.Event) {
 				onConsole(e)
 				tr.on(e)
 				if e.Effect != nil && e.Effect.Kind == engine.EffSay {

@@ -139,14 +139,10 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sim: board %s: role %s not implemented yet\n", b.ID, r.Name())
 		return 2
 	}
-	var wall *daemon.WallTime
-	if *wallFlag != "" {
-		var h, m int
-		if n, err := fmt.Sscanf(*wallFlag, "%d:%d", &h, &m); err != nil || n != 2 || h < 0 || h > 23 || m < 0 || m > 59 {
-			fmt.Fprintf(stderr, "sim: --clock %q: want HH:MM, e.g. 20:15\n", *wallFlag)
-			return 2
-		}
-		wall = &daemon.WallTime{Hour: h, Minute: m}
+	wall, err := parseWallClock(*wallFlag)
+	if err != nil {
+		fmt.Fprintln(stderr, "sim:", err)
+		return 2
 	}
 	s := *seed
 	if s == 0 {
@@ -258,4 +254,16 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 	_, w := g.Over()
 	fmt.Fprintf(stdout, "result: %s\n", w)
 	return 0
+}
+
+// parseWallClock reads --clock HH:MM ("" = the real clock: nil).
+func parseWallClock(s string) (*daemon.WallTime, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var h, m int
+	if n, err := fmt.Sscanf(s, "%d:%d", &h, &m); err != nil || n != 2 || h < 0 || h > 23 || m < 0 || m > 59 {
+		return nil, fmt.Errorf("--clock %q: want HH:MM, e.g. 20:15", s)
+	}
+	return &daemon.WallTime{Hour: h, Minute: m}, nil
 }

@@ -1,0 +1,34 @@
+//go:build unix
+
+package journal
+
+import (
+	"os"
+	"strconv"
+	"syscall"
+)
+
+// tearAt is the fault the crash tests of cmd/wolftable inject into a real
+// process: with WOLFTABLE_JOURNAL_TEAR_AT=N in the environment, the process
+// dies in the middle of writing record N (1 = the first after the header):
+// the first half of its frame reaches the disk, then SIGKILL. It is the
+// power cut the torn-tail rule is for, at the worst moment, on purpose.
+// Unset (always, outside those tests) it costs one comparison per record.
+var tearAt = func() int {
+	n, err := strconv.Atoi(os.Getenv("WOLFTABLE_JOURNAL_TEAR_AT"))
+	if err != nil || n < 1 {
+		return 0
+	}
+	return n
+}()
+
+// tear dies half-way through writing frame as record index, if asked to.
+func tear(f *os.File, index int, frame []byte) {
+	if tearAt == 0 || index != tearAt {
+		return
+	}
+	f.Write(frame[:len(frame)/2])
+	f.Sync()
+	syscall.Kill(os.Getpid(), syscall.SIGKILL)
+	select {} // SIGKILL is not delivered synchronously everywhere
+}
