@@ -17,9 +17,13 @@
 //     must exceed one period (half the device buffer): oto fills a period
 //     short of samples with silence, which would put holes in the voice.
 //     40 ms rather than the bare minimum: a device loop may take two periods
-//     back to back (ALSA's file and dmix plugins write in bursts; at 16 kHz
-//     20 ms let one period in three go silent through the test sink), and
-//     20 ms more before a line starts is nothing to a listener.
+//     back to back (ALSA's file plugin writes a buffer at a time: at 16 kHz
+//     20 ms let one period in three go silent through the test sink), and a
+//     Pi's default device, dmix, grants 21 ms periods where 10 were asked
+//     for: with 20 ms the first lines would have holes until the speaker
+//     measured the period. 20 ms more before a line starts is nothing to a
+//     listener: Say to the first sample handed to ALSA is 38 ms at p99
+//     (BenchmarkSayLatency; the bar is 50).
 //     ALSA (or dmix, or PipeWire behind it) may grant a longer period than
 //     asked; the speaker measures the real one from how often the device
 //     loop refills (player.Queue.Pulls) and raises the read-ahead to fit,

@@ -22,15 +22,18 @@ import (
 // into a FIFO. alsaSink reads the FIFO at exactly the rate of a real device,
 // so the FIFO's back-pressure paces oto as a sound card would.
 //
-// The FIFO is shrunk to one page (512 frames of stereo float, 10.7 ms), and
-// the file plugin holds back one device buffer before it writes (alsa-lib
-// pcm_file.c keeps buffer_bytes in its wbuf), just as a card plays a sample
-// one buffer after it was written. So a sample oto hands to ALSA
+// The FIFO is shrunk to one page (512 frames of stereo float: 32 ms at
+// 16 kHz), and the file plugin holds back one device buffer before it writes
+// (alsa-lib pcm_file.c keeps buffer_bytes in its wbuf), just as a card plays
+// a sample one buffer after it was written. So a sample oto hands to ALSA
 // (snd_pcm_writei) reaches the sink only after the sink has read at least one
 // device buffer more: the time the sink had read sinkLag frames less than
-// the sample is an upper bound on when it was handed to ALSA. The tests
-// report that bound ("alsa") and the sink time itself ("sound": Say → sound
-// out of a device, plus up to the FIFO page).
+// the sample is an upper bound on when it was handed to ALSA ("alsa-bound").
+// oto writes silence between lines, always ahead of the sink, so the FIFO is
+// full when a line's first sample enters it: it waits a whole page more, and
+// the time the sink had read sinkLag + pipeFrames frames less is when it was
+// handed over ("alsa"). The tests report both, and the sink time itself
+// ("sound": Say → sound out of the test's card, FIFO page included).
 
 // alsaConfig is the whole ALSA configuration for the tests.
 func alsaConfig(fifo string) string {
@@ -54,6 +57,8 @@ const (
 	// sinkLag is one device buffer (DefaultDeviceBuffer at pack.SampleRate,
 	// which oto asks ALSA for and the null plugin grants), in frames.
 	sinkLag = pack.SampleRate * int64(DefaultDeviceBuffer/time.Millisecond) / 1000
+	// pipeFrames is the FIFO's page in stereo float frames.
+	pipeFrames = pipeBytes / 8
 )
 
 type alsaSink struct {
