@@ -248,6 +248,22 @@ func (c *Catalogue) Lookup(id string) (Line, bool) { l, ok := c.byID[id]; return
 // Seat renders a seat number the way the judge says it.
 func Seat(n int) string { return strconv.Itoa(n) + "號" }
 
+// SpokenTexts is every text the judge says aloud: each line's that is not a
+// cue (cues are shown to the judge, never said), then the seats 1..seats.
+// The voice reads these, and its character table is made from them.
+func SpokenTexts(seats int) []string {
+	var texts []string
+	for _, l := range All() {
+		if !l.Cue {
+			texts = append(texts, l.Text)
+		}
+	}
+	for n := 1; n <= seats; n++ {
+		texts = append(texts, Seat(n))
+	}
+	return texts
+}
+
 // Render fills a line's placeholders from its arguments.
 func (c *Catalogue) Render(id string, args []int) (string, error) {
 	l, ok := c.byID[id]

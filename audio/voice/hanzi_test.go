@@ -31,17 +31,8 @@ func catalogueHan(t *testing.T) map[rune]string {
 	if MaxSeat > 99 {
 		t.Fatalf("MaxSeat %d: mkhanzi and catalogueHan read seats up to 99 only", MaxSeat)
 	}
-	var texts []string
-	for _, l := range script.All() {
-		if !l.Cue {
-			texts = append(texts, l.Text)
-		}
-	}
-	for n := 1; n <= 99; n++ {
-		texts = append(texts, script.Seat(n))
-	}
 	out := map[rune]string{}
-	for _, text := range texts {
+	for _, text := range script.SpokenTexts(99) {
 		for _, r := range text {
 			if _, ok := out[r]; !ok && unicode.Is(unicode.Han, r) {
 				out[r] = text

@@ -40,20 +40,8 @@ func resultLine(out []byte) string {
 // with 票型, sheriff changes, checks, the result.
 func gameRecord(t *testing.T, dir string) []string {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(dir, "*.wtj"))
-	if len(files) != 1 {
-		t.Fatalf("want one journal in %s, got %v", dir, files)
-	}
-	j, err := journal.Read(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, events, err := journal.Replay(j, boards.Get)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []string
-	for _, e := range events {
+	for _, e := range replayJournal(t, dir) {
 		if e.Refused == nil && e.Effect.Kind == engine.EffRecord {
 			b, _ := json.Marshal(e.Effect.Record)
 			out = append(out, string(b))
@@ -221,4 +209,22 @@ func TestServeCrashResume(t *testing.T) {
 			}
 			return []string{"--config", conf}
 		})
+}
+
+// replayJournal replays the one journal in dir and returns its events.
+func replayJournal(t *testing.T, dir string) []journal.Event {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.wtj"))
+	if len(files) != 1 {
+		t.Fatalf("want one journal in %s, got %v", dir, files)
+	}
+	j, err := journal.Read(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, events, err := journal.Replay(j, boards.Get)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return events
 }

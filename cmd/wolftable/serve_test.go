@@ -17,7 +17,6 @@ import (
 
 	"wolftable/boards"
 	"wolftable/engine"
-	"wolftable/journal"
 	"wolftable/script"
 )
 
@@ -238,18 +237,7 @@ pcm.null {
 		t.Fatalf("result %q, want 好人; the judge said:\n%s", result, strings.Join(said, "\n"))
 	}
 	srv.Wait()
-	files, _ := filepath.Glob(filepath.Join(dir, "journals", "*.wtj"))
-	if len(files) != 1 {
-		t.Fatalf("journals: %v", files)
-	}
-	j, err := journal.Read(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, events, err := journal.Replay(j, boards.Get)
-	if err != nil {
-		t.Fatal(err)
-	}
+	events := replayJournal(t, filepath.Join(dir, "journals"))
 	cat := script.New()
 	var replayed []string
 	for _, e := range events {
@@ -270,5 +258,5 @@ pcm.null {
 	if voiced.Load() == 0 {
 		t.Fatal("the judge's voice never reached the sound card")
 	}
-	t.Logf("%d lines, %d journal records, result %s, %d non-silent bytes of voice", len(said), len(j.Records), result, voiced.Load())
+	t.Logf("%d lines, %d journal events, result %s, %d non-silent bytes of voice", len(said), len(events), result, voiced.Load())
 }

@@ -45,15 +45,7 @@ func main() {
 	// reads, not voice.MaxSeat: this program does not import the voice
 	// package, so that it still builds and runs when hanzi.go is stale. The
 	// voice package's test collects the same texts.
-	var texts []string
-	for _, l := range script.All() {
-		if !l.Cue {
-			texts = append(texts, l.Text)
-		}
-	}
-	for n := 1; n <= 99; n++ {
-		texts = append(texts, script.Seat(n))
-	}
+	texts := script.SpokenTexts(99)
 
 	args := pinyin.NewArgs()
 	args.Style = pinyin.Tone3
