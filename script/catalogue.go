@@ -49,6 +49,7 @@ func fixedLines() []Line {
 		{ID: "game.over.void", Text: "本局流局", Source: "seed 000 一（四）"},
 		{ID: "count.321", Text: "3~2~1", Source: s0},
 		{ID: "count.54321", Text: "5~4~3~2~1", Source: s0},
+		{ID: "selftest.keys", Text: "{s}，請依次按下所有按鍵", Source: "issue 8: the technician's self-test"},
 
 		{ID: "night.wolves.ask", Text: "狼人請確認同伴並商量戰術，狼人請選擇今晚要擊殺的目標", Source: s0},
 		{ID: "night.confirm", Text: "確認是他嗎？", Source: s0},

@@ -17,7 +17,7 @@ import (
 	"syscall"
 	"time"
 
-	"wolftable/audio/pack"
+	wvoice "wolftable/audio/voice"
 	"wolftable/config"
 	"wolftable/drivers/gpio"
 	"wolftable/drivers/serial"
@@ -217,12 +217,16 @@ func Command(args []string, env Env) int {
 	opts.Progress = progress
 
 	if enabled(CompSpeaker) {
-		var voice *pack.Pack
-		if c.Voice.Pack != "" {
-			if voice, err = pack.Load(os.DirFS(c.Voice.Pack)); err != nil {
-				fmt.Fprintf(stderr, "wolftable selftest: voice pack %s: %v (prompts are shown only)\n", c.Voice.Pack, err)
-				voice = nil
-			}
+		// the prompts' clips of the configured pack, or of the default one
+		var ids []string
+		for seat := 1; seat <= c.Table.Seats; seat++ {
+			seq, _ := wvoice.Sequence(keysPromptLine, []int{seat})
+			ids = append(ids, seq...)
+		}
+		voice, err := wvoice.LoadClips(c.Voice.Pack, ids)
+		if err != nil {
+			fmt.Fprintf(stderr, "wolftable selftest: %v (prompts are shown only)\n", err)
+			voice = nil
 		}
 		sp, err := OpenSpeaker(voice, logger)
 		if err != nil {

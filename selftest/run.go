@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	wvoice "wolftable/audio/voice"
 	"wolftable/hw"
 )
 
@@ -119,6 +120,7 @@ type runner struct {
 	p     *pump
 
 	voiceMissing []string // prompts the voice could not say
+	voiceSaid    int      // prompts the voice said
 }
 
 func (r *runner) tell(format string, a ...any) {
@@ -589,15 +591,22 @@ func (r *runner) keysStage(ctx context.Context) {
 	}
 }
 
+// keysPromptLine is the catalogue line that asks a seat for its keys
+// ("3號，請依次按下所有按鍵"); the default voice pack says it.
+const keysPromptLine = "selftest.keys"
+
 func (r *runner) keysSeat(ctx context.Context, seat int, expected []hw.Key, closedAtStart map[SeatKey]bool) KeyResult {
 	res := KeyResult{Expected: keyNames(expected), Presses: map[string]int{}}
 	r.drain()
 	if err := r.show(ctx, r.keysLights(seat)); err != nil {
 		r.tell("[keys]    seat %d: the table did not take the prompt light: %v", seat, err)
 	}
-	spoken := r.o.Sound != nil && r.o.Sound.Say([]string{fmt.Sprintf("%d號", seat), "請依次按下所有按鍵"})
-	if !spoken {
-		r.voiceMissing = append(r.voiceMissing, fmt.Sprintf("%d號 + 請依次按下所有按鍵", seat))
+	prompt, err := wvoice.Sequence(keysPromptLine, []int{seat})
+	spoken := err == nil && r.o.Sound != nil && r.o.Sound.Say(prompt)
+	if spoken {
+		r.voiceSaid++
+	} else {
+		r.voiceMissing = append(r.voiceMissing, fmt.Sprintf("%s %v", keysPromptLine, prompt))
 	}
 	how := ""
 	if r.o.VirtualKeys {
@@ -915,9 +924,13 @@ func (r *runner) speakerStage(ctx context.Context) {
 		r.addAll(CompSpeaker, checks)
 		break
 	}
-	if len(r.voiceMissing) > 0 {
+	switch {
+	case len(r.voiceMissing) > 0:
 		r.add(CompSpeaker, Check{Name: "voice prompts", Status: Skip,
 			Detail: fmt.Sprintf("shown as text only: no voice pack, or it lacks the clips (%s)", r.voiceMissing[0])})
+	case r.voiceSaid > 0:
+		r.add(CompSpeaker, Check{Name: "voice prompts", Status: Pass,
+			Detail: fmt.Sprintf("%d seats asked by voice (\"3號，請依次按下所有按鍵\")", r.voiceSaid)})
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -139,7 +140,16 @@ func runFake(t *testing.T, seats int, setup func(*hwtest.Table, *scripted, *fake
 
 func TestRunHealthy(t *testing.T) {
 	t.Parallel()
-	rep, tb, lines := runFake(t, 6, nil)
+	var snd *fakeSound
+	rep, tb, lines := runFake(t, 6, func(_ *hwtest.Table, _ *scripted, s *fakeSound) { snd = s })
+	// every seat is asked for its keys by voice: "3號，請依次按下所有按鍵"
+	if len(snd.said) != 6 || !slices.Equal(snd.said[2], []string{"seat.3", "pause.comma", "line.selftest.keys.1"}) {
+		t.Errorf("voice prompts %q", snd.said)
+	}
+	if i := slices.IndexFunc(rep.Component(CompSpeaker).Checks, func(c Check) bool { return c.Name == "voice prompts" }); i < 0 ||
+		rep.Component(CompSpeaker).Checks[i].Status != Pass {
+		t.Errorf("no passed voice prompts check: %+v", rep.Component(CompSpeaker).Checks)
+	}
 	if !rep.Passed {
 		var b bytes.Buffer
 		rep.WriteText(&b)

@@ -14,7 +14,9 @@ import (
 	"time"
 
 	"wolftable/audio/pack"
+	"wolftable/audio/player"
 	"wolftable/audio/speaker"
+	wvoice "wolftable/audio/voice"
 )
 
 // ToneClip is the id of the generated test line.
@@ -53,15 +55,18 @@ func Tone() pack.Clip {
 
 // clipSet is the voice pack (if any) plus the test line.
 type clipSet struct {
-	pack *pack.Pack
-	tone pack.Clip
+	voice player.Clips // the pack's clips and the voice's pauses; nil: no pack
+	tone  pack.Clip
 }
 
 func (c *clipSet) Clip(id string) (pack.Clip, bool) {
-	if id == ToneClip {
+	switch {
+	case id == ToneClip:
 		return c.tone, true
+	case c.voice == nil:
+		return pack.Clip{}, false
 	}
-	return c.pack.Clip(id)
+	return c.voice.Clip(id)
 }
 
 // logRecorder is a slog.Handler that remembers what the speaker logs (its
@@ -151,7 +156,11 @@ func OpenSpeaker(voice *pack.Pack, logger *slog.Logger) (*Speaker, error) {
 		next = logger.Handler()
 	}
 	rec := newLogRecorder(next)
-	s := &Speaker{clips: &clipSet{pack: voice, tone: Tone()}, log: rec}
+	clips := &clipSet{tone: Tone()}
+	if voice != nil {
+		clips.voice = wvoice.Source(voice)
+	}
+	s := &Speaker{clips: clips, log: rec}
 	sp, err := speaker.Open(s.clips, speaker.WithLogger(slog.New(rec)), speaker.WithReadyTimeout(3*time.Second))
 	if err != nil {
 		return nil, fmt.Errorf("selftest: speaker: %w", err)
@@ -169,13 +178,15 @@ func (s *Speaker) SetVolume(v float64) { s.sp.SetVolume(v) }
 // Describe implements Sound.
 func (s *Speaker) Describe() string { return "three rising beeps" }
 
-// Say implements Sound.
+// Say implements Sound. A prompt cuts the one before it: the technician has
+// moved on to the next seat.
 func (s *Speaker) Say(clips []string) bool {
 	for _, id := range clips {
-		if _, ok := s.clips.pack.Clip(id); !ok {
+		if _, ok := s.clips.Clip(id); !ok {
 			return false
 		}
 	}
+	s.sp.Interrupt()
 	return s.sp.Say(clips) == nil
 }
 
@@ -201,6 +212,7 @@ func (s *Speaker) PlayTest(ctx context.Context) []Check {
 
 	mark := s.log.count()
 	length := s.clips.tone.Duration()
+	s.sp.Interrupt() // a prompt still speaking must not delay the test line
 	if s.OnPlay != nil {
 		s.OnPlay()
 	}

@@ -2,7 +2,7 @@
 
 package voice
 
-// hanzi is the pinyin of the 207 Han characters the voice reads: the
+// hanzi is the pinyin of the 210 Han characters the voice reads: the
 // first Tone3 reading go-pinyin gives each (no tone digit for the neutral
 // tone), sorted by character for a binary search. See readings.
 var hanzi = [...]hanziReading{
@@ -24,6 +24,7 @@ var hanzi = [...]hanziReading{
 	{'伴', "ban4"},
 	{'你', "ni3"},
 	{'使', "shi3"},
+	{'依', "yi1"},
 	{'倒', "dao4"},
 	{'像', "xiang4"},
 	{'先', "xian1"},
@@ -89,6 +90,7 @@ var hanzi = [...]hanziReading{
 	{'手', "shou3"},
 	{'技', "ji4"},
 	{'投', "tou2"},
+	{'按', "an4"},
 	{'接', "jie1"},
 	{'撕', "si1"},
 	{'擇', "ze2"},
@@ -195,6 +197,7 @@ var hanzi = [...]hanziReading{
 	{'遺', "yi2"},
 	{'還', "hai2"},
 	{'量', "liang4"},
+	{'鍵', "jian4"},
 	{'鎖', "suo3"},
 	{'長', "zhang3"},
 	{'閉', "bi4"},

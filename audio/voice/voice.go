@@ -60,8 +60,8 @@ type Voice struct {
 // Voice is closed when ctx is done.
 //
 // Loading decodes every clip (the table never decodes while it plays): for
-// the default pack, about 4½ minutes of voice, 27 MB of samples, some
-// seconds of CPU (see BenchmarkLoadDefaultPack).
+// the default pack, about 4½ minutes of voice, 9 MB of samples, a second or
+// two of CPU (see BenchmarkLoadDefaultPack).
 func Open(ctx context.Context, o Options) (*Voice, error) {
 	log := o.Log
 	if log == nil {
@@ -120,6 +120,21 @@ func Open(ctx context.Context, o Options) (*Voice, error) {
 	v.stop = stop
 	v.mu.Unlock()
 	return v, nil
+}
+
+// LoadClips loads the manifest and the given clips of the pack folder dir
+// ("" = the embedded default pack), and nothing else: a few prompts' clips
+// (the self-test's) without decoding the whole voice.
+func LoadClips(dir string, ids []string) (*pack.Pack, error) {
+	fsys, name, err := packFS(dir)
+	if err != nil {
+		return nil, err
+	}
+	p, err := loadSome(fsys, ids)
+	if err != nil {
+		return p, fmt.Errorf("voice: pack %s: %w", name, err)
+	}
+	return p, nil
 }
 
 // packFS opens a pack folder, or the default pack for "".
@@ -183,6 +198,11 @@ type source struct {
 	p      *pack.Pack
 	pauses map[string]pack.Clip
 }
+
+// Source is what a speaker plays a pack's sequences from (see Sequence): the
+// pack's clips and the pauses the Voice makes as silence. The self-test's
+// prompts use it.
+func Source(p *pack.Pack) player.Clips { return newSource(p) }
 
 func newSource(p *pack.Pack) *source {
 	silence := func(id string, d time.Duration) pack.Clip {
