@@ -17,10 +17,11 @@ type probe struct {
 	seats   []engine.SeatView // index 0 is seat 1
 	sheriff int
 	paused  bool
+	inputs  []engine.Input // the step's seat inputs as the engine holds them
 }
 
 func takeProbe(g *engine.Game) *probe {
-	p := &probe{prompt: g.Awaiting(), seq: g.StepSeq(), sheriff: g.Sheriff(), paused: g.Paused()}
+	p := &probe{prompt: g.Awaiting(), seq: g.StepSeq(), sheriff: g.Sheriff(), paused: g.Paused(), inputs: g.StepInputs()}
 	p.seats = make([]engine.SeatView, g.Players())
 	for i := range p.seats {
 		p.seats[i] = g.Seat(i + 1)
@@ -239,6 +240,12 @@ func (m *judgeModel) apply(e daemon.Event, pr *probe, speed float64) {
 			if n := len(m.inputs); n > 0 {
 				m.inputs = m.inputs[:n-1]
 			}
+			if pr != nil {
+				// The engine replays the step's other inputs after an undo and
+				// drops those that no longer apply (a target DQ'd since): the
+				// list keeps what the engine kept, with who gave it.
+				m.inputs = keptInputs(m.inputs, pr.inputs)
+			}
 		case in.Kind == engine.InTimer:
 			m.timers.stop(in.Timer)
 		}
@@ -435,4 +442,23 @@ func (m *judgeModel) liveVote(p engine.Prompt, pr *probe) *VoteView {
 		}
 	}
 	return v
+}
+
+// keptInputs is the shown inputs that the engine still holds, in order:
+// shown is a superset of kept in the same order, so each kept input is the
+// next shown one that matches it.
+func keptInputs(shown []InputView, kept []engine.Input) []InputView {
+	out := shown[:0:0]
+	i := 0
+	for _, k := range kept {
+		for i < len(shown) && (shown[i].Seat != k.Seat || shown[i].Action != actionNames[k.Action] || shown[i].Target != k.Target) {
+			i++
+		}
+		if i == len(shown) {
+			break
+		}
+		out = append(out, shown[i])
+		i++
+	}
+	return out
 }

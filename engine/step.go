@@ -104,6 +104,15 @@ func (g *Game) undo() error {
 	return nil
 }
 
+// StepInputs returns the seat inputs the current step holds (a copy), in
+// the order given: what an undo (A13) takes back from, one by one.
+func (g *Game) StepInputs() []Input {
+	if g.cur == nil {
+		return nil
+	}
+	return append([]Input(nil), g.cur.inputs...)
+}
+
 // Prompt describes what the game waits for: the current step and who may act.
 type Prompt struct {
 	Over   bool
