@@ -135,7 +135,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer stopConsole()
-	tr := &transcript{w: stdout, start: time.Now(), speed: *speed, cues: false}
+	tr := &transcript{w: stdout, speed: *speed, cues: false}
 	// The voice pack decodes in the background (seconds on a Pi): the table
 	// is ready and a resumed game goes on at once; the voice joins when ready.
 	var judge daemon.Voice
@@ -193,6 +193,10 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 		} else if con != nil {
 			onConsole = con.Attach(spec, tg.game)
 			tg.replayTo(onConsole) // a resumed game's history, up to the power cut
+		}
+		tr.start = time.Time{} // each game's clock counts from its first event,
+		if r := tg.restored; r != nil && !r.Start.IsZero() {
+			tr.start = r.Start // or from its start, when it is resumed
 		}
 		var botCfg *daemon.BotConfig
 		if *bots {
