@@ -508,3 +508,21 @@ func TestRunHeldThenWorks(t *testing.T) {
 		t.Errorf("seat 2 keys: %+v", k)
 	}
 }
+
+// TestPlayedCheck: a test line that ends long before its length was played
+// at another rate than the table's: the speaker fails, saying so.
+func TestPlayedCheck(t *testing.T) {
+	for _, tc := range []struct {
+		took time.Duration
+		want Status
+	}{
+		{600 * time.Millisecond, Pass}, {540 * time.Millisecond, Pass}, {450 * time.Millisecond, Pass},
+		{180 * time.Millisecond, Fail}, // 16 kHz samples on a 48 kHz device
+		{2 * time.Second, Pass},        // late, not fast: the stall watch judges that
+	} {
+		c := playedCheck(540*time.Millisecond, tc.took)
+		if c.Status != tc.want || (c.Status == Fail && !strings.Contains(c.Detail, "does not play at 16000 Hz")) {
+			t.Errorf("took %v: %+v", tc.took, c)
+		}
+	}
+}

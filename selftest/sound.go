@@ -232,7 +232,7 @@ func (s *Speaker) PlayTest(ctx context.Context) []Check {
 	case s.sp.Err() != nil:
 		checks = append(checks, Check{Name: "test line", Status: Fail, Detail: "the device failed while playing: oto/ALSA: " + s.sp.Err().Error()})
 	default:
-		checks = append(checks, Check{Name: "test line", Status: Pass, Detail: fmt.Sprintf("%v line played in %v", length.Round(time.Millisecond), took.Round(time.Millisecond))})
+		checks = append(checks, playedCheck(length, took))
 	}
 	var stalls, notes []string
 	for _, l := range s.log.since(mark) {
@@ -391,3 +391,17 @@ func (c *SoundCard) Frames() int64 {
 // Close stops the card. The process's oto context outlives it: do not
 // play after.
 func (c *SoundCard) Close() error { return c.fifo.Close() }
+
+// playedCheck judges the test line's playing time. A line that ends well
+// before its length was played faster than it was made: the sound device
+// runs at another rate than the table's (pack.SampleRate), which ALSA's
+// default device converts with its plug layer; a device opened without one
+// makes the judge's voice a chipmunk.
+func playedCheck(length, took time.Duration) Check {
+	detail := fmt.Sprintf("%v line played in %v", length.Round(time.Millisecond), took.Round(time.Millisecond))
+	if took < length*4/5 {
+		return Check{Name: "test line", Status: Fail, Detail: detail + fmt.Sprintf(
+			": too fast, the sound device does not play at %d Hz (ALSA's default device must convert the rate: a plug, dmix or PipeWire)", pack.SampleRate)}
+	}
+	return Check{Name: "test line", Status: Pass, Detail: detail}
+}
