@@ -392,14 +392,16 @@ func (c *SoundCard) Frames() int64 {
 // play after.
 func (c *SoundCard) Close() error { return c.fifo.Close() }
 
-// playedCheck judges the test line's playing time. A line that ends well
-// before its length was played faster than it was made: the sound device
+// playedCheck judges the test line's playing time. A line that ends in less
+// than half its length was played faster than it was made: the sound device
 // runs at another rate than the table's (pack.SampleRate), which ALSA's
 // default device converts with its plug layer; a device opened without one
-// makes the judge's voice a chipmunk.
+// makes the judge's voice a chipmunk. Half, because a device that has just
+// opened takes the first 100 ms or so at once into its empty buffers: the
+// emulated card has shown a 540 ms line "played" in 391 ms.
 func playedCheck(length, took time.Duration) Check {
 	detail := fmt.Sprintf("%v line played in %v", length.Round(time.Millisecond), took.Round(time.Millisecond))
-	if took < length*4/5 {
+	if took < length/2 {
 		return Check{Name: "test line", Status: Fail, Detail: detail + fmt.Sprintf(
 			": too fast, the sound device does not play at %d Hz (ALSA's default device must convert the rate: a plug, dmix or PipeWire)", pack.SampleRate)}
 	}
