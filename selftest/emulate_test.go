@@ -88,6 +88,12 @@ func TestEmulatedHealthy(t *testing.T) {
 	}
 	code, out, rep, took := cli(t, "--emulate", "--soak", "1s")
 	t.Logf("healthy emulated run: exit %d in %v", code, took.Round(100*time.Millisecond))
+	if code != 0 && onlyBusyMachine(rep.Problems) {
+		// A late heartbeat or a speaker stall on a loaded test machine: once
+		// more. Twice in a row fails.
+		t.Logf("again (a busy machine?): %+v", rep.Problems)
+		code, out, rep, took = cli(t, "--emulate", "--soak", "1s")
+	}
 	if code != 0 || !rep.Passed || len(rep.Problems) != 0 {
 		t.Fatalf("exit %d, passed %v, problems %+v\n%s", code, rep.Passed, rep.Problems, out)
 	}
@@ -169,8 +175,8 @@ func TestEmulatedFaults(t *testing.T) {
 				t.Errorf("faults in the report: %v", rep.Faults)
 			}
 			// The fault's problem, and no other: a busy machine may add a
-			// late heartbeat or a speaker stall (logged), never another
-			// seat's or key's problem.
+			// late heartbeat or a speaker stall (logged) to another
+			// component's fault, never another seat's or key's problem.
 			found := -1
 			for j, p := range rep.Problems {
 				switch {
@@ -179,7 +185,8 @@ func TestEmulatedFaults(t *testing.T) {
 						found = j
 					}
 				case c.fault == "no-link" && p.Seat == 0 && strings.Contains(p.Message, "the table could not be reached"):
-				case p.Seat == 0 && (p.Component == CompLink || p.Component == CompSpeaker) && c.problem.Seat > 0:
+				case p.Seat == 0 && (p.Component == CompLink || p.Component == CompSpeaker) &&
+					(c.problem.Seat > 0 || p.Component != c.problem.Component && busyMachine(p.Message)):
 					t.Logf("also (a busy machine?): %v", p)
 				default:
 					t.Errorf("unexpected problem %v", p)
@@ -221,4 +228,26 @@ func TestUsage(t *testing.T) {
 			t.Errorf("%q: exit %d, want 2\n%s%s", args, code, out.String(), errb.String())
 		}
 	}
+}
+
+// busyMachine: the link's and the speaker's timing checks, which a loaded
+// test machine (every package under -race at once) can trip on its own.
+func busyMachine(msg string) bool {
+	for _, s := range []string{"heartbeat", "round trip", "stall", "stopped pulling"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// onlyBusyMachine: there are problems, and all are the link's or the
+// speaker's timing checks (see busyMachine).
+func onlyBusyMachine(ps []Problem) bool {
+	for _, p := range ps {
+		if p.Seat != 0 || (p.Component != CompLink && p.Component != CompSpeaker) || !busyMachine(p.Message) {
+			return false
+		}
+	}
+	return len(ps) > 0
 }
