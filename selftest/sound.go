@@ -10,9 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
+	"wolftable/audio/alsafile"
 	"wolftable/audio/pack"
 	"wolftable/audio/player"
 	"wolftable/audio/speaker"
@@ -271,21 +271,6 @@ type SoundCard struct {
 	frames int64
 }
 
-// alsaCardConfig is the emulated card's ALSA configuration.
-func alsaCardConfig(fifo string) string {
-	return fmt.Sprintf(`# Written by wolftable selftest --emulate: an emulated sound card.
-pcm.!default {
-	type file
-	slave.pcm "null"
-	file "%s"
-	format "raw"
-}
-pcm.null {
-	type null
-}
-`, fifo)
-}
-
 // alsaNoDevice is the no-speaker fault's ALSA configuration: the default
 // device is a sound card that does not exist.
 const alsaNoDevice = `# Written by wolftable selftest --emulate --fault no-speaker.
@@ -305,17 +290,12 @@ const cardFrameBytes = 2 * 4
 // sound device.
 func StartSoundCard(dir string) (*SoundCard, error) {
 	path := filepath.Join(dir, "card.fifo")
-	if err := syscall.Mkfifo(path, 0o600); err != nil {
-		return nil, fmt.Errorf("selftest: sound card: %w", err)
-	}
-	// O_RDWR: the open does not wait for a writer, and reads never see EOF
-	// before oto opens the device.
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	f, err := alsafile.OpenFIFO(path, 0)
 	if err != nil {
 		return nil, fmt.Errorf("selftest: sound card: %w", err)
 	}
 	conf := filepath.Join(dir, "asound.conf")
-	if err := os.WriteFile(conf, []byte(alsaCardConfig(path)), 0o600); err != nil {
+	if err := os.WriteFile(conf, []byte(alsafile.Config(path, "wolftable selftest --emulate: an emulated sound card")), 0o600); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("selftest: sound card: %w", err)
 	}

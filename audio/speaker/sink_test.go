@@ -6,12 +6,11 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 	"sort"
 	"sync"
-	"syscall"
 	"time"
 
+	"wolftable/audio/alsafile"
 	"wolftable/audio/pack"
 )
 
@@ -37,22 +36,11 @@ import (
 
 // alsaConfig is the whole ALSA configuration for the tests.
 func alsaConfig(fifo string) string {
-	return fmt.Sprintf(`# Written by the wolftable/audio/speaker tests.
-pcm.!default {
-	type file
-	slave.pcm "null"
-	file "%s"
-	format "raw"
-}
-pcm.null {
-	type null
-}
-`, fifo)
+	return alsafile.Config(fifo, "the wolftable/audio/speaker tests")
 }
 
 const (
-	fSetPipeSize = 1031 // F_SETPIPE_SZ
-	pipeBytes    = 4096
+	pipeBytes = 4096
 
 	// sinkLag is one device buffer (DefaultDeviceBuffer at pack.SampleRate,
 	// which oto asks ALSA for and the null plugin grants), in frames.
@@ -93,25 +81,9 @@ type sinkTime struct {
 // O_RDWR: the open does not wait for a writer, and the read end never sees
 // EOF while oto has not opened the device yet.
 func newALSASink(fifo string, rate, channels int) (*alsaSink, error) {
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		return nil, fmt.Errorf("mkfifo: %w", err)
-	}
-	f, err := os.OpenFile(fifo, os.O_RDWR, 0)
+	f, err := alsafile.OpenFIFO(fifo, pipeBytes)
 	if err != nil {
 		return nil, err
-	}
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return nil, err
-	}
-	var serr error
-	rc.Control(func(fd uintptr) {
-		if _, _, e := syscall.Syscall(syscall.SYS_FCNTL, fd, fSetPipeSize, pipeBytes); e != 0 {
-			serr = e
-		}
-	})
-	if serr != nil {
-		return nil, fmt.Errorf("F_SETPIPE_SZ: %w", serr)
 	}
 	s := &alsaSink{f: f, frameBytes: 4 * channels, channels: channels, rate: rate, hit: make(chan sinkHit, 1)}
 	go s.run()
@@ -255,13 +227,4 @@ func (s *alsaSink) consumed() int64 {
 
 // writeALSAConfig writes the configuration and points ALSA (and HOME, so no
 // ~/.asoundrc is read) at it.
-func writeALSAConfig(dir, config string) error {
-	path := filepath.Join(dir, "asound.conf")
-	if err := os.WriteFile(path, []byte(config), 0o644); err != nil {
-		return err
-	}
-	if err := os.Setenv("ALSA_CONFIG_PATH", path); err != nil {
-		return err
-	}
-	return os.Setenv("HOME", dir)
-}
+func writeALSAConfig(dir, config string) error { return alsafile.Use(dir, config) }

@@ -8,10 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
+	"wolftable/audio/alsafile"
 	"wolftable/audio/pack"
 	"wolftable/audio/speaker"
 )
@@ -54,38 +54,16 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func alsaConfig(fifo string) string {
-	return fmt.Sprintf(`# Written by the wolftable/audio/voice tests.
-pcm.!default {
-	type file
-	slave.pcm "null"
-	file "%s"
-	format "raw"
-}
-pcm.null {
-	type null
-}
-`, fifo)
-}
+func alsaConfig(fifo string) string { return alsafile.Config(fifo, "the wolftable/audio/voice tests") }
 
 // writeALSAConfig points ALSA (and HOME, so no ~/.asoundrc is read) at a
 // configuration of the test's own.
-func writeALSAConfig(dir, config string) error {
-	path := filepath.Join(dir, "asound.conf")
-	if err := os.WriteFile(path, []byte(config), 0o644); err != nil {
-		return err
-	}
-	if err := os.Setenv("ALSA_CONFIG_PATH", path); err != nil {
-		return err
-	}
-	return os.Setenv("HOME", dir)
-}
+func writeALSAConfig(dir, config string) error { return alsafile.Use(dir, config) }
 
 const (
-	fSetPipeSize = 1031 // F_SETPIPE_SZ
-	pipeBytes    = 4096
-	sinkRate     = pack.SampleRate
-	frameBytes   = 8 // stereo float32
+	pipeBytes  = 4096
+	sinkRate   = pack.SampleRate
+	frameBytes = 8 // stereo float32
 )
 
 type alsaSink struct {
@@ -98,27 +76,9 @@ type alsaSink struct {
 }
 
 func newALSASink(fifo string) (*alsaSink, error) {
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		return nil, fmt.Errorf("mkfifo: %w", err)
-	}
-	// O_RDWR: the open does not wait for a writer, and reads never see EOF
-	// before oto opens the device.
-	f, err := os.OpenFile(fifo, os.O_RDWR, 0)
+	f, err := alsafile.OpenFIFO(fifo, pipeBytes)
 	if err != nil {
 		return nil, err
-	}
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return nil, err
-	}
-	var serr error
-	rc.Control(func(fd uintptr) {
-		if _, _, e := syscall.Syscall(syscall.SYS_FCNTL, fd, fSetPipeSize, pipeBytes); e != 0 {
-			serr = e
-		}
-	})
-	if serr != nil {
-		return nil, fmt.Errorf("F_SETPIPE_SZ: %w", serr)
 	}
 	s := &alsaSink{f: f}
 	go s.run()

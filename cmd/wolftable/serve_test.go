@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"wolftable/audio/alsafile"
 	"wolftable/boards"
 	"wolftable/engine"
 	"wolftable/script"
@@ -123,21 +124,12 @@ dir = %q
 listen = "127.0.0.1:0"
 `, link, filepath.Join(dir, "journals"))), 0o644)
 	// The voice goes to a sound card of the test's own: ALSA's default PCM is
-	// a file (a FIFO) over null, read here at 48 kHz like a real card.
+	// a file (a FIFO) over null, read here in 10 ms steps.
 	fifo := filepath.Join(dir, "sink")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(filepath.Join(dir, "asound.conf"), []byte(fmt.Sprintf(`pcm.!default {
-	type file
-	slave.pcm "null"
-	file %q
-	format "raw"
-}
-pcm.null {
-	type null
-}
-`, fifo)), 0o644)
+	os.WriteFile(filepath.Join(dir, "asound.conf"), []byte(alsafile.Config(fifo, "TestServeEndToEnd")), 0o644)
 	var voiced atomic.Int64 // non-silent bytes the sound card got
 	go func() {
 		f, err := os.Open(fifo)
@@ -145,7 +137,7 @@ pcm.null {
 			return
 		}
 		defer f.Close()
-		buf := make([]byte, 3840) // 10 ms of 48 kHz stereo float32
+		buf := make([]byte, 3840) // every 10 ms: 30 ms of 16 kHz stereo float32, faster than a card
 		tick := time.NewTicker(10 * time.Millisecond)
 		defer tick.Stop()
 		for range tick.C {
