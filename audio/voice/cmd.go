@@ -61,10 +61,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 }
 
 func newFlags(name string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("voice "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, CommandUsage) }
-	return fs
+	return cliflag.New("voice "+name, CommandUsage, stderr)
 }
 
 func cmdScript(args []string, stdout, stderr io.Writer) int {

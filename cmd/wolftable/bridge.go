@@ -73,10 +73,7 @@ func cmdBridge(args []string, stdout, stderr io.Writer) int {
 }
 
 func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("wolftable bridge "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, bridgeUsage) }
-	return fs
+	return cliflag.New("wolftable bridge "+name, bridgeUsage, stderr)
 }
 
 func cliLogger(stderr io.Writer) *slog.Logger {

@@ -1,7 +1,11 @@
 // Package cliflag holds the command line helpers the subcommands share.
 package cliflag
 
-import "flag"
+import (
+	"flag"
+	"fmt"
+	"io"
+)
 
 // Interspersed parses fs's flags wherever they appear in args (before,
 // between or after the positional arguments) and returns the positional
@@ -19,4 +23,13 @@ func Interspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, args[0])
 		args = args[1:]
 	}
+}
+
+// New is a subcommand's flag set: errors and usage go to stderr, and the
+// usage printed on a bad flag is the command's own text.
+func New(name, usage string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, usage) }
+	return fs
 }
