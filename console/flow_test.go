@@ -240,36 +240,25 @@ func TestJudgeFlow(t *testing.T) {
 
 func waitFrame(t *testing.T, frames <-chan []byte, ok func(JudgeState) bool) JudgeState {
 	t.Helper()
-	timeout := time.After(5 * time.Second)
-	for {
-		select {
-		case f, open := <-frames:
-			if !open {
-				t.Fatal("the judge's stream ended")
-			}
-			var st JudgeState
-			if err := json.Unmarshal(f, &st); err != nil {
-				t.Fatal(err)
-			}
-			if ok(st) {
-				return st
-			}
-		case <-timeout:
-			t.Fatal("the judge's stream never showed it")
-		}
-	}
+	return waitStream(t, frames, "the judge's stream", ok)
 }
 
 func waitPublic(t *testing.T, frames <-chan []byte, ok func(PublicState) bool) PublicState {
+	t.Helper()
+	return waitStream(t, frames, "the public stream", ok)
+}
+
+// waitStream reads a stream's JSON frames until one satisfies ok (5 s).
+func waitStream[T any](t *testing.T, frames <-chan []byte, name string, ok func(T) bool) T {
 	t.Helper()
 	timeout := time.After(5 * time.Second)
 	for {
 		select {
 		case f, open := <-frames:
 			if !open {
-				t.Fatal("the public stream ended")
+				t.Fatal(name + " ended")
 			}
-			var st PublicState
+			var st T
 			if err := json.Unmarshal(f, &st); err != nil {
 				t.Fatal(err)
 			}
@@ -277,7 +266,7 @@ func waitPublic(t *testing.T, frames <-chan []byte, ok func(PublicState) bool) P
 				return st
 			}
 		case <-timeout:
-			t.Fatal("the public stream never showed it")
+			t.Fatal(name + " never showed it")
 		}
 	}
 }
