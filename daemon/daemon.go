@@ -171,7 +171,16 @@ func New(cfg Config) (*Daemon, error) {
 // Submit feeds an input from outside the daemon's goroutine (the console,
 // a test) and waits until it is applied or refused.
 func (d *Daemon) Submit(ctx context.Context, in engine.Input, source string) error {
-	r := request{in: in, source: source, reply: make(chan error, 1)}
+	return d.send(ctx, request{in: in, source: source, reply: make(chan error, 1)})
+}
+
+// Alive checks that the daemon's loop answers (for systemd's watchdog).
+func (d *Daemon) Alive(ctx context.Context) error {
+	return d.send(ctx, request{reply: make(chan error, 1), probe: true}) // Run answers a probe nil
+}
+
+// send hands r to Run and waits for its reply.
+func (d *Daemon) send(ctx context.Context, r request) error {
 	select {
 	case d.reqs <- r:
 	case <-d.done:
@@ -182,24 +191,6 @@ func (d *Daemon) Submit(ctx context.Context, in engine.Input, source string) err
 	select {
 	case err := <-r.reply:
 		return err
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-// Alive checks that the daemon's loop answers (for systemd's watchdog).
-func (d *Daemon) Alive(ctx context.Context) error {
-	r := request{reply: make(chan error, 1), probe: true}
-	select {
-	case d.reqs <- r:
-	case <-d.done:
-		return ErrStopped
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	select {
-	case <-r.reply:
-		return nil
 	case <-ctx.Done():
 		return ctx.Err()
 	}
