@@ -226,7 +226,7 @@ func checkClip(fsys fs.FS, id, file string, l limits, add func(Finding)) (clipLe
 	}
 
 	win := windowRMS(a)
-	floor := fromDB(l.floor)
+	floor := pack.FromDB(l.floor)
 	first := slices.IndexFunc(win, func(r float64) bool { return r > floor })
 	if first < 0 {
 		add(Finding{Severity: Error, Kind: Silent, Clip: id, File: file,
@@ -258,7 +258,7 @@ func checkClip(fsys fs.FS, id, file string, l limits, add func(Finding)) (clipLe
 			n++
 		}
 	}
-	level := toDB(math.Sqrt(sum / float64(n)))
+	level := pack.DB(math.Sqrt(sum / float64(n)))
 	add(Finding{Severity: Info, Kind: Level, Clip: id, File: file, Value: round1(level), Unit: "dBFS",
 		Message: fmt.Sprintf("level %.1f dBFS, %v, %d Hz %s", level, a.Duration().Round(time.Millisecond), a.Rate, channelsName(a.Channels))})
 	return clipLevel{id: id, dbfs: level}, true
@@ -327,30 +327,8 @@ func windowFrames(rate int) int {
 // windowRMS is the RMS of each 10 ms window (all channels), in full-scale
 // units; a short last window counts.
 func windowRMS(a pack.Audio) []float64 {
-	wf := windowFrames(a.Rate)
-	frames := a.Frames()
-	out := make([]float64, 0, frames/wf+1)
-	for start := 0; start < frames; start += wf {
-		end := min(start+wf, frames)
-		var sum float64
-		for _, s := range a.Samples[start*a.Channels : end*a.Channels] {
-			v := float64(s) / 32768
-			sum += v * v
-		}
-		out = append(out, math.Sqrt(sum/float64((end-start)*a.Channels)))
-	}
-	return out
+	return pack.WindowRMS(a.Samples, a.Channels, windowFrames(a.Rate))
 }
-
-// dBFS with 0 dBFS = a full-scale square wave (RMS 1).
-func toDB(rms float64) float64 {
-	if rms <= 0 {
-		return math.Inf(-1)
-	}
-	return 20 * math.Log10(rms)
-}
-
-func fromDB(db float64) float64 { return math.Pow(10, db/20) }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 

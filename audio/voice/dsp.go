@@ -3,6 +3,8 @@ package voice
 import (
 	"math"
 	"time"
+
+	"wolftable/audio/pack"
 )
 
 // The clip measures, as audio/check takes them: 10 ms windows, RMS in dBFS
@@ -18,29 +20,7 @@ func windowLen(rate int) int {
 
 // windows returns the RMS (linear, full scale 1) of each window of mono
 // samples.
-func windows(s []int16, rate int) []float64 {
-	wf := windowLen(rate)
-	out := make([]float64, 0, len(s)/wf+1)
-	for start := 0; start < len(s); start += wf {
-		end := min(start+wf, len(s))
-		var sum float64
-		for _, v := range s[start:end] {
-			f := float64(v) / 32768
-			sum += f * f
-		}
-		out = append(out, math.Sqrt(sum/float64(end-start)))
-	}
-	return out
-}
-
-func dB(lin float64) float64 {
-	if lin <= 0 {
-		return math.Inf(-1)
-	}
-	return 20 * math.Log10(lin)
-}
-
-func fromDB(db float64) float64 { return math.Pow(10, db/20) }
+func windows(s []int16, rate int) []float64 { return pack.WindowRMS(s, 1, windowLen(rate)) }
 
 // Edges are a clip's silences: before the first and after the last voiced
 // window.
@@ -52,7 +32,7 @@ type Edges struct {
 // Measure takes a mono clip's edges and level the way audio/check does.
 func Measure(s []int16, rate int) Edges {
 	w := windows(s, rate)
-	floor := fromDB(voicedFloorDB)
+	floor := pack.FromDB(voicedFloorDB)
 	first, last := -1, -1
 	var sum float64
 	n := 0
@@ -73,7 +53,7 @@ func Measure(s []int16, rate int) Edges {
 	return Edges{
 		Lead:  dur(first*wf, rate),
 		Trail: dur(len(s)-min((last+1)*wf, len(s)), rate),
-		Level: dB(math.Sqrt(sum / float64(n))),
+		Level: pack.DB(math.Sqrt(sum / float64(n))),
 	}
 }
 
@@ -90,13 +70,13 @@ func shape(s []int16, rate int, levelDB, peakDB, trimDB float64, lead, trail tim
 	if math.IsInf(e.Level, -1) {
 		return nil
 	}
-	gain := fromDB(levelDB - e.Level)
+	gain := pack.FromDB(levelDB - e.Level)
 	peak := 0
 	for _, v := range s {
 		peak = max(peak, abs(int(v)))
 	}
 	if peak > 0 {
-		gain = min(gain, fromDB(peakDB)*32767/float64(peak))
+		gain = min(gain, pack.FromDB(peakDB)*32767/float64(peak))
 	}
 	out := make([]float64, len(s))
 	for i, v := range s {
@@ -106,7 +86,7 @@ func shape(s []int16, rate int, levelDB, peakDB, trimDB float64, lead, trail tim
 	// Trim on finer (2.5 ms) windows than the check's, so the cut is close
 	// to the voice.
 	step := max(1, rate/400)
-	thr := fromDB(trimDB) * 32768
+	thr := pack.FromDB(trimDB) * 32768
 	first, last := -1, -1
 	for start := 0; start < len(out); start += step {
 		end := min(start+step, len(out))
