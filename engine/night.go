@@ -61,10 +61,15 @@ func hasConfirm(k StepKind) bool {
 	return false
 }
 
-// nightStep runs one step. The step closes when its actor has acted and the
-// plausible length drawn for it has passed, or when its window runs out. A
-// step whose role is dead or absent closes at the drawn length: the length
-// is drawn the same way for every step, live or not (A15).
+// nightStep runs one step. Its public output — the lines, their order and
+// their times — is the same whoever holds the role, whether it lives and
+// whatever it does (A3, A15): under night.pace=fixed the step lasts its
+// whole window, the hurry line at its point and the confirmation at the
+// end, always; under night.pace=plausible it closes when its actor has acted
+// and a length drawn the same way for every step has passed (a dead or
+// absent role's step at the drawn length), saying the hurry line if still
+// open at its point and the confirmation always. The pedal does not shorten
+// a night step: the judge's own timing would tell what the judge saw.
 func (g *Game) nightStep(st Step) {
 	k := st.Kind
 	actors := g.nightActors(k)
@@ -82,21 +87,24 @@ func (g *Game) nightStep(st Step) {
 	if st.Mark != "" && g.b.Has(st.Mark) {
 		g.say("night.mark." + string(st.Mark))
 	}
-	pct := g.opt.StepMinPercent
-	lo := (st.Seconds*pct + 99) / 100
-	if lo < 1 {
-		lo = 1
+	plausible := g.opt.NightPace == PacePlausible
+	drawn := st.Seconds
+	if plausible {
+		lo := (st.Seconds*g.opt.StepMinPercent + 99) / 100
+		if lo < 1 {
+			lo = 1
+		}
+		drawn = g.draw(lo, st.Seconds)
 	}
-	drawn := g.draw(lo, st.Seconds)
 	var acted, drawnDone bool
 	closeStep := func() {
-		if s.closed {
-			return
+		if !s.closed {
+			g.closeNightStep(s, st, live)
 		}
-		g.closeNightStep(s, st, live, !live || (s.chose != nil && s.chose()))
 	}
 	tryClose := func() {
-		if acted && drawnDone {
+		// plausible pace only: a fixed step closes at its window's end
+		if plausible && drawnDone && (acted || !live) {
 			closeStep()
 		}
 	}
@@ -161,15 +169,10 @@ func (g *Game) nightStep(st Step) {
 	if live && s.act != nil && k != StepWolves && k != StepGargoyleKill && g.nightBlocked(actors[0]) {
 		g.cue(actors[0], "cue.blocked", actors[0]) // 技能被禁止: crossed forearms
 	}
-	if !live {
-		acted = false // nobody acts: the drawn length alone closes the step
-	}
 	if st.Hurry > 0 && st.Hurry < st.Seconds {
-		g.timer(s, st.Hurry, func() {
-			if !acted || !live {
-				g.say("night." + string(k) + ".hurry")
-			}
-		})
+		// said whenever the step is still open at its point: never on what
+		// the actor did (a closed step's timers are cancelled)
+		g.timer(s, st.Hurry, func() { g.say("night." + string(k) + ".hurry") })
 	}
 	if k == StepWolves && len(g.exploded) > 0 && g.opt.ExplodeWolfSecs < st.Seconds {
 		// the exploded wolf points the kill for 30 s, then leaves (A11)
@@ -184,22 +187,21 @@ func (g *Game) nightStep(st Step) {
 			s.after()
 		})
 	}
-	g.timer(s, drawn, func() {
-		drawnDone = true
-		if !live {
-			closeStep()
-			return
-		}
-		tryClose()
-	})
+	if plausible && drawn < st.Seconds {
+		g.timer(s, drawn, func() {
+			drawnDone = true
+			tryClose()
+		})
+	}
 	g.timer(s, st.Seconds, closeStep)
 }
 
-// closeNightStep says the confirmation and result lines, commits the step's
-// choice to the night and closes eyes.
-func (g *Game) closeNightStep(s *step, st Step, live, confirm bool) {
+// closeNightStep says the confirmation (always, on the steps that have one)
+// and the result lines, commits the step's choice to the night and closes
+// eyes.
+func (g *Game) closeNightStep(s *step, st Step, live bool) {
 	k := st.Kind
-	if hasConfirm(k) && confirm && !st.OpenOnly {
+	if hasConfirm(k) && !st.OpenOnly {
 		g.say("night.confirm")
 	}
 	if s.commit != nil && live {
@@ -266,7 +268,6 @@ func (g *Game) wolvesStep(s *step) {
 		return target, target >= 0
 	}
 	s.done = func() bool { _, ok := s.agreed(); return ok }
-	s.chose = s.done
 	s.commit = func() {
 		if t, ok := s.agreed(); ok {
 			g.ns.kill = t
@@ -343,7 +344,6 @@ func (g *Game) witchStep(s *step, live bool) {
 	}
 	s.reset = func() { save, armed, wave, poison = false, false, false, 0 }
 	s.done = func() bool { return save || poison > 0 || wave }
-	s.chose = func() bool { return save || poison > 0 }
 	s.commit = func() {
 		if save {
 			g.antidoteUsed = true
@@ -406,7 +406,6 @@ func (g *Game) pickStep(s *step, who string, check func(seat, t int) error, comm
 	}
 	s.reset = func() { target = 0 }
 	s.done = func() bool { return target > 0 }
-	s.chose = s.done
 	s.commit = func() { commit(s.actors[0], target) }
 }
 
@@ -437,7 +436,6 @@ func (g *Game) guardStep(s *step) {
 	}
 	s.reset = func() { target, chosen = 0, false }
 	s.done = func() bool { return chosen }
-	s.chose = func() bool { return target > 0 }
 	s.commit = func() {
 		g.ns.guard = target
 		g.record(Record{Type: RecAction, Kind: "guard", By: s.actors[0], Target: target, When: g.when()})

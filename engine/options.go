@@ -10,31 +10,32 @@ import (
 // Options are a board's rule options (rules.md, names in code font there).
 // Defaults are the seed-000 tournament settings.
 type Options struct {
-	ClockRule         string  // speaking.clock_rule: minute_mod_n | minute_digit_sum (election, and exile day without a sheriff)
-	ExileClockRule    string  // speaking.exile_clock_rule: "" = same as ClockRule
-	WitchSelfSave     string  // witch.self_save: never | first_night | no_guard
-	SheriffWeight     float64 // sheriff.weight (1.5)
-	SheriffRetry      bool    // sheriff.retry_next_day
-	DoubleExplode     bool    // sheriff.double_explode: explosion in the speeches resumes the election next day
-	ExplodeKeepsBadge bool    // sheriff.explode_keeps_badge
-	Sheriff           bool    // sheriff.enabled: the board has a sheriff (有警長)
-	LastWordsNights   int     // last_words.nights: nights 1..N give last words
-	PKVotersBlue      bool    // lights.pk_voters_blue
-	SpeakerPulse      bool    // lights.speaker_pulse
-	SpeechSeconds     int     // speech.seconds (120)
-	SheriffSeconds    int     // speech.sheriff_seconds (150)
-	SpeechWarn        int     // speech.warn_seconds: warning this many seconds before the end (30)
-	LastWordsSeconds  int     // speech.last_words_seconds (120)
-	SkillSeconds      int     // skill.seconds: "是否發動技能" window (10)
-	VoteSeconds       int     // vote.seconds: voting window after "3~2~1" (10)
-	SignupSeconds     int     // signup.seconds: night sign-up hands (5)
-	WithdrawSeconds   int     // withdraw.seconds: 退水 window (10)
-	ChoiceSeconds     int     // choice.seconds: the sheriff's 順/逆, 歸票 and badge choices (15)
-	ExplodeWolfSecs   int     // explode.wolf_seconds: an exploded wolf points the kill for this long (30)
-	StepMinPercent    int     // night.min_percent: the shortest plausible night step, in % of its window (40)
-	IdiotKeepsBadge   bool    // idiot.keeps_badge: a revealed idiot who is sheriff keeps the badge
-	LastWordsFirst    bool    // exile.last_words_first: the exiled player's last words before the skill question (狼王攝夢人)
-	BloodMoonSeal     bool    // bloodmoon.seal_after_explode (std, default on)
+	ClockRule         string    // speaking.clock_rule: minute_mod_n | minute_digit_sum (election, and exile day without a sheriff)
+	ExileClockRule    string    // speaking.exile_clock_rule: "" = same as ClockRule
+	WitchSelfSave     string    // witch.self_save: never | first_night | no_guard
+	SheriffWeight     float64   // sheriff.weight (1.5)
+	SheriffRetry      bool      // sheriff.retry_next_day
+	DoubleExplode     bool      // sheriff.double_explode: explosion in the speeches resumes the election next day
+	ExplodeKeepsBadge bool      // sheriff.explode_keeps_badge
+	Sheriff           bool      // sheriff.enabled: the board has a sheriff (有警長)
+	LastWordsNights   int       // last_words.nights: nights 1..N give last words
+	PKVotersBlue      bool      // lights.pk_voters_blue
+	SpeakerPulse      bool      // lights.speaker_pulse
+	SpeechSeconds     int       // speech.seconds (120)
+	SheriffSeconds    int       // speech.sheriff_seconds (150)
+	SpeechWarn        int       // speech.warn_seconds: warning this many seconds before the end (30)
+	LastWordsSeconds  int       // speech.last_words_seconds (120)
+	SkillSeconds      int       // skill.seconds: "是否發動技能" window (10)
+	VoteSeconds       int       // vote.seconds: voting window after "3~2~1" (10)
+	SignupSeconds     int       // signup.seconds: night sign-up hands (5)
+	WithdrawSeconds   int       // withdraw.seconds: 退水 window (10)
+	ChoiceSeconds     int       // choice.seconds: the sheriff's 順/逆, 歸票 and badge choices (15)
+	ExplodeWolfSecs   int       // explode.wolf_seconds: an exploded wolf points the kill for this long (30)
+	NightPace         NightPace // night.pace: fixed (every step lasts its window) | plausible
+	StepMinPercent    int       // night.min_percent: under night.pace=plausible, the shortest night step, in % of its window (40)
+	IdiotKeepsBadge   bool      // idiot.keeps_badge: a revealed idiot who is sheriff keeps the badge
+	LastWordsFirst    bool      // exile.last_words_first: the exiled player's last words before the skill question (狼王攝夢人)
+	BloodMoonSeal     bool      // bloodmoon.seal_after_explode (std, default on)
 }
 
 // DefaultOptions are the shared settings of every seed-000 board.
@@ -44,9 +45,31 @@ func DefaultOptions() Options {
 		DoubleExplode: true, Sheriff: true, LastWordsNights: 1, PKVotersBlue: true, SpeakerPulse: true,
 		SpeechSeconds: 120, SheriffSeconds: 150, SpeechWarn: 30, LastWordsSeconds: 120,
 		SkillSeconds: 10, VoteSeconds: 10, SignupSeconds: 5, WithdrawSeconds: 10, ChoiceSeconds: 15,
-		ExplodeWolfSecs: 30, StepMinPercent: 40, BloodMoonSeal: true,
+		ExplodeWolfSecs: 30, NightPace: PaceFixed, StepMinPercent: 40, BloodMoonSeal: true,
 	}
 }
+
+// NightPace is how long a night step lasts (night.pace; rules.md A3, A15).
+// Under either pace a step's public output — its lines, their order and
+// their times — does not depend on who holds the role, whether it lives, or
+// what it does.
+type NightPace string
+
+const (
+	// PaceFixed (the tournament default): every step lasts its whole window;
+	// the hurry line is said at its point and the confirmation at the
+	// window's end, always. Nothing about a step's length or lines can tell
+	// anything.
+	PaceFixed NightPace = "fixed"
+	// PacePlausible: a step ends once its actor has acted and a length drawn
+	// uniformly from [night.min_percent, 100 %] of its window has passed (a
+	// dead or absent role's step at the drawn length alone, or at the
+	// window's end). The hurry line is said if the step is still open at its
+	// point; the confirmation always. Faster, but the length's distribution
+	// still differs statistically between a slow live actor and a dead role
+	// (docs/rules-decisions.md).
+	PacePlausible NightPace = "plausible"
+)
 
 type optionField struct {
 	doc string
@@ -132,7 +155,15 @@ func optionFields() map[string]optionField {
 		"withdraw.seconds":             intOpt("退水 window", 3, 60, func(o *Options) *int { return &o.WithdrawSeconds }),
 		"choice.seconds":               intOpt("sheriff choices (order, 歸票, badge)", 5, 120, func(o *Options) *int { return &o.ChoiceSeconds }),
 		"explode.wolf_seconds":         intOpt("an exploded wolf's 指刀 time", 5, 120, func(o *Options) *int { return &o.ExplodeWolfSecs }),
-		"night.min_percent":            intOpt("shortest plausible night step, % of its window (A15)", 10, 100, func(o *Options) *int { return &o.StepMinPercent }),
+		"night.min_percent":            intOpt("under night.pace=plausible, the shortest night step, % of its window (A15)", 10, 100, func(o *Options) *int { return &o.StepMinPercent }),
+		"night.pace": {"night step length: fixed = the whole window, always (tournaments); plausible = a drawn length (A15)", func(o *Options, v string) error {
+			switch NightPace(v) {
+			case PaceFixed, PacePlausible:
+				o.NightPace = NightPace(v)
+				return nil
+			}
+			return fmt.Errorf("want fixed or plausible, got %q", v)
+		}, func(o *Options) string { return string(o.NightPace) }},
 	}
 }
 

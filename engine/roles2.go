@@ -182,7 +182,6 @@ func (g *Game) gargoyleKillStep(s *step, live bool) {
 	}
 	s.reset = func() { target = -1 }
 	s.done = func() bool { return target >= 0 || !alone }
-	s.chose = func() bool { return target > 0 }
 	s.commit = func() {
 		if alone && target > 0 {
 			g.ns.kill = target

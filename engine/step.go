@@ -25,7 +25,6 @@ type step struct {
 
 	// night steps
 	done   func() bool        // the actor's choice is complete
-	chose  func() bool        // the actor chose a target (the judge confirms it)
 	commit func()             // writes the choice into the night
 	agreed func() (int, bool) // wolves: the agreed target
 }

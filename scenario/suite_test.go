@@ -57,6 +57,7 @@ func TestSuite(t *testing.T) {
 				t.Errorf("line %d: %s", fl.Line, fl.Msg)
 			}
 			checkSpeechOrders(t, src, res)
+			checkSamePublicTrace(t, file, src, res)
 		})
 	}
 }
@@ -86,6 +87,63 @@ func checkSpeechOrders(t *testing.T, src []byte, res *scenario.Result) {
 			t.Errorf("day %s %s speeches: got %v, want %s", f[0], f[1], got[k], want)
 		}
 	}
+}
+
+// checkSamePublicTrace checks the suite's "# same-public-trace-as: FILE"
+// comments (rules.md A15): two games that differ only in hidden facts must
+// give the same public transcript — every judge line with its time, every
+// light, tally, sheriff, exile, reveal and result.
+func checkSamePublicTrace(t *testing.T, file string, src []byte, res *scenario.Result) {
+	for _, line := range strings.Split(string(src), "\n") {
+		other, ok := strings.CutPrefix(strings.TrimSpace(line), "# same-public-trace-as:")
+		if !ok {
+			continue
+		}
+		path := filepath.Join(filepath.Dir(file), strings.TrimSpace(other))
+		osrc, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("same-public-trace-as: %v", err)
+		}
+		f, err := scenario.Parse(path, osrc)
+		if err != nil {
+			t.Fatalf("same-public-trace-as: %v", err)
+		}
+		ores := scenario.Run(f, boards.Get)
+		mine, theirs := publicLines(t, res), publicLines(t, ores)
+		if len(mine) < 20 {
+			t.Fatalf("a public transcript of %d lines: nothing to compare", len(mine))
+		}
+		for i := 0; i < len(mine) || i < len(theirs); i++ {
+			var a, b string
+			if i < len(mine) {
+				a = mine[i]
+			}
+			if i < len(theirs) {
+				b = theirs[i]
+			}
+			if a != b {
+				t.Fatalf("the public transcript differs from %s's at line %d (A15):\n  here:  %s\n  there: %s", path, i+1, a, b)
+			}
+		}
+	}
+}
+
+// publicLines is what everyone at the table hears and sees in a transcript.
+func publicLines(t *testing.T, res *scenario.Result) []string {
+	var sb strings.Builder
+	if err := scenario.WriteTranscript(&sb, res); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, l := range strings.Split(sb.String(), "\n") {
+		for _, mark := range []string{"法官：", "〔燈〕", "〔票型〕", "〔警長〕", "〔放逐〕", "〔翻牌〕", "〔結果〕"} {
+			if strings.Contains(l, mark) {
+				out = append(out, l)
+				break
+			}
+		}
+	}
+	return out
 }
 
 func asParseError(err error, pe **scenario.ParseError) bool {
