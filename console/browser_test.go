@@ -260,7 +260,7 @@ func TestBrowserJudgeConsole(t *testing.T) {
 	b.until(public, "the public page", jsText("#board", "預女獵愚"))
 
 	// every live stream drops (a Wi-Fi hiccup): the pages reconnect on their own
-	r.srv.hub.dropAll()
+	r.srv.dropStreams()
 	b.until(judge, "the judge's page sees the drop", `document.querySelector('#conn').classList.contains('down')`)
 	b.until(judge, "the judge's page back", `!document.querySelector('#conn').classList.contains('down')`)
 

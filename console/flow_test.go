@@ -312,7 +312,7 @@ func TestStreamsDrop(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-frames
-	r.srv.hub.dropAll()
+	r.srv.dropStreams()
 	timeout := time.After(5 * time.Second)
 	for open := true; open; {
 		select {

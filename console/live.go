@@ -46,6 +46,12 @@ func (h *hub) dropAll() {
 	}
 }
 
+// dropStreams ends every live stream, the judge's and the public ones.
+func (s *Server) dropStreams() {
+	s.hub.dropAll()
+	s.pubHub.dropAll()
+}
+
 func (h *hub) unsubscribe(ch chan struct{}) {
 	h.mu.Lock()
 	delete(h.subs, ch)
@@ -64,19 +70,21 @@ func (h *hub) notify() {
 }
 
 func (s *Server) publicEvents(w http.ResponseWriter, r *http.Request) {
-	s.stream(w, r, func() (any, uint64) { st := s.publicState(); return st, st.Version }, nil)
+	s.stream(w, r, &s.pubHub, func() (any, uint64) { st := s.publicState(); return st, st.Version }, nil)
 }
 
 func (s *Server) judgeEvents(w http.ResponseWriter, r *http.Request, _ []byte) {
-	s.stream(w, r, func() (any, uint64) { st := s.judgeState(); return st, st.Version }, func() bool {
+	s.stream(w, r, &s.hub, func() (any, uint64) { st := s.judgeState(); return st, st.Version }, func() bool {
 		_, ok := s.auth.session(r)
 		return ok
 	})
 }
 
 // stream serves a live view until the client goes, the console closes or
-// (judge) the session ends: then it sends "event: logout".
-func (s *Server) stream(w http.ResponseWriter, r *http.Request, render func() (any, uint64), valid func() bool) {
+// (judge) the session ends: then it sends "event: logout". Messages go out
+// when h is notified (for the public view: only when what it shows
+// changed), at most one per minGap after the last one sent.
+func (s *Server) stream(w http.ResponseWriter, r *http.Request, h *hub, render func() (any, uint64), valid func() bool) {
 	if s.streams.Add(1) > maxStreams {
 		s.streams.Add(-1)
 		writeError(w, http.StatusServiceUnavailable, "busy", "連線太多")
@@ -85,13 +93,13 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, render func() (a
 	defer s.streams.Add(-1)
 	rc := http.NewResponseController(w)
 	_ = rc.SetWriteDeadline(time.Time{}) // a live stream outlives the server's write timeout
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Accel-Buffering", "no")
+	hdr := w.Header()
+	hdr.Set("Content-Type", "text/event-stream")
+	hdr.Set("Cache-Control", "no-store")
+	hdr.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
-	sub, drop := s.hub.subscribe()
-	defer s.hub.unsubscribe(sub)
+	sub, drop := h.subscribe()
+	defer h.unsubscribe(sub)
 	beat := time.NewTicker(s.opt.Heartbeat)
 	defer beat.Stop()
 	if _, err := fmt.Fprint(w, "retry: 2000\n\n"); err != nil {

@@ -244,7 +244,10 @@ func (p *publicModel) seat(n int) *PublicSeat {
 	return &p.seats[n-1]
 }
 
-func (p *publicModel) apply(f publicFact, speed float64) {
+// apply changes the view by one public fact and reports whether anything
+// shown changed: the public stream sends a message only then (A15: a fact
+// that changes nothing shown — a night step's timer — sends nothing).
+func (p *publicModel) apply(f publicFact, speed float64) bool {
 	switch f.kind {
 	case factSay:
 		p.lines = append(p.lines, f.text)
@@ -252,20 +255,32 @@ func (p *publicModel) apply(f publicFact, speed float64) {
 			p.lines = append([]string(nil), p.lines[len(p.lines)-publicLines:]...)
 		}
 	case factLight:
-		if s := p.seat(f.seat); s != nil {
-			s.Light, s.Pulse = f.light.String(), f.pulse
+		s := p.seat(f.seat)
+		if s == nil || (s.Light == f.light.String() && s.Pulse == f.pulse) {
+			return false
 		}
+		s.Light, s.Pulse = f.light.String(), f.pulse
 	case factTimerStart:
 		// A night step's timers would tell when a role has acted (A15): by
 		// day only, when everyone sees the speeches and votes run.
-		if !isNight(p.phase) {
-			p.timers.start(f.timer, f.seconds, f.at, speed)
+		if isNight(p.phase) {
+			return false
 		}
+		p.timers.start(f.timer, f.seconds, f.at, speed)
 	case factTimerStop:
+		if _, ok := p.timers.m[f.timer]; !ok {
+			return false
+		}
 		p.timers.stop(f.timer)
 	case factPause:
+		if p.timers.paused {
+			return false
+		}
 		p.timers.pause(f.at, speed)
 	case factResume:
+		if !p.timers.paused {
+			return false
+		}
 		p.timers.resume(f.at, speed)
 	case factPhase:
 		p.phase = f.when
@@ -273,7 +288,7 @@ func (p *publicModel) apply(f publicFact, speed float64) {
 	case factDeath:
 		for _, d := range p.deaths {
 			if d.Seat == f.seat {
-				return // one entry per seat: a second cause would tell more than was said
+				return false // one entry per seat: a second cause would tell more than was said
 			}
 		}
 		d := PublicDeath{Seat: f.seat, When: f.when, WhenLabel: phaseLabel(f.when)}
@@ -295,7 +310,10 @@ func (p *publicModel) apply(f publicFact, speed float64) {
 	case factResult:
 		p.result, p.ended = f.result, true
 		p.timers.reset()
+	default:
+		return false
 	}
+	return true
 }
 
 func (p *publicModel) state(now time.Time, speed float64) PublicState {

@@ -70,14 +70,19 @@ type Server struct {
 	gen   uint64
 	wake  chan struct{}
 
-	mu       sync.RWMutex // guards the views
-	judge    judgeModel
-	public   publicModel
-	applied  uint64
-	version  uint64
-	progress chan struct{} // closed and replaced whenever applied moves
+	mu      sync.RWMutex // guards the views
+	judge   judgeModel
+	public  publicModel
+	applied uint64
+	version uint64 // the judge's view: bumped by every batch of events
+	// pubVersion is the public view's own version, bumped only when what
+	// it shows changes: a hidden event (a wolf's press, a refused key, a
+	// cue, a check) bumps nothing and wakes no public stream (A15).
+	pubVersion uint64
+	progress   chan struct{} // closed and replaced whenever applied moves
 
-	hub       hub
+	hub       hub // the judge's live streams
+	pubHub    hub // the public live streams
 	streams   atomic.Int64
 	startMu   sync.Mutex
 	quit      chan struct{}
@@ -123,7 +128,8 @@ func New(opt Options) (*Server, error) {
 		opt.Heartbeat = 15 * time.Second
 	}
 	s := &Server{opt: opt, log: opt.Log, now: opt.Now, speed: opt.Speed, wake: make(chan struct{}, 1),
-		progress: make(chan struct{}), quit: make(chan struct{}), hub: hub{subs: map[chan struct{}]struct{}{}}}
+		progress: make(chan struct{}), quit: make(chan struct{}), hub: hub{subs: map[chan struct{}]struct{}{}},
+		pubHub: hub{subs: map[chan struct{}]struct{}{}}}
 	var hash [32]byte
 	if opt.PINHash != "" {
 		h, err := parsePINHash(opt.PINHash)
@@ -249,6 +255,7 @@ func (s *Server) work() {
 		s.queue = nil
 		s.qmu.Unlock()
 		s.mu.Lock()
+		public := false
 		for _, it := range batch {
 			if it.gen != gen {
 				continue // a game replaced since
@@ -256,22 +263,34 @@ func (s *Server) work() {
 			if it.begin != nil {
 				s.judge.begin(*it.begin, it.at)
 				s.public.begin(it.begin.Board)
+				public = true
 				continue
 			}
 			s.judge.apply(it.ev, it.probe, s.speed)
 			for _, f := range publicFacts(it.ev) {
-				s.public.apply(f, s.speed)
+				if s.public.apply(f, s.speed) {
+					public = true
+				}
 			}
 		}
-		s.applied += uint64(len(batch))
 		s.version++
-		close(s.progress)
-		s.progress = make(chan struct{})
+		if public {
+			s.pubVersion++
+		}
 		s.mu.Unlock()
 		s.hub.notify()
+		if public {
+			s.pubHub.notify()
+		}
 		if f := s.onApplied.Load(); f != nil {
 			(*f)()
 		}
+		// settle returns from here on: after the hook has seen the batch
+		s.mu.Lock()
+		s.applied += uint64(len(batch))
+		close(s.progress)
+		s.progress = make(chan struct{})
+		s.mu.Unlock()
 	}
 }
 
@@ -302,17 +321,24 @@ func (s *Server) noteStartFailure(err error) {
 	s.settle(context.Background())
 	s.mu.Lock()
 	s.judge.notice = "開局失敗：" + err.Error()
+	public := s.public.notice != "等待開局"
 	s.public.notice = "等待開局"
 	s.version++
+	if public {
+		s.pubVersion++
+	}
 	s.mu.Unlock()
 	s.hub.notify()
+	if public {
+		s.pubHub.notify()
+	}
 }
 
 func (s *Server) publicState() PublicState {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	st := s.public.state(s.now(), s.speed)
-	st.Version = s.version
+	st.Version = s.pubVersion
 	return st
 }
 
