@@ -25,14 +25,15 @@ import (
 // under the fake clock. A new role must pass it too: add its night step's
 // choice to hiddenChoices.
 
-// hidden is a seat's keys at a moment of the game: in the step named by
-// step (and kind, "" = any), at seconds after the step began.
+// hidden is a seat's keys at a moment of the game: in the first step named
+// by step (and kind, "" = any), at seconds after the step began.
 type hidden struct {
 	night, day int    // the game's night or day (the other 0)
 	step, kind string // engine step name and kind (night: the step kind)
 	at         int    // seconds into the step
 	seat       int
 	keys       []hw.Key
+	dq         int // the judge's 點殺 of this seat instead of keys (public)
 	// who, when set, picks the seats at the moment (the step's actors,
 	// every voter…): one press each, in the order returned.
 	who func(p engine.Prompt) []int
@@ -137,6 +138,7 @@ func secrecyTrace(t *testing.T, b *engine.Board, p play) []string {
 	}
 	lastSeq, stepStart := -1, r.clock.Now()
 	var pending []hidden
+	used := map[int]bool{}
 	for i := 0; i < 5000; i++ {
 		pr := g.Awaiting() // the daemon is idle between settles
 		if pr.Over || (pr.Day >= p.untilDay && pr.Step == "speech") {
@@ -144,9 +146,10 @@ func secrecyTrace(t *testing.T, b *engine.Board, p play) []string {
 		}
 		if seq := g.StepSeq(); seq != lastSeq {
 			lastSeq, stepStart, pending = seq, r.clock.Now(), nil
-			for _, x := range p.presses {
-				if x.step == pr.Step && (x.kind == "" || x.kind == pr.Kind) &&
+			for i, x := range p.presses {
+				if !used[i] && x.step == pr.Step && (x.kind == "" || x.kind == pr.Kind) &&
 					((pr.Day == 0 && x.night == pr.Night) || (pr.Day > 0 && x.day == pr.Day)) {
+					used[i] = true // in the first step that matches only
 					pending = append(pending, x)
 				}
 			}
@@ -159,6 +162,13 @@ func secrecyTrace(t *testing.T, b *engine.Board, p play) []string {
 				pending = pending[1:]
 				r.clock.Advance(due.Sub(r.clock.Now()))
 				r.settle()
+				if x.dq > 0 {
+					if err := r.Submit(context.Background(), engine.Judge(engine.JudgeDQ, x.dq, 0), "console"); err != nil {
+						t.Fatalf("點殺 %d: %v", x.dq, err)
+					}
+					r.settle()
+					continue
+				}
 				seats := []int{x.seat}
 				if x.who != nil {
 					seats = x.who(g.Awaiting())
@@ -309,6 +319,30 @@ func secrecyPairs(t *testing.T, b *engine.Board) []secrecyPair {
 		pairs = append(pairs, secrecyPair{name: fmt.Sprintf("%s dead vs alive on night 2", role.Name()),
 			a: play{deal: deal, untilDay: 2, presses: exile(x, actors)},
 			b: play{deal: alive, untilDay: 2, presses: acts},
+		})
+	}
+	// 石像鬼 becomes the last wolf, or not: the judge DQs seats 1-3 of
+	// the wolves on day 1 (public); in one game all three are 狼人, in the
+	// other one of them is a villager and a 狼人 lives on
+	if g := seatsOf(deal, engine.Gargoyle); len(g) == 1 {
+		wolves := seatsOf(deal, engine.Werewolf)
+		last := wolves[len(wolves)-1]
+		var dqs []hidden
+		for i, w := range wolves {
+			dqs = append(dqs, hidden{day: 1, step: "speech", at: 1 + i, dq: w})
+		}
+		night2 := func(knife bool) []hidden {
+			out := append([]hidden{emptyKnife}, dqs...)
+			out = append(out, hidden{day: 1, step: "vote", kind: "exile", at: 1, keys: target(v2), who: actors},
+				hidden{night: 2, step: "night", kind: string(engine.StepGargoyleKill), at: 3, seat: g[0], keys: target(0)})
+			if knife {
+				out = append(out, hidden{night: 2, step: "night", kind: string(engine.StepWolves), at: 3, keys: target(0), who: actors})
+			}
+			return out
+		}
+		pairs = append(pairs, secrecyPair{name: "石像鬼 the last wolf vs not on night 2",
+			a: play{deal: deal, untilDay: 2, presses: night2(false)},
+			b: play{deal: swap(deal, last, v), untilDay: 2, presses: night2(true)},
 		})
 	}
 	pairs = append(pairs, secrecyPair{name: "blind vote ballots in seat order vs reversed",
