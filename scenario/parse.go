@@ -461,24 +461,32 @@ func parseDecision(kw string, toks []string) (Decision, error) {
 			return d, err
 		}
 		d.Seats = []int{s}
-		rest := args[1:]
-		if len(rest) > 0 && strings.HasPrefix(rest[0], "@") {
-			d.Window = word(rest[0])
-			if d.Window == rest[0] {
-				return d, fmt.Errorf("unknown window %q (@警上 @退水 @放逐)", rest[0])
+		// the options, in any order: @WINDOW, 帶走 SEAT
+		take := false
+		for rest := args[1:]; len(rest) > 0; {
+			switch {
+			case strings.HasPrefix(rest[0], "@"):
+				if d.Window != "" {
+					return d, fmt.Errorf("two windows after 自爆")
+				}
+				d.Window = word(rest[0])
+				if d.Window == rest[0] {
+					return d, fmt.Errorf("unknown window %q (@警上 @退水 @放逐)", rest[0])
+				}
+				rest = rest[1:]
+			case word(rest[0]) == "帶走" && len(rest) >= 2:
+				if take {
+					return d, fmt.Errorf("帶走 twice after 自爆")
+				}
+				t, err := seatNum(rest[1])
+				if err != nil {
+					return d, err
+				}
+				d.Seats, take = append(d.Seats, t), true
+				rest = rest[2:]
+			default:
+				return d, fmt.Errorf("unexpected %q after 自爆", strings.Join(rest, " "))
 			}
-			rest = rest[1:]
-		}
-		if len(rest) == 2 && word(rest[0]) == "帶走" {
-			t, err := seatNum(rest[1])
-			if err != nil {
-				return d, err
-			}
-			d.Seats = append(d.Seats, t)
-			rest = nil
-		}
-		if len(rest) != 0 {
-			return d, fmt.Errorf("unexpected %q after 自爆", strings.Join(rest, " "))
 		}
 		return d, nil
 	case "決鬥":

@@ -68,6 +68,7 @@ expect check 3 1 狼人
 // sections in order and every decision inside a section.
 func FuzzParse(f *testing.F) {
 	f.Add([]byte("board 預女獵愚\nroles 狼人 狼人 預言家 女巫 獵人 愚者 狼人 狼人 村民 村民 村民 村民\n第1夜\n狼人 9\n女巫 毒 3\n第1天\n警長投票 1:3 2:0\nexpect winner 好人\n"))
+	f.Add([]byte("board 白狼王守衛\nroles 狼人\n第1天\n自爆 7 帶走 3 @放逐\n自爆 8 @警上 带走 2\n"))
 	f.Add([]byte("board x\nroles 狼人\n第1天\n自爆 7 @警上 帶走 3\n決鬥 6 7\n歸票 7 9\n技能 5 不發動\n警徽 撕毀\n發言順序 逆\n"))
 	f.Add([]byte("board x\nroles 狼人\nclock 09:05\nnight 2\n守衛 0\n# comment\nexpect check 3 1 好人\n"))
 	f.Add([]byte("board\n\x00\xff第\n"))
@@ -91,4 +92,34 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("accepted a file without board or roles")
 		}
 	})
+}
+
+// TestExplodeOptionsInAnyOrder: 自爆's options (@WINDOW, 帶走 SEAT) combine
+// in any order (scenario format, "Additions"); repeated or unknown ones are
+// refused with the line.
+func TestExplodeOptionsInAnyOrder(t *testing.T) {
+	head := "board 白狼王守衛\nroles 狼人\n第1天\n"
+	for _, line := range []string{"自爆 7 帶走 3 @放逐", "自爆 7 @放逐 帶走 3", "自爆 7 带走 3 @放逐"} {
+		f, err := Parse("t.wolf", []byte(head+line+"\n"))
+		if err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		d := f.Sections[0].Decisions[0]
+		if d.Kind != KExplode || d.Window != "放逐" || len(d.Seats) != 2 || d.Seats[0] != 7 || d.Seats[1] != 3 {
+			t.Errorf("%s: %+v", line, d)
+		}
+	}
+	for line, msg := range map[string]string{
+		"自爆 7 @放逐 @警上":    "two windows",
+		"自爆 7 帶走 3 帶走 4":  "帶走 twice",
+		"自爆 7 帶走":         "unexpected",
+		"自爆 7 帶走 3 @放逐 9": "unexpected",
+		"自爆 7 帶走 九 @放逐":   "seat number",
+	} {
+		_, err := Parse("t.wolf", []byte(head+line+"\n"))
+		pe, ok := err.(*ParseError)
+		if !ok || pe.Line != 4 || !strings.Contains(pe.Msg, msg) {
+			t.Errorf("%s: got %v, want line 4 %q", line, err, msg)
+		}
+	}
 }
