@@ -190,7 +190,8 @@ func (g *Game) gargoyleKillStep(s *step, live bool) {
 	}
 }
 
-// gravekeeperStep: learns whether yesterday's exiled player was 好人 or 狼人.
+// gravekeeperStep: learns whether yesterday's exiled player was 好人 or 狼人
+// (a check record, like every piece of night information a player gets).
 func (g *Game) gravekeeperStep(s *step, live bool) {
 	g.say("night.gravekeeper.result")
 	if !live {
@@ -202,8 +203,10 @@ func (g *Game) gravekeeperStep(s *step, live bool) {
 		g.cue(gk, "cue.gravekeeper.none", gk)
 	case g.role(x).IsWolf():
 		g.cue(gk, "cue.gravekeeper.wolf", gk, x)
+		g.record(Record{Type: RecCheck, By: gk, Target: x, Result: "狼人"})
 	default:
 		g.cue(gk, "cue.gravekeeper.good", gk, x)
+		g.record(Record{Type: RecCheck, By: gk, Target: x, Result: "好人"})
 	}
 }
 
