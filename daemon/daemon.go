@@ -592,8 +592,17 @@ func (d *Daemon) keyInput(seat int, k hw.Key) (engine.Input, bool) {
 		}
 		return engine.SeatTarget(seat, n), true
 	}
+	a, ok := gestures[k]
+	if !ok {
+		// not a key of the panel (a driver or bridge newer than this
+		// daemon): ignored, and the number being typed is kept
+		d.log.Warn("unknown seat key ignored", "seat", seat, "key", int(k))
+		return engine.Input{}, false
+	}
 	d.entry[seat] = -1
-	a := map[hw.Key]engine.Action{hw.KeyUp: engine.ActUp, hw.KeyDown: engine.ActDown, hw.KeyWave: engine.ActWave,
-		hw.KeyHand: engine.ActHand, hw.KeyBoom: engine.ActBoom}[k]
 	return engine.SeatGesture(seat, a), true
 }
+
+// gestures are the panel's gesture keys and their actions.
+var gestures = map[hw.Key]engine.Action{hw.KeyUp: engine.ActUp, hw.KeyDown: engine.ActDown, hw.KeyWave: engine.ActWave,
+	hw.KeyHand: engine.ActHand, hw.KeyBoom: engine.ActBoom}

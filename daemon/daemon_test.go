@@ -174,7 +174,8 @@ func TestBotGameEndsAndReplays(t *testing.T) {
 	}
 }
 
-// TestSeatKeysBecomeInputs: digits + OK is a target, CLR clears, gestures map.
+// TestSeatKeysBecomeInputs: digits + OK is a target, CLR clears, gestures
+// map, unknown keys are ignored.
 func TestSeatKeysBecomeInputs(t *testing.T) {
 	g := newGame(t, "seer-witch-hunter-idiot", 1)
 	d, err := New(Config{Game: g, Table: newTable(12)})
@@ -194,6 +195,9 @@ func TestSeatKeysBecomeInputs(t *testing.T) {
 		{hw.KeyUp, ti(engine.SeatGesture(3, engine.ActUp))},
 		{hw.KeyBoom, ti(engine.SeatGesture(3, engine.ActBoom))},
 		{hw.KeyHand, ti(engine.SeatGesture(3, engine.ActHand))},
+		// a key the panel does not have is ignored, never "points at seat
+		// 0" (an empty knife, an abstention), and keeps the typed number
+		{hw.Key4, nil}, {hw.Key(200), nil}, {hw.KeyOK, ti(engine.SeatTarget(3, 4))},
 	}
 	for i, s := range steps {
 		in, ok := d.keyInput(3, s.k)
