@@ -43,7 +43,7 @@
 //
 // A STEP is
 //
-//	KIND/SECONDS[/hurry=S][/mark=ROLE]
+//	KIND/SECONDS[/hurry=S][/mark=ROLE][/open]
 //
 // KIND is an engine.StepKind (guard, wolves, witch, seer, …) and names the
 // role whose eyes open; SECONDS (1..600) is the step's action window
@@ -53,7 +53,9 @@
 // a 90 s step is hurry=60, "（超過 30 秒後提示）" is hurry=30. mark=ROLE is
 // allowed on the wolves step only: the open line asks that special wolf to
 // raise a hand ("狼王請舉手示意"); ROLE must be in the composition and wake
-// with the wolves. The attributes may come in either order, each once.
+// with the wolves. open makes an open-and-close step: the role opens its
+// eyes (its "wake" line) and closes them at the window's end, with no action
+// and no confirmation. The attributes may come in any order, each once.
 //
 // # Validation
 //

@@ -8,8 +8,9 @@ import (
 // Role is a role's English id as used by board files ("werewolf", "seer", …).
 type Role string
 
-// The roles of rules.md part B. The first eleven are playable; the rest load
-// with their boards and refuse to start until they are implemented.
+// The roles of the built-in boards (rules.md part B). A role without a
+// night step or rule in the engine makes its board unplayable
+// (Board.Unimplemented): such a board loads but refuses to start.
 const (
 	Werewolf      Role = "werewolf"      // 狼人
 	Villager      Role = "villager"      // 村民

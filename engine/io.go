@@ -207,12 +207,16 @@ type Tally struct{ Seat, Halves int }
 //	death    Seat, Cause, When
 //	vote     Kind (sheriff sheriff-pk exile exile-pk), Day, Ballots
 //	sheriff  Seat (0 = none, torn or lost)
-//	check    By, Target, Result (好人 | 狼人)
+//	check    By, Target, Result (好人 | 狼人, or the role's name for an exact
+//	         check: 石像鬼, 狼巫, 純白之女); every piece of night information
+//	         a player is given (the seer's, the gravekeeper's…)
 //	exile    Day, Seat (0 = nobody)
 //	reveal   Seat, Role
-//	speech   Day, Kind (sheriff sheriff-pk exile exile-pk last-words), Seat
+//	speech   Day, Kind (sheriff sheriff-pk exile exile-pk last-words prince), Seat
 //	result   Result (好人 | 狼人 | 流局)
 //	penalty  Seat, Points
+//	action   Kind, By, Target, When: a choice for the 復盤 (kill save poison
+//	         guard charm dream fear lock hunt duel signup withdraw)
 //	action   Kind (kill guard save poison charm signup withdraw duel), By, Target, When
 type Record struct {
 	Type    RecordType

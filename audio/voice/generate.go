@@ -28,7 +28,7 @@ import (
 const (
 	EspeakVoice = "cmn-latn-pinyin" // the only voice that reads Mandarin well: from pinyin
 	EspeakSpeed = 200               // words (syllables) a minute; espeak-ng's default 175 drags
-	GenRate     = 48000             // MP3 rate: MPEG-1 (go-mp3 garbles some MPEG-2 files); loading halves it to pack.SampleRate
+	GenRate     = 48000             // MP3 rate: MPEG-1 (go-mp3 garbles some MPEG-2 files); loading resamples it to pack.SampleRate
 	GenBitrate  = 40                // kbit/s, mono, CBR: lowpass at 10 kHz, about the synthesizer's band
 	GenLevel    = -20.0             // dBFS, RMS of the voiced windows
 	GenPeak     = -3.0              // dBFS, the most a sample may reach (MP3 overshoots a little)
