@@ -427,6 +427,9 @@ func (b *Bridge) HostSilent() bool {
 	return !b.everHeard || b.now-b.lastHeard >= HostSilenceMicros
 }
 
+// ChainFault returns what the scanner has seen wrong with the key chain.
+func (b *Bridge) ChainFault() ChainFault { return b.scan.Fault() }
+
 // LightFrame renders the WS2812 chain; see Lights.Frame.
 func (b *Bridge) LightFrame() []byte { return b.lights.Frame() }
 
