@@ -305,3 +305,68 @@ func TestPollDrainsReceiveCapped(t *testing.T) {
 		t.Errorf("%d bytes left after three Polls", len(r.usb.rx))
 	}
 }
+
+// TestPollFullRateLights is the self-test's link soak on Poll: the host
+// sends three Lights a millisecond and a Ping every 250 ms and reads
+// promptly; every Lights is acked, every Ping answered within 100 ms, and
+// nothing overflows.
+func TestPollFullRateLights(t *testing.T) {
+	r := newUSBRig(t)
+	r.run(100)
+	l := &protocol.Lights{Seats: 12}
+	for i := range l.Seat[:12] {
+		l.Seat[i] = protocol.SeatLight{R: 200, G: uint8(i), Brightness: 255}
+	}
+	sent := map[uint8]bool{}
+	acked := 0
+	pingAt := map[uint32]uint64{}
+	worst := uint64(0)
+	var dec protocol.Decoder
+	for range 3000 {
+		for range 3 {
+			sent[r.usb.hostSeq] = true
+			r.usb.send(l)
+		}
+		if r.now%250_000 == 0 {
+			pingAt[r.usb.nonce+1] = r.now
+		}
+		r.b.Poll(r.usb, r.now)
+		// the host's read, with the acks and pongs counted before fakeUSB
+		// answers what it reads
+		for p := r.usb.tx; len(p) > 0; {
+			n, f, err := dec.Feed(p)
+			p = p[n:]
+			if err != nil || f.Type == 0 {
+				continue
+			}
+			m, _ := f.Message()
+			switch m := m.(type) {
+			case *protocol.Ack:
+				if sent[m.Seq] {
+					delete(sent, m.Seq)
+					acked++
+				}
+			case *protocol.Pong:
+				if at, ok := pingAt[m.Nonce]; ok {
+					worst = max(worst, r.now-at)
+					delete(pingAt, m.Nonce)
+				}
+			}
+		}
+		r.usb.ms(r.now)
+		r.now += 1000
+	}
+	r.run(50)
+	if acked < 9000-3 {
+		t.Errorf("%d of 9000 Lights acked", acked)
+	}
+	if len(pingAt) > 1 || worst > 100_000 {
+		t.Errorf("%d Pings unanswered, slowest Pong %d µs", len(pingAt), worst)
+	}
+	if st := r.b.Stats(); st.QueueOverflows != 0 {
+		t.Errorf("QueueOverflows = %d", st.QueueOverflows)
+	}
+	if r.usb.blocked != 0 {
+		t.Errorf("%d Writes did not fit", r.usb.blocked)
+	}
+}
