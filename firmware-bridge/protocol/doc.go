@@ -111,7 +111,12 @@
 //
 // The host opens a session with HostHello; the bridge answers Hello. Each side
 // sends a Ping every 250 ms and answers the other's with a Pong; a host that
-// misses heartbeats reopens the port. The bridge sends each KeyEvent until the
+// misses heartbeats reopens the port. The host answers every Ping, in the
+// order it reads them: the firmware paces its output by those Pongs (it
+// never writes more than a window ahead of the last Ping answered), and
+// under load sends more Pings than the heartbeat's, one at least every
+// 48 bytes it writes. A bridge with a backlog for the port may leave a Ping
+// of the host's unanswered; its other frames show it is alive. The bridge sends each KeyEvent until the
 // host acks its seq (the host dedupes by seat, key, edge and counter). The
 // host sends Lights whenever the lights change; the bridge acks it by seq and
 // holds it until the next one, never changing a colour on its own. The host

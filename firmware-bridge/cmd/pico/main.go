@@ -191,7 +191,7 @@ func main() {
 		println("watchdog:", err.Error())
 	}
 
-	port := machine.Serial // USB CDC with -serial=usb
+	var port core.Port = machine.Serial // USB CDC with -serial=usb
 	start := time.Now()
 	next := time.Duration(0)
 	lastLights := -lightsEvery
