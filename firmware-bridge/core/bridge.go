@@ -196,7 +196,7 @@ func (b *Bridge) handle(f protocol.Frame) {
 	case protocol.TypePing:
 		// With a backlog for the port the Pong would come too late to tell
 		// the host anything: it is not sent (and not counted as dropped).
-		if len(b.out) < TxWindow && b.msg.pong.UnmarshalBody(f.Body) == nil {
+		if (!b.polled || len(b.out) < TxWindow) && b.msg.pong.UnmarshalBody(f.Body) == nil {
 			b.send(&b.msg.pong, b.nextSeq())
 		}
 	case protocol.TypeStatsRequest:
