@@ -51,9 +51,11 @@ type inFlight struct {
 }
 
 // Bridge is the firmware: it scans the keys, drives the lights and speaks
-// the protocol with the host. It has no clock and no goroutine: the main loop
-// hands it the bytes from USB with HandleBytes and calls Tick about every
-// millisecond with the time, and writes out what Tick returns.
+// the protocol with the host. It has no clock and no goroutine: the
+// firmware's main loop calls Poll with the USB port about every millisecond
+// with the time (see Poll); a host-side emulator, whose link never blocks,
+// hands it the bytes from the host with HandleBytes, calls Tick as often and
+// writes out what Tick returns.
 //
 // What it does:
 //   - answers HostHello with Hello, Ping with Pong, StatsRequest with Stats,
@@ -68,6 +70,10 @@ type inFlight struct {
 //     While the host is silent resending pauses; the first frame from the
 //     host resumes it, so presses made while the host was away arrive late
 //     rather than never (the host judges them by their timestamps).
+//   - reports CapChainFault in Hello while the Scanner sees the chain broken
+//     (see ChainFault).
+//   - with Poll, sends only while the port is open and the host talks, and
+//     paces its output by the host's Pongs (TxWindow).
 //
 // Frames the host should not send (Hello, KeyEvent, …) are ignored.
 type Bridge struct {
@@ -437,9 +443,10 @@ func (b *Bridge) LightFrame() []byte { return b.lights.Frame() }
 func (b *Bridge) Lights() *Lights { return b.lights }
 
 // Stats returns the bridge's counters, as a Stats message reports them, with
-// the uptime as of the last Tick. QueueOverflows counts key events dropped from the full queue and frames
-// dropped from the full output buffer; Malformed includes frames of another
-// protocol version.
+// the uptime as of the last Tick. QueueOverflows counts key events dropped
+// from the full queue and frames dropped from the full output buffer (not the
+// Pongs Poll holds back behind a backlog); Malformed includes frames of
+// another protocol version.
 func (b *Bridge) Stats() protocol.Stats {
 	d := b.dec.Stats()
 	return protocol.Stats{
