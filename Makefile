@@ -3,7 +3,7 @@ export PATH := /usr/local/go/bin:$(PATH)
 GO ?= go
 BIN := bin/wolftable
 
-.PHONY: setup build sim demo test fuzz bench measure deb deb-smoke clean
+.PHONY: setup build sim demo test fuzz bench measure deb deb-smoke firmware clean
 
 setup:
 	./scripts/setup
@@ -30,7 +30,8 @@ fuzz: setup
 	./scripts/fuzz 60s
 
 bench: setup
-	$(GO) test -run=NONE -bench=. -benchmem ./engine/ ./firmware-bridge/... ./audio/...
+	$(GO) test -run=NONE -bench=. -benchmem ./engine/ ./audio/...
+	cd firmware-bridge && $(GO) test -run=NONE -bench=. -benchmem ./...
 
 # The daemon's RSS, idle CPU, start-to-ready and restart-to-resumed.
 measure: setup
@@ -43,6 +44,34 @@ deb: setup
 
 deb-smoke: deb
 	./scripts/deb-smoke
+
+# The Pico bridge firmware (firmware-bridge, a module of its own), as a UF2
+# to copy onto the Pico: bin/wolftable-bridge.uf2. Needs TinyGo 0.39, which
+# runs with Go 1.24 or 1.25 (not this project's 1.26): TINYGO_GO names that
+# Go's bin directory. SEATS, REGISTERS (per seat: 2 or 3) and FROM_LAST=1 (the
+# register on GP4 is the last seat's) describe the board (docs/wiring.md).
+TINYGO ?= tinygo
+TINYGO_VERSION := 0.39.0
+TINYGO_GO ?= $(HOME)/sdk/go1.25.0/bin
+SEATS ?= 12
+REGISTERS ?= 3
+FROM_LAST ?= 0
+firmware:
+	@if ! command -v $(TINYGO) >/dev/null 2>&1; then \
+	  echo "firmware: TinyGo is not installed. On Debian (amd64; arm64 likewise):"; \
+	  echo "  wget https://github.com/tinygo-org/tinygo/releases/download/v$(TINYGO_VERSION)/tinygo_$(TINYGO_VERSION)_amd64.deb"; \
+	  echo "  sudo dpkg -i tinygo_$(TINYGO_VERSION)_amd64.deb"; \
+	  echo "and a Go it runs with (1.24 or 1.25), for TINYGO_GO:"; \
+	  echo "  go install golang.org/dl/go1.25.0@latest && ~/go/bin/go1.25.0 download"; \
+	  echo "then: make firmware [TINYGO_GO=~/sdk/go1.25.0/bin] [SEATS=12 REGISTERS=3 FROM_LAST=0]"; \
+	  exit 1; \
+	fi
+	@$(TINYGO) version | grep -q " $(TINYGO_VERSION) " || \
+	  echo "firmware: warning: the firmware is checked against TinyGo $(TINYGO_VERSION); this is $$($(TINYGO) version)"
+	mkdir -p bin
+	cd firmware-bridge && PATH="$(TINYGO_GO):$$PATH" $(TINYGO) build -target=pico -serial=usb \
+	  -ldflags "-X main.seats=$(SEATS) -X main.registersPerSeat=$(REGISTERS) -X main.chainFromLastSeat=$(FROM_LAST)" \
+	  -o ../bin/wolftable-bridge.uf2 ./cmd/pico
 
 clean:
 	rm -rf bin

@@ -21,4 +21,9 @@ require (
 	periph.io/x/conn/v3 v3.7.3 // indirect
 	periph.io/x/devices/v3 v3.7.4 // indirect
 	periph.io/x/host/v3 v3.8.5 // indirect
+	wolftable/firmware-bridge v0.0.0-00010101000000-000000000000
 )
+
+// The seat-panel bridge firmware is a module of its own (TinyGo builds it,
+// with an older Go): the host uses its protocol, core and emulator from here.
+replace wolftable/firmware-bridge => ./firmware-bridge

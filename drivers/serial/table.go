@@ -24,7 +24,8 @@ type Info struct {
 }
 
 // Capabilities returns the names of the bridge's optional hardware:
-// "private-led", "pedal".
+// "private-led", "pedal"; and "chain-fault" when the bridge reports its key
+// chain broken (unplugged, cut or without power: see protocol.CapChainFault).
 func (i Info) Capabilities() []string {
 	caps := []string{}
 	if i.Caps&protocol.CapPrivateLED != 0 {
@@ -32,6 +33,9 @@ func (i Info) Capabilities() []string {
 	}
 	if i.Caps&protocol.CapPedal != 0 {
 		caps = append(caps, "pedal")
+	}
+	if i.Caps&protocol.CapChainFault != 0 {
+		caps = append(caps, "chain-fault")
 	}
 	return caps
 }

@@ -8,8 +8,33 @@ const (
 	HostSilenceMicros = 1_000_000 // no valid frame from the host for this long: the host is silent
 	RetransmitMicros  = 100_000   // resend an unacked KeyEvent after this long
 	MaxInFlight       = 1         // unacked KeyEvents at most (one: a lost frame can never let a later key overtake it); the rest wait in the queue
-	OutLen            = 1024      // bytes of frames buffered between two Ticks
+	OutLen            = 1024      // bytes of frames buffered between two Ticks (or waiting for the port, with Poll)
 )
+
+// The USB side of Poll. TinyGo's USB CDC transmit buffer holds 512 bytes
+// (eight 64-byte packets) plus the packet on the wire; a Write that does not
+// fit spins until the host reads (TinyGo 0.41 and later) or overwrites queued
+// data (0.33), and the firmware cannot ask how full it is. So Poll never
+// lets more than TxWindow bytes be written and not yet known to be read by
+// the host: it knows a byte was read when the host answers, with a Pong, a
+// Ping written after it. Even with a whole window left behind by a host that
+// closed the port, a second window after it reopens fits the buffer.
+const (
+	TxWindow        = 192          // bytes written and not yet known read, at most
+	TxPerPoll       = 64           // bytes written per Poll, at most: one full-speed USB packet
+	RxPerPoll       = 256          // bytes read per Poll, at most: TinyGo's receive buffer holds 128
+	CreditPingBytes = TxWindow / 4 // a Ping after this many bytes, so the host's Pongs keep the window open
+	pingMarks       = 32           // recent Pings whose Pong opens the window: more than fit in the window and OutLen
+)
+
+// Port is the USB CDC serial port as Poll uses it. TinyGo's machine.Serial
+// (a machine.Serialer, with -serial=usb) has these methods.
+type Port interface {
+	Buffered() int               // bytes waiting to be read
+	ReadByte() (byte, error)     // the next byte, or an error if none
+	Write(p []byte) (int, error) // queues p for the host
+	DTR() bool                   // the host has the port open
+}
 
 // Config is what the bridge is.
 type Config struct {
@@ -26,9 +51,11 @@ type inFlight struct {
 }
 
 // Bridge is the firmware: it scans the keys, drives the lights and speaks
-// the protocol with the host. It has no clock and no goroutine: the main loop
-// hands it the bytes from USB with HandleBytes and calls Tick about every
-// millisecond with the time, and writes out what Tick returns.
+// the protocol with the host. It has no clock and no goroutine: the
+// firmware's main loop calls Poll with the USB port about every millisecond
+// with the time (see Poll); a host-side emulator, whose link never blocks,
+// hands it the bytes from the host with HandleBytes, calls Tick as often and
+// writes out what Tick returns.
 //
 // What it does:
 //   - answers HostHello with Hello, Ping with Pong, StatsRequest with Stats,
@@ -43,6 +70,10 @@ type inFlight struct {
 //     While the host is silent resending pauses; the first frame from the
 //     host resumes it, so presses made while the host was away arrive late
 //     rather than never (the host judges them by their timestamps).
+//   - reports CapChainFault in Hello while the Scanner sees the chain broken
+//     (see ChainFault).
+//   - with Poll, sends only while the port is open and the host talks, and
+//     paces its output by the host's Pongs (TxWindow).
 //
 // Frames the host should not send (Hello, KeyEvent, …) are ignored.
 type Bridge struct {
@@ -54,6 +85,19 @@ type Bridge struct {
 	outBuf   [OutLen]byte
 	out      []byte
 	outDrops uint32
+
+	// Poll's side of the USB link (see TxWindow).
+	polled    bool // Poll drives the bridge: send only while the host is there
+	dtr       bool // the port was open at the last Poll
+	rx        [RxPerPoll]byte
+	written   uint32 // bytes handed to the port since boot, wrapping
+	confirmed uint32 // of those, bytes the host has read for sure
+	proof     bool   // the host has proved reading since the window was last reset
+	pings     [pingMarks]struct {
+		nonce uint32
+		end   uint32 // stream position just after the Ping
+	}
+	lastPingEnd uint32 // stream position after the last Ping queued
 
 	seq       uint8
 	pending   [MaxInFlight]inFlight
@@ -76,6 +120,10 @@ type Bridge struct {
 		stats protocol.Stats
 		keys  protocol.SelfTestKeys
 		event protocol.KeyEvent
+		// incoming, parsed in place
+		lights protocol.Lights
+		setLED protocol.SelfTestSetLED
+		hpong  protocol.Pong
 	}
 }
 
@@ -94,6 +142,7 @@ func NewBridge(cfg Config, chain ShiftChain) (*Bridge, error) {
 		lights: NewLights(cfg.Scan.Seats, cfg.PrivateLEDs),
 	}
 	b.out = b.outBuf[:0]
+	b.proof = true
 	var caps protocol.Capabilities
 	if cfg.PrivateLEDs {
 		caps |= protocol.CapPrivateLED
@@ -129,23 +178,31 @@ func (b *Bridge) handle(f protocol.Frame) {
 	// The Decoder has checked every body, so UnmarshalBody cannot fail here.
 	switch f.Type {
 	case protocol.TypeHostHello:
+		b.msg.hello.Caps &^= protocol.CapChainFault
+		if b.scan.Fault().Any() {
+			b.msg.hello.Caps |= protocol.CapChainFault
+		}
 		b.send(&b.msg.hello, b.nextSeq())
 	case protocol.TypeLights:
-		var m protocol.Lights
-		if m.UnmarshalBody(f.Body) == nil {
-			b.lights.Set(&m)
+		if m := &b.msg.lights; m.UnmarshalBody(f.Body) == nil {
+			b.lights.Set(m)
 			b.ack(f.Seq)
 		}
 	case protocol.TypeSelfTestSetLED:
-		var m protocol.SelfTestSetLED
-		if m.UnmarshalBody(f.Body) == nil {
+		if m := &b.msg.setLED; m.UnmarshalBody(f.Body) == nil {
 			b.lights.SetRaw(int(m.Seat), m.R, m.G, m.B)
 			b.ack(f.Seq)
+		}
+	case protocol.TypePong:
+		if m := &b.msg.hpong; m.UnmarshalBody(f.Body) == nil {
+			b.ponged(m.Nonce)
 		}
 	case protocol.TypeAck:
 		b.acked(f.Body[0])
 	case protocol.TypePing:
-		if b.msg.pong.UnmarshalBody(f.Body) == nil {
+		// With a backlog for the port the Pong would come too late to tell
+		// the host anything: it is not sent (and not counted as dropped).
+		if (!b.polled || len(b.out) < TxWindow) && b.msg.pong.UnmarshalBody(f.Body) == nil {
 			b.send(&b.msg.pong, b.nextSeq())
 		}
 	case protocol.TypeStatsRequest:
@@ -181,8 +238,97 @@ func (b *Bridge) acked(seq uint8) {
 // Tick advances the bridge to now, in µs since boot: it scans the keys,
 // sends heartbeats and key events, and returns every frame to write to the
 // host since the last Tick. The slice is valid until the next HandleBytes
-// or Tick.
+// or Tick. Tick is for a link that never blocks (the emulator's pty); the
+// firmware calls Poll instead. A Bridge is driven by one or the other.
 func (b *Bridge) Tick(now uint64) []byte {
+	b.tick(now)
+	out := b.out
+	b.out = b.outBuf[:0]
+	return out
+}
+
+// Poll is one turn of the firmware's main loop at now, in µs since boot: it
+// takes at most RxPerPoll bytes from port, scans the keys, and hands port at
+// most TxPerPoll bytes of what there is to send, never more than TxWindow
+// ahead of what the host is known to have read. It never waits for the
+// host. It sends only while the port is open (DTR) and the host is talking
+// (see HostSilent); meanwhile key events wait in the queue (QueueLen, then
+// counted as overflows), and what was queued for a port that closed is
+// dropped (unacked key events are sent again).
+func (b *Bridge) Poll(port Port, now uint64) {
+	b.polled = true
+	n := 0
+	for n < len(b.rx) && port.Buffered() > 0 {
+		c, err := port.ReadByte()
+		if err != nil {
+			break
+		}
+		b.rx[n] = c
+		n++
+	}
+	b.HandleBytes(b.rx[:n])
+	dtr := port.DTR()
+	switch {
+	case dtr && !b.dtr:
+		// Opened again: what the last session left unread stays in the USB
+		// buffer (a window at most), and the new session gets a window of
+		// its own, unless the last one never proved the host reads.
+		if b.proof {
+			b.confirmed = b.written
+			b.proof = false
+		}
+	case !dtr && b.dtr:
+		b.dropOutput()
+	}
+	b.dtr = dtr
+	b.tick(now)
+	if !dtr {
+		b.dropOutput()
+		return
+	}
+	room := TxWindow - int(b.written-b.confirmed)
+	w := min(len(b.out), TxPerPoll, room)
+	if w <= 0 {
+		return
+	}
+	k, _ := port.Write(b.out[:w]) // a short or failed write: the rest waits
+	k = min(max(k, 0), w)
+	b.written += uint32(k)
+	b.out = b.outBuf[:copy(b.outBuf[:], b.out[k:])]
+}
+
+// dropOutput forgets what is queued for the port, and the Pings in it.
+func (b *Bridge) dropOutput() {
+	b.out = b.outBuf[:0]
+	for i := range b.pings {
+		if b.pings[i].end-b.written-1 < 1<<31 { // end > written: never written
+			b.pings[i].end = b.confirmed
+		}
+	}
+	b.lastPingEnd = b.written
+}
+
+// ponged opens the window up to the Ping the host answered.
+func (b *Bridge) ponged(nonce uint32) {
+	for _, p := range b.pings {
+		if p.nonce != nonce || nonce == 0 {
+			continue
+		}
+		if ahead := p.end - b.confirmed; ahead != 0 && ahead < 1<<31 && b.written-p.end < 1<<31 {
+			b.confirmed = p.end
+			b.proof = true
+		}
+		return
+	}
+}
+
+// linkUp reports whether Poll may send: the port is open and the host talks.
+func (b *Bridge) linkUp() bool { return !b.polled || b.dtr && !b.HostSilent() }
+
+// room reports whether the output buffer has room for another frame.
+func (b *Bridge) room() bool { return cap(b.out)-len(b.out) >= protocol.MaxWireLen+1 }
+
+func (b *Bridge) tick(now uint64) {
 	b.now = now
 	if b.heard {
 		b.heard = false
@@ -191,20 +337,22 @@ func (b *Bridge) Tick(now uint64) []byte {
 	}
 	b.scan.Tick(now)
 	b.lights.Tick(now)
+	up := b.linkUp()
 	if now >= b.nextPing {
-		b.pingNonce++
-		b.msg.ping.Nonce = b.pingNonce
-		b.send(&b.msg.ping, b.nextSeq())
+		if up && (!b.polled || len(b.out) < TxWindow) {
+			b.ping()
+		}
 		b.nextPing = now + HeartbeatMicros
 	}
-	if !b.HostSilent() {
+	if !b.HostSilent() && up {
 		for i := 0; i < b.nPending; i++ {
-			if p := &b.pending[i]; now-p.sentAt >= RetransmitMicros {
+			// (with Poll, not while a backlog waits for the port)
+			if p := &b.pending[i]; now-p.sentAt >= RetransmitMicros && b.room() && (!b.polled || len(b.out) < TxPerPoll) {
 				b.sendEvent(p)
 			}
 		}
 	}
-	for b.nPending < MaxInFlight {
+	for up && b.nPending < MaxInFlight && b.room() {
 		ev, ok := b.scan.Next()
 		if !ok {
 			break
@@ -214,9 +362,21 @@ func (b *Bridge) Tick(now uint64) []byte {
 		b.nPending++
 		b.sendEvent(p)
 	}
-	out := b.out
-	b.out = b.outBuf[:0]
-	return out
+}
+
+// ping queues a Ping and remembers where it ends in the stream.
+func (b *Bridge) ping() {
+	b.pingNonce++
+	b.msg.ping.Nonce = b.pingNonce
+	before := len(b.out)
+	b.send(&b.msg.ping, b.nextSeq())
+	if len(b.out) == before {
+		return // dropped
+	}
+	end := b.written + uint32(len(b.out))
+	mark := &b.pings[b.pingNonce%pingMarks]
+	mark.nonce, mark.end = b.pingNonce, end
+	b.lastPingEnd = end
 }
 
 func (b *Bridge) sendEvent(p *inFlight) {
@@ -259,6 +419,12 @@ func (b *Bridge) send(m protocol.Message, seq uint8) {
 		b.out = append(b.out, 0)
 	}
 	b.out = protocol.AppendFrame(b.out, m, seq)
+	// With Poll, a Ping at least every CreditPingBytes of the stream: then
+	// any TxWindow bytes written hold a whole Ping, whose Pong opens the
+	// window again.
+	if b.polled && m != protocol.Message(&b.msg.ping) && b.written+uint32(len(b.out))-b.lastPingEnd >= CreditPingBytes {
+		b.ping()
+	}
 }
 
 // HostSilent reports whether no valid frame has come from the host in the
@@ -267,6 +433,9 @@ func (b *Bridge) HostSilent() bool {
 	return !b.everHeard || b.now-b.lastHeard >= HostSilenceMicros
 }
 
+// ChainFault returns what the scanner has seen wrong with the key chain.
+func (b *Bridge) ChainFault() ChainFault { return b.scan.Fault() }
+
 // LightFrame renders the WS2812 chain; see Lights.Frame.
 func (b *Bridge) LightFrame() []byte { return b.lights.Frame() }
 
@@ -274,9 +443,10 @@ func (b *Bridge) LightFrame() []byte { return b.lights.Frame() }
 func (b *Bridge) Lights() *Lights { return b.lights }
 
 // Stats returns the bridge's counters, as a Stats message reports them, with
-// the uptime as of the last Tick. QueueOverflows counts key events dropped from the full queue and frames
-// dropped from the full output buffer; Malformed includes frames of another
-// protocol version.
+// the uptime as of the last Tick. QueueOverflows counts key events dropped
+// from the full queue and frames dropped from the full output buffer (not the
+// Pongs Poll holds back behind a backlog); Malformed includes frames of
+// another protocol version.
 func (b *Bridge) Stats() protocol.Stats {
 	d := b.dec.Stats()
 	return protocol.Stats{

@@ -11,7 +11,12 @@
 // Each seat panel has 16 to 24 contacts on two or three 74HC165 shift
 // registers (datasheet: https://assets.nexperia.com/documents/data-sheet/74HC_HCT165.pdf),
 // all seats on one chain. Scanner.Tick loads the chain once and shifts out
-// Seats×BitsPerSeat bits, seat 1 bit 0 first (see ShiftChain). A key map
+// Seats×BitsPerSeat bits, seat 1 bit 0 first, or the last seat's first with
+// ScanConfig.ChainFromLastSeat (ShiftChain says which register and input
+// each bit is; docs/wiring.md draws it). A scan the chain cannot have
+// produced (a seat with every contact closed, or, with ScanConfig.TailLow,
+// the bit past the chain high) reports nothing: Scanner.Fault says what was
+// seen, and the bridge's Hello carries protocol.CapChainFault. A key map
 // names the key on each bit; bits with NoKey are read (the self-test shows
 // them) but never reported. The pedal, if it is on the bridge, is a GPIO
 // (Pin) reported as seat 0, protocol.KeyPedal.
@@ -43,6 +48,12 @@
 // valid frame, and resends each KeyEvent every RetransmitMicros, same seq
 // and press counter, until the host acks it (at most MaxInFlight unacked;
 // resending pauses while the host is silent). See Bridge for the details.
+//
+// The firmware's main loop calls Bridge.Poll with its USB port (Port) every
+// millisecond: Poll reads a bounded amount, scans, and writes a bounded
+// amount, never more than TxWindow bytes ahead of what the host's Pongs show
+// it has read, so it never waits for the host (see TxWindow). The emulator,
+// whose pty never blocks, calls HandleBytes and Tick instead.
 //
 // Neither Scanner, Lights nor Bridge allocates after construction, and none
 // is safe for concurrent use: the firmware's main loop owns them.

@@ -32,7 +32,8 @@ var firmwareImports = map[string][]string{
 // tinygoOnly are imports that exist only under TinyGo.
 func tinygoOnly(path string) bool {
 	return path == "machine" || strings.HasPrefix(path, "device/") || strings.HasPrefix(path, "machine/") ||
-		path == "runtime/interrupt" || path == "runtime/volatile" || strings.HasPrefix(path, "tinygo.org/")
+		path == "runtime/interrupt" || path == "runtime/volatile" || strings.HasPrefix(path, "tinygo.org/") ||
+		strings.HasPrefix(path, "github.com/tinygo-org/")
 }
 
 // TestFirmwareImports: the firmware packages (protocol, core and its fakes)

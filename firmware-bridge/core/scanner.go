@@ -10,9 +10,21 @@ import (
 // /PL latches every register's eight inputs at once, then each CP rising edge
 // moves the chain one bit towards Q7 of the last register.
 //
-// The Scanner reads seat 1's bits 0…BitsPerSeat-1 first, then seat 2's, and
-// so on, so the register whose Q7 the microcontroller reads holds seat 1's
-// bits 0…7 (bit 0 on input H, which is presented first after the load).
+// Seat order. The register whose Q7 the microcontroller reads is the first
+// register of seat 1's panel (or of the last seat's, with
+// ScanConfig.ChainFromLastSeat); its serial input DS comes from the next
+// register of the same panel, and the panel's last register's DS from the
+// next seat's first register, and so on. The Scanner reads
+// BitsPerSeat bits per seat, seat by seat in that order, and numbers them in
+// the order they come: bit 0 is input H (D7) of the panel's first register,
+// which Q7 shows right after the load, bit 7 its input A (D0), bit 8 input H
+// of the panel's second register, and so on.
+//
+// With ScanConfig.TailLow the DS of the register farthest from the
+// microcontroller is tied to ground, and the Scanner shifts one bit more
+// than the panels hold: that bit is DS's level, and reads high only when
+// nothing drives Q7 (the chain is unplugged or cut and the input's pull-up
+// wins).
 type ShiftChain interface {
 	// Load latches the parallel inputs of every register (pulses /PL low).
 	Load()
@@ -40,6 +52,9 @@ type ScanConfig struct {
 	BitsPerSeat int            // shift-register bits per seat panel, 16…24
 	KeyMap      []protocol.Key // KeyMap[i] is the key on bit i of every seat's panel, or NoKey; len(KeyMap) == BitsPerSeat; seat keys only, each at most once
 	ActiveLow   bool           // a closed contact reads 0 (inputs pulled up, keys to ground): the usual wiring
+
+	ChainFromLastSeat bool // the register on the microcontroller's Q7 input is the last seat's, not seat 1's
+	TailLow           bool // DS of the register farthest from the microcontroller is tied to ground: check one bit past the chain
 
 	Pedal          Pin  // the judge's pedal on a bridge GPIO; nil if it is wired elsewhere
 	PedalActiveLow bool // the pedal reads 0 when pressed
@@ -110,10 +125,20 @@ type Scanner struct {
 	mapped         uint32 // bits that have a key
 	keysPerSeat    int
 
+	fromLast, tailLow bool
+
 	seat       [protocol.MaxSeats]contacts
+	raw        [protocol.MaxSeats]uint32 // each seat's contacts at the last scan, faulty or not
 	pedalState contacts
-	presses    [protocol.MaxSeats + 1][protocol.NumKeys]uint16
-	queue      EventQueue
+
+	// Chain faults (see Fault): seats that read every contact closed, and
+	// whether the bit past the chain read high, at the last scan and at the
+	// first.
+	stuck, startStuck uint32 // bit n-1: seat n
+	open, startOpen   bool
+	scanned           bool
+	presses           [protocol.MaxSeats + 1][protocol.NumKeys]uint16
+	queue             EventQueue
 }
 
 // NewScanner returns a Scanner reading chain as cfg describes.
@@ -128,6 +153,8 @@ func NewScanner(chain ShiftChain, cfg ScanConfig) (*Scanner, error) {
 		seats:          cfg.Seats,
 		bits:           cfg.BitsPerSeat,
 		activeLow:      cfg.ActiveLow,
+		fromLast:       cfg.ChainFromLastSeat,
+		tailLow:        cfg.TailLow,
 	}
 	for i, k := range cfg.KeyMap {
 		s.keyOf[i] = k
@@ -139,11 +166,19 @@ func NewScanner(chain ShiftChain, cfg ScanConfig) (*Scanner, error) {
 	return s, nil
 }
 
-// Tick scans every seat (one Load, then Seats×BitsPerSeat shifts) and the
-// pedal at time now, in µs since boot, and queues the edges that have held
-// for DebounceMicros.
+// Tick scans every seat (one Load, then Seats×BitsPerSeat shifts, one more
+// with TailLow) and the pedal at time now, in µs since boot, and queues the
+// edges that have held for DebounceMicros.
+//
+// A scan the chain cannot have produced is not debounced: when the bit past
+// the chain reads high (TailLow) no seat is, and a seat that reads every one
+// of its contacts closed (a register without power or a cut chain pulls its
+// inputs low, and no panel has all its keys pressed) is skipped. Its keys
+// keep their debounced state until the seat reads sensibly again, so a broken
+// chain never reports presses; Fault says what was seen.
 func (s *Scanner) Tick(now uint64) {
 	s.chain.Load()
+	all := uint32(1)<<s.bits - 1
 	for i := 0; i < s.seats; i++ {
 		var bits uint32
 		for b := 0; b < s.bits; b++ {
@@ -151,7 +186,26 @@ func (s *Scanner) Tick(now uint64) {
 				bits |= 1 << b
 			}
 		}
-		s.update(&s.seat[i], bits, s.mapped, uint8(i+1), now)
+		n := i
+		if s.fromLast {
+			n = s.seats - 1 - i
+		}
+		s.raw[n] = bits
+	}
+	s.open = s.tailLow && s.chain.ShiftBit()
+	s.stuck = 0
+	for n := 0; n < s.seats; n++ {
+		if s.raw[n] == all {
+			s.stuck |= 1 << n
+			continue
+		}
+		if !s.open {
+			s.update(&s.seat[n], s.raw[n], s.mapped, uint8(n+1), now)
+		}
+	}
+	if !s.scanned {
+		s.scanned = true
+		s.startStuck, s.startOpen = s.stuck, s.open
 	}
 	if s.pedal != nil {
 		var bit uint32
@@ -160,6 +214,24 @@ func (s *Scanner) Tick(now uint64) {
 		}
 		s.update(&s.pedalState, bit, 1, 0, now)
 	}
+}
+
+// ChainFault is what a Scanner has seen wrong with its chain.
+type ChainFault struct {
+	Stuck      uint32 // bit n-1 set: seat n read every contact closed at the last scan
+	Open       bool   // the bit past the chain read high at the last scan (TailLow)
+	StartStuck uint32 // Stuck at the first scan after boot
+	StartOpen  bool   // Open at the first scan after boot
+}
+
+// Any reports whether a fault was seen at the first scan or the last.
+func (f ChainFault) Any() bool {
+	return f.Stuck != 0 || f.Open || f.StartStuck != 0 || f.StartOpen
+}
+
+// Fault returns the chain faults seen at the first and the last scan.
+func (s *Scanner) Fault() ChainFault {
+	return ChainFault{Stuck: s.stuck, Open: s.open, StartStuck: s.startStuck, StartOpen: s.startOpen}
 }
 
 // update debounces one seat's contacts (seat 0: the pedal, on bit 0).
@@ -210,7 +282,7 @@ func (s *Scanner) RawBits(seat int) uint32 {
 	if seat < 1 || seat > s.seats {
 		return 0
 	}
-	return s.seat[seat-1].raw
+	return s.raw[seat-1]
 }
 
 // Seats returns the number of seats scanned.

@@ -33,5 +33,14 @@
 //
 // Unlike the firmware packages, this package needs a host operating system
 // (Linux or another Unix with pseudo-terminals); it never builds with TinyGo
-// and imports nothing of the table outside firmware-bridge.
+// and imports nothing of the table outside firmware-bridge. It lives in the
+// firmware's module all the same (firmware-bridge/go.mod), next to the core
+// it runs, so that its tests run with the firmware's: the module's go.mod
+// therefore lists the pty package, which cmd/pico never imports and TinyGo
+// never compiles. The host's drivers, CLI and self-test use it through the
+// main module's replace.
+//
+// The emulator calls Tick, not Poll: a pseudo-terminal never blocks the way
+// TinyGo's USB buffer does, and the host tests drive Poll with fakes of
+// their own (core/usb_test.go).
 package emulator

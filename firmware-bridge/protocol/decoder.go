@@ -40,6 +40,7 @@ type Decoder struct {
 	n        int  // bytes in buf
 	dropping bool // after an overrun: skip to the next 0x00
 	stats    DecoderStats
+	scratch  bodyScratch
 }
 
 // Feed consumes p up to and including the next 0x00 that ends a frame, and
@@ -111,7 +112,7 @@ func (d *Decoder) check(enc []byte) (Frame, error) {
 		return Frame{}, FaultVersion
 	}
 	t, body := Type(payload[1]), payload[headerLen:end]
-	if err := checkBody(t, body); err != nil {
+	if err := d.scratch.checkBody(t, body); err != nil {
 		d.stats.Malformed++
 		return Frame{}, err
 	}

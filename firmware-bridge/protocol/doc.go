@@ -78,7 +78,16 @@
 // Field ranges:
 //
 //   - Hello: protocol = 1; keysPerSeat 1…17; caps bit 0 = private indicator
-//     LEDs (CapPrivateLED), bit 1 = pedal on the bridge (CapPedal).
+//     LEDs (CapPrivateLED), bit 1 = pedal on the bridge (CapPedal), bit 2 =
+//     the key chain reads broken (CapChainFault): at boot or at the latest
+//     scan, the bit shifted in past the last register read high (nothing
+//     drives Q7) or some seat read every contact closed (a register without
+//     power). The bridge reports no key of a scan like that; SelfTestKeys
+//     shows the raw bits. Bit 2 was added to version 1 after its release
+//     rather than making a version 2: it is set only on a broken chain, so a
+//     healthy bridge talks to older hosts as before, and an older host drops
+//     the Hello of a broken one (counted as malformed), which it reports as a
+//     bridge that does not answer rather than as keys pressed.
 //   - HostHello: protocol = 1; len ≤ MaxSoftwareLen (32); software is
 //     printable ASCII (0x20…0x7E).
 //   - KeyEvent: seat 0…18; key 0…16 for seats 1…18 (KeyPedal, 17, for seat 0
@@ -102,7 +111,12 @@
 //
 // The host opens a session with HostHello; the bridge answers Hello. Each side
 // sends a Ping every 250 ms and answers the other's with a Pong; a host that
-// misses heartbeats reopens the port. The bridge sends each KeyEvent until the
+// misses heartbeats reopens the port. The host answers every Ping, in the
+// order it reads them: the firmware paces its output by those Pongs (it
+// never writes more than a window ahead of the last Ping answered), and
+// under load sends more Pings than the heartbeat's, one at least every
+// 48 bytes it writes. A bridge with a backlog for the port may leave a Ping
+// of the host's unanswered; its other frames show it is alive. The bridge sends each KeyEvent until the
 // host acks its seq (the host dedupes by seat, key, edge and counter). The
 // host sends Lights whenever the lights change; the bridge acks it by seq and
 // holds it until the next one, never changing a colour on its own. The host

@@ -11,18 +11,27 @@ import "encoding/binary"
 // whose fields come from outside the program before sending them.
 func AppendFrame(dst []byte, m Message, seq uint8) []byte {
 	start := len(dst)
-	dst = append(dst, ProtocolVersion, byte(m.Type()), seq)
+	// The payload goes one byte to the right of where its COBS encoding
+	// starts, so that it can be encoded in place: no buffer on the stack,
+	// whose slice TinyGo's escape analysis might move to the heap.
+	dst = append(dst, 0, ProtocolVersion, byte(m.Type()), seq)
 	dst = m.AppendBody(dst)
-	dst = binary.BigEndian.AppendUint16(dst, CRC16(dst[start:]))
-
-	// COBS-encode the payload from a copy on the stack back over itself.
-	var buf [MaxPayloadLen]byte
-	payload := dst[start:]
-	if len(payload) <= len(buf) {
-		payload = buf[:copy(buf[:], payload)]
-	} else {
-		payload = append([]byte(nil), payload...) // unreachable for this package's messages
+	dst = binary.BigEndian.AppendUint16(dst, CRC16(dst[start+1:]))
+	if len(dst)-start-1 < 254 {
+		// COBS with one group per zero byte: each zero becomes the distance
+		// to the next one (or to the end), the byte before the payload the
+		// distance to the first.
+		code := start
+		for i := start + 1; i < len(dst); i++ {
+			if dst[i] == 0 {
+				dst[code] = byte(i - code)
+				code = i
+			}
+		}
+		dst[code] = byte(len(dst) - code)
+		return append(dst, 0)
 	}
+	payload := append([]byte(nil), dst[start+1:]...) // unreachable for this package's messages
 	dst = appendCOBS(dst[:start], payload)
 	return append(dst, 0)
 }

@@ -129,7 +129,7 @@ func TestMessageRejects(t *testing.T) {
 		{"Hello 19 seats", TypeHello, with(valid(TypeHello), 4, 19), "seats"},
 		{"Hello 0 keys", TypeHello, with(valid(TypeHello), 5, 0), "keys per seat"},
 		{"Hello 18 keys", TypeHello, with(valid(TypeHello), 5, 18), "keys per seat"},
-		{"Hello reserved caps", TypeHello, with(valid(TypeHello), 6, 4), "capabilities"},
+		{"Hello reserved caps", TypeHello, with(valid(TypeHello), 6, 8), "capabilities"},
 		{"HostHello empty", TypeHostHello, nil, "length"},
 		{"HostHello length mismatch", TypeHostHello, with(valid(TypeHostHello), 2, 3), "length"},
 		{"HostHello protocol 0", TypeHostHello, with(valid(TypeHostHello), 0, 0), "protocol"},

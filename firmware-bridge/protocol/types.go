@@ -159,11 +159,13 @@ func (e Edge) String() string {
 type Capabilities uint8
 
 // The capability bits. The other bits are zero in this protocol version.
+// CapChainFault came after the first release of version 1: see doc.go.
 const (
 	CapPrivateLED Capabilities = 1 << 0 // each seat has a private indicator LED
 	CapPedal      Capabilities = 1 << 1 // the judge's pedal is wired to the bridge
+	CapChainFault Capabilities = 1 << 2 // not hardware but its state: the bridge's key chain reads broken (see doc.go)
 
-	capAll = CapPrivateLED | CapPedal
+	capAll = CapPrivateLED | CapPedal | CapChainFault
 )
 
 // LightFlags modify one seat's light.

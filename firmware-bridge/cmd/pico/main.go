@@ -2,27 +2,37 @@
 
 // Command pico is the seat-panel bridge firmware for a Raspberry Pi Pico
 // (RP2040). It is a thin shell around firmware-bridge/core: it wires the
-// 74HC165 chain, the pedal and the WS2812 chain to GPIOs, moves bytes between
-// USB CDC and core.Bridge, and calls Bridge.Tick every millisecond.
+// 74HC165 chain, the pedal and the WS2812 chain to GPIOs, and calls
+// Bridge.Poll with the USB CDC port every millisecond.
 //
-//	tinygo flash -target=pico -serial=usb ./firmware-bridge/cmd/pico
+//	make firmware            # or, in firmware-bridge:
+//	tinygo build -target=pico -serial=usb -o wolftable-bridge.uf2 ./cmd/pico
+//
+// Built with TinyGo 0.39 (see docs/wiring.md). The board is set at build time
+// with -ldflags, for instance for 10 seats of two registers wired from the
+// last seat:
+//
+//	tinygo build … -ldflags "-X main.seats=10 -X main.registersPerSeat=2 -X main.chainFromLastSeat=1" ./cmd/pico
 //
 // The host must never open the port at 1200 baud: TinyGo's USB CDC stack
 // resets the RP2040 into its UF2 bootloader when the host sets 1200 baud and
 // drops DTR (the "1200-baud touch" used for flashing), before this program
 // sees anything. The firmware itself never looks at the line coding.
 //
-// Only built by TinyGo (the tinygo build tag); go build and go vet skip it.
+// Only built by TinyGo (the tinygo build tag); go build and go vet skip it,
+// and its compile check (pico_test.go) type-checks it against stand-ins of
+// TinyGo's packages.
 package main
 
 import (
-	"image/color"
 	"machine"
+	"strconv"
 	"time"
 
 	"device/arm"
 
-	"tinygo.org/x/drivers/ws2812"
+	pio "github.com/tinygo-org/pio/rp2-pio"
+	"github.com/tinygo-org/pio/rp2-pio/piolib"
 
 	"wolftable/firmware-bridge/core"
 	"wolftable/firmware-bridge/protocol"
@@ -32,43 +42,69 @@ import (
 const (
 	pinPL    = machine.GPIO2  // 74HC165 /PL, parallel load, active low
 	pinCP    = machine.GPIO3  // 74HC165 CP, clock, all registers in parallel
-	pinQ7    = machine.GPIO4  // Q7 of the register holding seat 1's bits 0…7
+	pinQ7    = machine.GPIO4  // Q7 of seat 1's first register (the last seat's, with chainFromLastSeat)
 	pinPedal = machine.GPIO15 // judge's pedal: switch to ground, internal pull-up
 	pinLEDs  = machine.GPIO16 // WS2812 DIN, through a 3.3 V → 5 V level shifter
+	pinFault = machine.LED    // the Pico's own LED: lit while the chain reads broken or the WS2812s fail
 )
 
-// config is this board: 12 seats of three 74HC165s each, the reference key
-// map, keys to ground with pull-ups, the pedal on the bridge.
-var config = core.Config{
-	Firmware: protocol.Version{Major: 0, Minor: 1, Patch: 0},
-	Scan: core.ScanConfig{
-		Seats:          12,
-		BitsPerSeat:    24,
-		KeyMap:         core.DefaultKeyMap(24),
-		ActiveLow:      true,
-		Pedal:          pinPedal,
-		PedalActiveLow: true,
-	},
-	PrivateLEDs: false,
-}
+// The board, set with -ldflags "-X main.name=value" (strings: that is what
+// -X sets). Defaults: 12 seats of three 74HC165s each, chain from seat 1.
+var (
+	seats             = "12"
+	registersPerSeat  = "3" // 2 or 3: 16 or 24 contacts per seat panel
+	chainFromLastSeat = "0" // 1: the register on GP4 is the last seat's
+)
 
 const (
-	tickEvery   = time.Millisecond      // scan rate: 1 kHz
-	lightsEvery = 20 * time.Millisecond // WS2812 refresh: 50 Hz, enough for the pulse animation
+	tickEvery      = time.Millisecond      // scan rate: 1 kHz
+	lightsEvery    = 20 * time.Millisecond // WS2812 refresh: 50 Hz, enough for the pulse animation
+	watchdogMillis = 500                   // the board restarts if the loop stalls this long
 )
+
+// config is this board: the reference key map, keys to ground with
+// pull-ups, the far register's DS to ground, the pedal on the bridge.
+func config() (core.Config, error) {
+	n, err := strconv.Atoi(seats)
+	if err != nil {
+		return core.Config{}, err
+	}
+	regs, err := strconv.Atoi(registersPerSeat)
+	if err != nil {
+		return core.Config{}, err
+	}
+	return core.Config{
+		Firmware: protocol.Version{Major: 0, Minor: 2, Patch: 0},
+		Scan: core.ScanConfig{
+			Seats:             n,
+			BitsPerSeat:       8 * regs,
+			KeyMap:            core.DefaultKeyMap(8 * regs),
+			ActiveLow:         true,
+			ChainFromLastSeat: chainFromLastSeat == "1",
+			TailLow:           true,
+			Pedal:             pinPedal,
+			PedalActiveLow:    true,
+		},
+		PrivateLEDs: false,
+	}, nil
+}
+
+// settleLoops is core.SettleNanos in CPU cycles at the clock the board runs
+// at, set once in main.
+var settleLoops uint32
+
+// settle waits at least core.SettleNanos: each iteration takes at least one
+// cycle.
+func settle() {
+	for i := uint32(0); i < settleLoops; i++ {
+		arm.Asm("nop")
+	}
+}
 
 // chain drives the 74HC165s by bit-banging three GPIOs.
 type chain struct{}
 
 var _ core.ShiftChain = chain{}
-
-// settle waits out the 74HC165's minimum pulse widths and set-up times
-// (about 100 ns at 3.3 V): a few dozen cycles at 125 MHz.
-func settle() {
-	for i := 0; i < 16; i++ {
-		arm.Asm("nop")
-	}
-}
 
 func (chain) Load() {
 	pinPL.Low()
@@ -86,65 +122,88 @@ func (chain) ShiftBit() bool {
 	return bit
 }
 
+// leds is the WS2812 chain on a PIO state machine: its timing does not
+// depend on the CPU, and interrupts (USB) stay on while it is written.
+type leds struct {
+	ws     *piolib.WS2812B
+	raw    [2 * protocol.MaxSeats]uint32
+	failed bool // setting it up or the last write failed
+}
+
+func newLEDs() *leds {
+	l := &leds{failed: true}
+	sm, err := pio.PIO0.ClaimStateMachine()
+	if err != nil {
+		return l
+	}
+	ws, err := piolib.NewWS2812B(sm, pinLEDs)
+	if err != nil {
+		return l
+	}
+	l.ws, l.failed = ws, false
+	return l
+}
+
+// show writes a frame of GRB bytes (core.Lights.Frame). It blocks while the
+// PIO's FIFO takes the pixels: 30 µs a pixel, beyond the FIFO's eight.
+func (l *leds) show(frame []byte) {
+	if l.ws == nil {
+		return
+	}
+	n := 0
+	for i := 0; i+2 < len(frame) && n < len(l.raw); i += 3 {
+		l.raw[n] = uint32(frame[i])<<24 | uint32(frame[i+1])<<16 | uint32(frame[i+2])<<8
+		n++
+	}
+	l.failed = l.ws.WriteRaw(l.raw[:n]) != nil
+}
+
 func main() {
+	pinFault.Configure(machine.PinConfig{Mode: machine.PinOutput})
+	pinFault.Low()
 	pinPL.Configure(machine.PinConfig{Mode: machine.PinOutput})
 	pinPL.High()
 	pinCP.Configure(machine.PinConfig{Mode: machine.PinOutput})
 	pinCP.Low()
-	pinQ7.Configure(machine.PinConfig{Mode: machine.PinInput})
+	// Pulled up: an unplugged chain reads all open, never all pressed.
+	pinQ7.Configure(machine.PinConfig{Mode: machine.PinInputPullup})
 	pinPedal.Configure(machine.PinConfig{Mode: machine.PinInputPullup})
-	pinLEDs.Configure(machine.PinConfig{Mode: machine.PinOutput})
-	leds := ws2812.NewWS2812(pinLEDs) // PIO-driven on the RP2040: interrupts stay on
+	settleLoops = core.SettleCycles(machine.CPUFrequency(), core.SettleNanos)
 
-	bridge, err := core.NewBridge(config, chain{})
+	cfg, err := config()
+	var bridge *core.Bridge
+	if err == nil {
+		bridge, err = core.NewBridge(cfg, chain{})
+	}
 	if err != nil {
-		for { // a build with a bad config: say so on the console, never panic
+		for { // a build with a bad board: blink and say so on the console, never panic
 			println("bridge:", err.Error())
-			time.Sleep(time.Second)
+			pinFault.Set(!pinFault.Get())
+			time.Sleep(250 * time.Millisecond)
 		}
 	}
+	lights := newLEDs()
 
-	serial := machine.Serial // USB CDC with -serial=usb
-	var rx [64]byte
-	var pixels [2 * protocol.MaxSeats]color.RGBA
+	// From here on a stall of watchdogMillis restarts the board (a panic
+	// halts TinyGo's runtime in a loop, which the watchdog ends too).
+	machine.Watchdog.Configure(machine.WatchdogConfig{TimeoutMillis: watchdogMillis})
+	if err := machine.Watchdog.Start(); err != nil {
+		println("watchdog:", err.Error())
+	}
+
+	var port core.Port = machine.Serial // USB CDC with -serial=usb
 	start := time.Now()
 	next := time.Duration(0)
 	lastLights := -lightsEvery
 	for {
 		now := time.Since(start)
-
-		for serial.Buffered() > 0 {
-			n := 0
-			for n < len(rx) && serial.Buffered() > 0 {
-				c, err := serial.ReadByte()
-				if err != nil {
-					break
-				}
-				rx[n] = c
-				n++
-			}
-			bridge.HandleBytes(rx[:n])
-		}
-
-		out := bridge.Tick(uint64(now / time.Microsecond))
-		// TinyGo's CDC driver drops writes until the host raises DTR (opens
-		// the port); until then there is no one to hear, and unacked key
-		// events wait in the bridge for the host to come.
-		if len(out) > 0 && serial.DTR() {
-			serial.Write(out)
-		}
-
+		bridge.Poll(port, uint64(now/time.Microsecond))
 		if now-lastLights >= lightsEvery {
 			lastLights = now
-			frame := bridge.LightFrame() // GRB bytes
-			n := 0
-			for i := 0; i+2 < len(frame) && n < len(pixels); i += 3 {
-				pixels[n] = color.RGBA{R: frame[i+1], G: frame[i], B: frame[i+2], A: 255}
-				n++
-			}
-			leds.WriteColors(pixels[:n])
+			lights.show(bridge.LightFrame())
+			pinFault.Set(lights.failed || bridge.ChainFault().Any())
 		}
-
+		machine.Watchdog.Update()
 		next += tickEvery
 		if d := next - time.Since(start); d > 0 {
 			time.Sleep(d)
