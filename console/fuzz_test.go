@@ -150,7 +150,8 @@ func FuzzHandlersNeverFail(f *testing.F) {
 		f.Add(s.method, s.path, s.ctype, []byte(s.body))
 	}
 	tab := &nopTable{}
-	s, err := New(Options{Table: tab, PINHash: HashPIN(rigPIN), Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	s, err := New(Options{Table: tab, PINHash: HashPIN(rigPIN), Hosts: []string{"table.local", testHost},
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		f.Fatal(err)
 	}

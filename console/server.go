@@ -50,6 +50,10 @@ type Options struct {
 	Boards func() ([]*engine.Board, error)
 	// Heartbeat is the live streams' keep-alive period; 0 = 15 s.
 	Heartbeat time.Duration
+	// Hosts are host names the console answers to (console.hosts) besides
+	// localhost, the machine's host name and its addresses; a request for
+	// any other Host gets 421 (DNS rebinding).
+	Hosts []string
 }
 
 // Server is the judge console: an http.Handler serving the pages and the
@@ -78,7 +82,10 @@ type Server struct {
 	progress chan struct{} // closed and replaced whenever applied moves
 
 	hub       hub
-	streams   atomic.Int64
+	streams   streamSlots
+	lim       limits
+	hosts     map[string]bool
+	own       ownAddrs
 	startMu   sync.Mutex
 	quit      chan struct{}
 	closeOnce sync.Once
@@ -123,7 +130,8 @@ func New(opt Options) (*Server, error) {
 		opt.Heartbeat = 15 * time.Second
 	}
 	s := &Server{opt: opt, log: opt.Log, now: opt.Now, speed: opt.Speed, wake: make(chan struct{}, 1),
-		progress: make(chan struct{}), quit: make(chan struct{}), hub: hub{subs: map[chan struct{}]struct{}{}}}
+		progress: make(chan struct{}), quit: make(chan struct{}), hub: hub{subs: map[chan struct{}]struct{}{}},
+		lim: defaultLimits, hosts: hostNames(opt.Hosts)}
 	var hash [32]byte
 	if opt.PINHash != "" {
 		h, err := parsePINHash(opt.PINHash)
@@ -424,6 +432,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ip, ok := remoteIP(r)
 	if !ok || !allowed(s.opt.Allow, ip) {
 		writeError(w, http.StatusForbidden, "not_lan", "只服務本桌的區域網路")
+		return
+	}
+	if !s.hostOK(r) {
+		writeError(w, http.StatusMisdirectedRequest, "host", "網址不是本桌主控台的位址")
 		return
 	}
 	s.mux.ServeHTTP(w, r)

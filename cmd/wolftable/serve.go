@@ -10,7 +10,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -280,14 +279,14 @@ func startConsole(ctx context.Context, addr, pinHash string, speed float64, host
 	if pin, hash, ok := con.GeneratedPIN(); ok {
 		fmt.Fprintf(stdout, "console: judge PIN %s (set console.pin_hash = %q in the config to keep one)\n", pin, hash)
 	}
-	srv := &http.Server{Addr: addr, Handler: con, ReadHeaderTimeout: 10 * time.Second}
+	srv := con.HTTPServer() // timeouts; the listener refuses non-LAN peers and caps each address
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		con.Close()
 		return nil, nil, err
 	}
 	fmt.Fprintf(stdout, "console: http://%s/\n", ln.Addr())
-	go srv.Serve(ln)
+	go srv.Serve(con.Listener(ln))
 	return con, func() {
 		con.Close()
 		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
