@@ -3,6 +3,7 @@ package console
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"io"
@@ -195,6 +196,34 @@ func FuzzHandlersNeverFail(f *testing.F) {
 				(in.Kind == engine.InJudge && (in.Judge == engine.JudgeDQ || in.Judge == engine.JudgePenalty))
 			if seated && (in.Seat < 1 || in.Seat > players) {
 				t.Fatalf("%s %q: input %+v for %d players", method, path, in, players)
+			}
+		}
+	})
+}
+
+// FuzzStateFiles: the sessions file and the stored PIN hash, whatever their
+// bytes, give at most maxSessions live sessions with 32-byte keys, or an
+// error; never a panic.
+func FuzzStateFiles(f *testing.F) {
+	f.Add([]byte(`{"sessions":[{"hash":"`+strings.Repeat("ab", 32)+`","expires":"2030-01-01T00:00:00Z","remote":"192.168.1.2:5"}]}`), []byte(HashPIN("1234")+"\n"))
+	f.Add([]byte(`{"sessions":[{"hash":"zz","expires":"2000-01-01T00:00:00Z"}]}`), []byte("sha256:"))
+	f.Add([]byte(`{"sessions":null}`), []byte(" sha256:"+strings.Repeat("F", 64)+" \n"))
+	f.Add([]byte(`[]`), []byte(""))
+	f.Fuzz(func(t *testing.T, sessions, pin []byte) {
+		m, err := parseSessions(sessions, rigStart)
+		if err == nil {
+			if len(m) > maxSessions {
+				t.Fatalf("%d sessions", len(m))
+			}
+			for _, s := range m {
+				if !rigStart.Before(s.expires) {
+					t.Fatalf("an expired session: %v", s.expires)
+				}
+			}
+		}
+		if h, err := parsePINHash(string(pin)); err == nil {
+			if want := strings.ToLower(strings.TrimSpace(string(pin))); pinPrefix+hex.EncodeToString(h[:]) != want {
+				t.Fatalf("%q parsed as %x", pin, h)
 			}
 		}
 	})
