@@ -74,7 +74,9 @@ func netAddrIP(a net.Addr) (netip.Addr, bool) {
 // HTTPS set TLSConfig and call ServeTLS(Listener(ln), "", "").
 func (s *Server) HTTPServer() *http.Server {
 	l := s.lim
-	return &http.Server{Handler: s, ReadHeaderTimeout: l.readHeader, ReadTimeout: l.read, WriteTimeout: l.write,
+	proto := new(http.Protocols)
+	proto.SetHTTP1(true) // no HTTP/2 over TLS: the limits and deadlines are per connection
+	return &http.Server{Handler: s, Protocols: proto, ReadHeaderTimeout: l.readHeader, ReadTimeout: l.read, WriteTimeout: l.write,
 		IdleTimeout: l.idle, MaxHeaderBytes: l.maxHeader,
 		// a LAN scanner's TLS handshakes and cut connections: debug only
 		ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelDebug)}
