@@ -435,3 +435,26 @@ func (l smallBuffers) Accept() (net.Conn, error) {
 	}
 	return c, err
 }
+
+// TestStreamsOutliveServerTimeouts (item 7): the server's read and write
+// timeouts cut slow requests, not live streams: a stream open for three
+// times both still gets the next change.
+func TestStreamsOutliveServerTimeouts(t *testing.T) {
+	s := quietServer(t, Options{}, func(l *limits) {
+		l.readHeader, l.read, l.write, l.idle = 200*time.Millisecond, 200*time.Millisecond, 200*time.Millisecond, 200*time.Millisecond
+	})
+	addr := netServer(t, s, nil)
+	code, st := openStream(t, "127.0.0.4", addr, "/api/public/events", nil)
+	if code != 200 {
+		t.Fatalf("stream: %d", code)
+	}
+	first, err := st.next(5 * time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(600 * time.Millisecond)
+	s.noteStartFailure(errors.New("test"))
+	if second, err := st.next(5 * time.Second); err != nil || second == first {
+		t.Fatalf("a stream after the server's timeouts: id %q (was %q), %v", second, first, err)
+	}
+}
