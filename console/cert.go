@@ -14,6 +14,7 @@ import (
 	"math/big"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -149,8 +150,11 @@ func (s *Server) Redirect(httpsPort string) http.Handler {
 			return
 		}
 		host := splitHost(r.Host)
-		if strings.Contains(host, ":") {
-			host = "[" + host + "]"
+		if ip, err := netip.ParseAddr(host); err == nil {
+			ip = ip.WithZone("") // the client's zone means nothing in a URL
+			if host = ip.String(); ip.Is6() {
+				host = "[" + host + "]"
+			}
 		}
 		if httpsPort != "443" {
 			host += ":" + httpsPort

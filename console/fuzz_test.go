@@ -10,6 +10,8 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -225,6 +227,47 @@ func FuzzStateFiles(f *testing.F) {
 			if want := strings.ToLower(strings.TrimSpace(string(pin))); pinPrefix+hex.EncodeToString(h[:]) != want {
 				t.Fatalf("%q parsed as %x", pin, h)
 			}
+		}
+	})
+}
+
+// FuzzHostHeader: whatever the Host header, hostOK never panics and
+// accepts only localhost, a configured or own name, or an address that is
+// loopback or the machine's; the redirect it allows stays on that host.
+func FuzzHostHeader(f *testing.F) {
+	for _, h := range []string{"localhost:8080", "127.0.0.1", "[::1]:80", "table7.local", "evil.example", "[fe80::1%eth0]:8080",
+		"TABLE7.LOCAL.", "127.0.0.1:8080@evil.example", "[::ffff:127.0.0.1]", "", ":80", "[", "a:b:c"} {
+		f.Add(h)
+	}
+	s, err := New(Options{Table: &nopTable{}, PINHash: HashPIN(rigPIN), Hosts: []string{"table7.local"},
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer s.Close()
+	redirect := s.Redirect("8443")
+	f.Fuzz(func(t *testing.T, host string) {
+		r := httptest.NewRequest("GET", "/judge", nil)
+		r.Host = host
+		r.RemoteAddr = "192.168.1.2:5"
+		if !s.hostOK(r) {
+			return
+		}
+		h := splitHost(host)
+		ip, err := netip.ParseAddr(h)
+		if !s.hosts[h] && (err != nil || !(ip.Unmap().IsLoopback() || s.own.has(ip.Unmap().WithZone("")))) {
+			t.Fatalf("Host %q accepted", host)
+		}
+		w := httptest.NewRecorder()
+		redirect.ServeHTTP(w, r)
+		u, err := url.Parse(w.Header().Get("Location"))
+		want := h
+		if ip, err := netip.ParseAddr(h); err == nil {
+			want = ip.WithZone("").String()
+		}
+		if w.Code != http.StatusPermanentRedirect || err != nil || u.Scheme != "https" || !strings.EqualFold(u.Hostname(), want) ||
+			u.Port() != "8443" || u.Path != "/judge" {
+			t.Fatalf("Host %q: %d %q", host, w.Code, w.Header().Get("Location"))
 		}
 	})
 }
