@@ -84,18 +84,23 @@ func (s *Server) HTTPServer() *http.Server {
 
 // Listener wraps ln: a peer outside Options.Allow is closed at accept,
 // before a byte is read; so is a connection past the cap of open
-// connections of one address (an IPv6 /64 counts as one).
+// connections of one address (an IPv6 /64 counts as one), counted over
+// every listener of the console (HTTP and HTTPS together).
 func (s *Server) Listener(ln net.Listener) net.Listener {
-	return &limitListener{Listener: ln, allow: s.opt.Allow, max: s.lim.connsPerIP, open: map[netip.Addr]int{}}
+	return &limitListener{Listener: ln, allow: s.opt.Allow, max: s.lim.connsPerIP, open: &s.conns}
+}
+
+// connCount counts the open connections of each address key.
+type connCount struct {
+	mu sync.Mutex
+	n  map[netip.Addr]int
 }
 
 type limitListener struct {
 	net.Listener
 	allow []netip.Prefix
 	max   int
-
-	mu   sync.Mutex
-	open map[netip.Addr]int
+	open  *connCount
 }
 
 func (l *limitListener) Accept() (net.Conn, error) {
@@ -110,29 +115,26 @@ func (l *limitListener) Accept() (net.Conn, error) {
 			continue
 		}
 		key := addrKey(ip)
-		l.mu.Lock()
-		if l.open[key] >= l.max {
-			l.mu.Unlock()
+		o := l.open
+		o.mu.Lock()
+		if o.n[key] >= l.max {
+			o.mu.Unlock()
 			_ = c.Close()
 			continue
 		}
-		l.open[key]++
-		l.mu.Unlock()
+		if o.n == nil {
+			o.n = map[netip.Addr]int{}
+		}
+		o.n[key]++
+		o.mu.Unlock()
 		return &countedConn{Conn: c, release: func() {
-			l.mu.Lock()
-			if l.open[key]--; l.open[key] <= 0 {
-				delete(l.open, key)
+			o.mu.Lock()
+			if o.n[key]--; o.n[key] <= 0 {
+				delete(o.n, key)
 			}
-			l.mu.Unlock()
+			o.mu.Unlock()
 		}}, nil
 	}
-}
-
-// openConns is the number of connections the listener holds for ip's key.
-func (l *limitListener) openConns(ip netip.Addr) int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.open[addrKey(ip)]
 }
 
 type countedConn struct {

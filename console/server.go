@@ -90,6 +90,7 @@ type Server struct {
 
 	hub       hub
 	streams   streamSlots
+	conns     connCount
 	lim       limits
 	hosts     map[string]bool
 	own       ownAddrs

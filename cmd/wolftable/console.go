@@ -69,31 +69,28 @@ func startConsoleWith(ctx context.Context, cs consoleSetup, host *gameHost, stdo
 			srv.Shutdown(sctx)
 		}
 	}
-	listen := func(addr string) (net.Listener, error) {
-		ln, err := net.Listen("tcp", addr)
-		if err != nil {
-			stop()
-		}
-		return ln, err
-	}
+	// HTTPS is an addition: without its certificate or port the console
+	// goes on over HTTP (the table must not stop for it).
 	var tlsLn net.Listener
 	var cert tls.Certificate
 	var created bool
 	if cs.tlsAddr != "" && cs.tlsAddr != "off" {
 		cert, created, err = console.LoadOrCreateCert(cs.certFile, cs.keyFile, cs.stateDir, cs.hosts)
-		if err != nil {
-			con.Close()
-			return nil, nil, fmt.Errorf("certificate: %w", err)
+		if err == nil {
+			tlsLn, err = net.Listen("tcp", cs.tlsAddr)
 		}
-		if tlsLn, err = listen(cs.tlsAddr); err != nil {
-			return nil, nil, err
+		if err != nil {
+			log.Error("console: no HTTPS; the console is served over HTTP only", "addr", cs.tlsAddr, "err", err)
+			fmt.Fprintf(stdout, "主控台 HTTPS 未啟動：%v\n", err)
+			tlsLn = nil
 		}
 	}
-	ln, err := listen(cs.addr)
+	ln, err := net.Listen("tcp", cs.addr)
 	if err != nil {
 		if tlsLn != nil {
 			tlsLn.Close()
 		}
+		con.Close()
 		return nil, nil, err
 	}
 	// timeouts; the listeners refuse non-LAN peers and cap each address

@@ -231,3 +231,27 @@ func TestPedalHoldOpensLogin(t *testing.T) {
 		t.Errorf("the judge after holding the pedal: %d, want 200", code)
 	}
 }
+
+// TestServeConsoleWithoutHTTPS: a taken HTTPS port does not stop the
+// console (nor serve): it goes on over HTTP and says why.
+func TestServeConsoleWithoutHTTPS(t *testing.T) {
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	dir := t.TempDir()
+	cfg := consoleConfig(t, dir, fmt.Sprintf("tls_listen = %q\n", busy.Addr().String()))
+	banner, plain, secure, _, _, _ := startTestConsole(t, cfg, io.Discard)
+	if plain == "" || secure != "" || !strings.Contains(banner, "HTTPS 未啟動") {
+		t.Fatalf("banner:\n%s", banner)
+	}
+	resp, err := http.Get("http://" + plain + "/api/public/state")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Errorf("HTTP: %d", resp.StatusCode)
+	}
+}
