@@ -29,7 +29,13 @@
 //
 //	[console]
 //	listen = "127.0.0.1:8080"  # "off" = no console; the handler answers the LAN only
-//	pin_hash = ""          # sha256:<hex> of the judge's PIN; "" = a PIN is shown on first start
+//	pin_hash = ""          # sha256:<hex> of the judge's PIN; "" = the hash kept in state_dir
+//	hosts = []             # host names the console answers to (besides localhost, its own name and addresses)
+//	state_dir = ""         # PIN hash, sessions, certificate; "" = "console" beside journal.dir
+//	tls_listen = ""        # HTTPS; "" = listen's host on port 8443, "off" = none
+//	tls_cert = ""          # the venue's certificate and key (PEM); "" = self-signed in state_dir
+//	tls_key = ""
+//	redirect_http = false  # plain HTTP redirects to the HTTPS console
 //
 //	[pedal_actions]        # what each pedal press does
 //	short = "advance"      # advance | repeat | pause
@@ -39,10 +45,12 @@ package config
 
 import (
 	"bytes"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -87,6 +95,51 @@ type Journal struct {
 type Console struct {
 	Listen  string `toml:"listen"`
 	PINHash string `toml:"pin_hash"`
+	// Hosts are host names the console answers to besides localhost, the
+	// machine's name and addresses (a DNS-rebinding page gets 421).
+	Hosts []string `toml:"hosts"`
+	// StateDir keeps the PIN's hash, the sessions and the self-signed
+	// certificate; "" = "console" beside journal.dir (StateDirPath).
+	StateDir string `toml:"state_dir"`
+	// TLSListen serves the console over HTTPS too; "" = the host of listen
+	// on port 8443 (TLSAddr), "off" = no HTTPS.
+	TLSListen string `toml:"tls_listen"`
+	// TLSCert and TLSKey are the venue's own certificate and key (PEM
+	// files, both or neither); "" = a self-signed one in StateDir.
+	TLSCert string `toml:"tls_cert"`
+	TLSKey  string `toml:"tls_key"`
+	// RedirectHTTP answers every plain-HTTP request with a redirect to
+	// the HTTPS console.
+	RedirectHTTP bool `toml:"redirect_http"`
+}
+
+// StateDirPath is the console's state directory: console.state_dir, or
+// "console" beside the journal directory (/var/lib/wolftable/console).
+func (c *Config) StateDirPath() string {
+	if c.Console.StateDir != "" {
+		return c.Console.StateDir
+	}
+	return filepath.Join(filepath.Dir(filepath.Clean(c.Journal.Dir)), "console")
+}
+
+// TLSAddr is the HTTPS console's address: console.tls_listen, or the host
+// of console.listen on port 8443 (port 0 when listen's port is 0); "" =
+// no HTTPS.
+func (c *Config) TLSAddr() string {
+	if c.Console.Listen == "off" || c.Console.TLSListen == "off" {
+		return ""
+	}
+	if c.Console.TLSListen != "" {
+		return c.Console.TLSListen
+	}
+	host, port, err := net.SplitHostPort(c.Console.Listen)
+	if err != nil {
+		return ""
+	}
+	if port != "0" {
+		port = "8443"
+	}
+	return net.JoinHostPort(host, port)
 }
 
 // Pedal is the [pedal] section: what each press does.
@@ -252,6 +305,13 @@ func Parse(data []byte) (*Config, error) {
 			c.Console.Listen = f.Console.Listen
 		}
 		c.Console.PINHash = f.Console.PINHash
+		c.Console.Hosts = f.Console.Hosts
+		c.Console.StateDir = f.Console.StateDir
+		if f.Console.TLSListen != "" {
+			c.Console.TLSListen = f.Console.TLSListen
+		}
+		c.Console.TLSCert, c.Console.TLSKey = f.Console.TLSCert, f.Console.TLSKey
+		c.Console.RedirectHTTP = f.Console.RedirectHTTP
 	}
 	if f.Pedal != nil {
 		if f.Pedal.Short != "" {
@@ -305,6 +365,9 @@ func (c *Config) Validate() error {
 	if h := c.Console.PINHash; h != "" && (!strings.HasPrefix(h, "sha256:") || len(h) != len("sha256:")+64) {
 		return &Error{Key: "console.pin_hash", Msg: "want sha256:<64 hex digits>"}
 	}
+	if err := c.validateConsoleTLS(); err != nil {
+		return err
+	}
 	for _, kv := range [][2]string{{"pedal_actions.short", c.Pedal.Short}, {"pedal_actions.long", c.Pedal.Long}, {"pedal_actions.double", c.Pedal.Double}} {
 		if _, err := PedalAction(kv[1]); err != nil {
 			return &Error{Key: kv[0], Msg: err.Error()}
@@ -316,6 +379,68 @@ func (c *Config) Validate() error {
 		}
 	}
 	return nil
+}
+
+// validateConsoleTLS checks console.hosts, state_dir, tls_listen,
+// tls_cert/tls_key and redirect_http.
+func (c *Config) validateConsoleTLS() error {
+	k := c.Console
+	for _, h := range k.Hosts {
+		if !validHostName(h) {
+			return &Error{Key: "console.hosts", Msg: fmt.Sprintf("%q: want a host name such as \"table7.local\" (no scheme, no port)", h)}
+		}
+	}
+	if k.StateDir != "" && !filepath.IsAbs(k.StateDir) {
+		return &Error{Key: "console.state_dir", Msg: fmt.Sprintf("%q: want an absolute path", k.StateDir)}
+	}
+	if l := k.TLSListen; l != "" && l != "off" {
+		if _, _, err := net.SplitHostPort(l); err != nil {
+			return &Error{Key: "console.tls_listen", Msg: fmt.Sprintf("%q: want host:port or \"off\" (%v)", l, err)}
+		}
+	}
+	if a := c.TLSAddr(); a != "" && a == k.Listen && !strings.HasSuffix(a, ":0") {
+		return &Error{Key: "console.tls_listen", Msg: fmt.Sprintf("%q is console.listen's address too", a)}
+	}
+	if (k.TLSCert == "") != (k.TLSKey == "") {
+		return &Error{Key: "console.tls_cert", Msg: "set tls_cert and tls_key together (or neither: a self-signed certificate)"}
+	}
+	if k.TLSCert != "" {
+		for _, f := range [][2]string{{"console.tls_cert", k.TLSCert}, {"console.tls_key", k.TLSKey}} {
+			fi, err := os.Stat(f[1])
+			if err != nil {
+				return &Error{Key: f[0], Msg: err.Error()}
+			}
+			if !fi.Mode().IsRegular() || fi.Size() > 1<<20 {
+				return &Error{Key: f[0], Msg: fmt.Sprintf("%s: want a PEM file (at most 1 MB)", f[1])}
+			}
+		}
+		if _, err := tls.LoadX509KeyPair(k.TLSCert, k.TLSKey); err != nil {
+			return &Error{Key: "console.tls_cert", Msg: err.Error()}
+		}
+	}
+	if k.RedirectHTTP && c.TLSAddr() == "" {
+		return &Error{Key: "console.redirect_http", Msg: "needs the HTTPS console (console.tls_listen is off)"}
+	}
+	return nil
+}
+
+// validHostName: letters, digits, '-' and '.', labels of 1..63, at most 253.
+func validHostName(h string) bool {
+	h = strings.TrimSuffix(h, ".")
+	if h == "" || len(h) > 253 {
+		return false
+	}
+	for _, label := range strings.Split(h, ".") {
+		if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
+			return false
+		}
+		for _, r := range label {
+			if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // PedalAction maps a pedal setting to the engine's pedal press.

@@ -1,6 +1,7 @@
 package console
 
 import (
+	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -8,9 +9,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/big"
 	"net/http"
 	"net/netip"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -35,10 +38,16 @@ const (
 	// Every address together may fail globalLimit times in failWindow (a
 	// guess spread over many addresses); then new logins wait for the window.
 	globalLimit = 30
-	// maxTracked bounds the throttle's memory; past it every login waits.
-	maxTracked  = 4096
-	maxSessions = 64
-	maxPINLen   = 64
+	// maxTracked bounds the throttle's memory; past it the address whose
+	// last failure is the oldest is forgotten.
+	maxTracked = 4096
+	// A long press of the pedal opens presenceWindow, in which the global
+	// limit holds no login and a locked-out address may still try
+	// presenceTries PINs (the judge at the table, against a flood).
+	presenceWindow = 2 * time.Minute
+	presenceTries  = 3
+	maxSessions    = 64
+	maxPINLen      = 64
 )
 
 // ErrBadPINHash is returned by New for a console.pin_hash that is not
@@ -80,7 +89,9 @@ func randomToken() string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
-// session is a logged-in judge device. Only the hash of its cookie is kept.
+// session is a logged-in judge device. Only the hash of its cookie is kept
+// (in memory and in the state directory); the CSRF token is derived from
+// the cookie, so a reloaded page, or the daemon after a restart, finds it.
 type session struct {
 	csrf    string
 	expires time.Time
@@ -98,15 +109,22 @@ type auth struct {
 	now     func() time.Time
 	ttl     time.Duration
 	pinHash [32]byte
+	pinFile string      // the stored hash (state dir), reread when it changes; "" = none
+	pinStat os.FileInfo // pinFile as last read
+	store   string      // the sessions file; "" = memory only
+	log     *slog.Logger
 
 	mu       sync.Mutex
 	sessions map[[32]byte]*session
-	fails    map[netip.Addr]*failures
+	fails    map[netip.Addr]*failures // by addrKey
 	global   []time.Time
+	presence time.Time          // the pedal's window is open until then
+	bypass   map[netip.Addr]int // PINs each address tried past its own lockout in the window
 }
 
 func newAuth(pinHash [32]byte, ttl time.Duration, now func() time.Time) *auth {
-	return &auth{now: now, ttl: ttl, pinHash: pinHash, sessions: map[[32]byte]*session{}, fails: map[netip.Addr]*failures{}}
+	return &auth{now: now, ttl: ttl, pinHash: pinHash, sessions: map[[32]byte]*session{}, fails: map[netip.Addr]*failures{},
+		log: slog.New(slog.DiscardHandler)}
 }
 
 func cookieKey(token string) ([32]byte, bool) {
@@ -117,26 +135,59 @@ func cookieKey(token string) ([32]byte, bool) {
 	return sha256.Sum256(b), true
 }
 
-// throttled reports how long the address must wait before trying a PIN.
-func (a *auth) throttled(ip netip.Addr) time.Duration {
+// csrfFor is the CSRF token of a session cookie: an HMAC of the cookie, so
+// neither needs to be stored and one does not give the other away.
+func csrfFor(token string) string {
+	m := hmac.New(sha256.New, []byte(token))
+	m.Write([]byte("wolftable console csrf"))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+}
+
+// openPresence opens the pedal's window (the judge held the pedal): until
+// it closes, a login is not held by the throttle's global limit, and an
+// address locked out by its own failures may still try presenceTries
+// PINs. Wrong PINs still count as failures.
+func (a *auth) openPresence() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.presence = a.now().Add(presenceWindow)
+	a.bypass = map[netip.Addr]int{}
+}
+
+// admit reports how long the address must wait before trying a PIN; 0
+// admits the attempt (and, in the pedal's window, counts a bypass).
+func (a *auth) admit(ip netip.Addr) time.Duration {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	now := a.now()
 	a.prune(now)
-	if f := a.fails[ip]; f != nil && now.Before(f.until) {
-		return f.until.Sub(now)
+	key := addrKey(ip)
+	var wait time.Duration
+	if f := a.fails[key]; f != nil && now.Before(f.until) {
+		wait = f.until.Sub(now)
+	}
+	if now.Before(a.presence) {
+		if wait == 0 {
+			return 0
+		}
+		if n, ok := a.bypass[key]; (ok || len(a.bypass) < maxTracked) && n < presenceTries {
+			a.bypass[key] = n + 1
+			return 0
+		}
+		return wait
+	}
+	if wait > 0 {
+		return wait
 	}
 	if len(a.global) >= globalLimit {
 		return a.global[0].Add(failWindow).Sub(now)
-	}
-	if len(a.fails) >= maxTracked {
-		return failWindow
 	}
 	return 0
 }
 
 // prune drops failures older than the window and addresses with nothing
-// to remember. a.mu is held.
+// to remember: one without a lockout as soon as its failures leave the
+// window, one locked out before a day after its last failure. a.mu is held.
 func (a *auth) prune(now time.Time) {
 	cut := now.Add(-failWindow)
 	i := 0
@@ -144,34 +195,58 @@ func (a *auth) prune(now time.Time) {
 		i++
 	}
 	a.global = a.global[i:]
+	if !now.Before(a.presence) {
+		a.bypass = nil
+	}
 	for ip, f := range a.fails {
 		j := 0
 		for j < len(f.recent) && !f.recent[j].After(cut) {
 			j++
 		}
 		f.recent = f.recent[j:]
-		if len(f.recent) == 0 && !now.Before(f.until) && now.Sub(f.last) > forgetAfter {
+		if len(f.recent) == 0 && !now.Before(f.until) && (f.strikes == 0 || now.Sub(f.last) > forgetAfter) {
 			delete(a.fails, ip)
 		}
 	}
 }
 
+// evict makes room in a full table: the address whose last failure is the
+// oldest goes (the global limit, not the table, bounds the guesses of many
+// addresses). a.mu is held.
+func (a *auth) evict() {
+	var old netip.Addr
+	var at time.Time
+	for ip, f := range a.fails {
+		if at.IsZero() || f.last.Before(at) {
+			old, at = ip, f.last
+		}
+	}
+	delete(a.fails, old)
+}
+
 // check verifies a PIN, counting a failure against the address.
 func (a *auth) check(ip netip.Addr, pin string) bool {
 	sum := sha256.Sum256([]byte(pin))
-	ok := subtle.ConstantTimeCompare(sum[:], a.pinHash[:]) == 1
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	a.reloadPIN()
+	ok := subtle.ConstantTimeCompare(sum[:], a.pinHash[:]) == 1
 	now := a.now()
+	key := addrKey(ip)
 	if ok {
-		delete(a.fails, ip)
+		delete(a.fails, key)
+		a.presence = time.Time{} // the judge is in: the window closes
+		a.bypass = nil
 		return true
 	}
 	a.global = append(a.global, now)
-	f := a.fails[ip]
+	f := a.fails[key]
 	if f == nil {
+		if len(a.fails) >= maxTracked {
+			a.evict()
+		}
 		f = &failures{}
-		a.fails[ip] = f
+		a.fails[key] = f
 	}
 	f.last = now
 	f.recent = append(f.recent, now)
@@ -181,6 +256,24 @@ func (a *auth) check(ip netip.Addr, pin string) bool {
 		f.recent = nil
 	}
 	return false
+}
+
+// reloadPIN reads the stored PIN hash again when its file changed (a new
+// PIN from `wolftable console pin`). a.mu is held.
+func (a *auth) reloadPIN() {
+	if a.pinFile == "" {
+		return
+	}
+	fi, err := os.Stat(a.pinFile)
+	if err != nil || (a.pinStat != nil && os.SameFile(fi, a.pinStat) && fi.ModTime().Equal(a.pinStat.ModTime()) && fi.Size() == a.pinStat.Size()) {
+		return
+	}
+	h, err := readPINFile(a.pinFile)
+	if err != nil {
+		a.log.Error("console: the stored PIN hash is unreadable; the previous one stays", "file", a.pinFile, "err", err)
+		return
+	}
+	a.pinHash, a.pinStat = h, fi
 }
 
 func (a *auth) newSession(remote string) (token string, s *session) {
@@ -204,8 +297,9 @@ func (a *auth) newSession(remote string) (token string, s *session) {
 	}
 	token = randomToken()
 	key, _ := cookieKey(token)
-	s = &session{csrf: randomToken(), expires: now.Add(a.ttl), remote: remote}
+	s = &session{csrf: csrfFor(token), expires: now.Add(a.ttl), remote: remote}
 	a.sessions[key] = s
+	a.save()
 	return token, s
 }
 
@@ -230,6 +324,7 @@ func (a *auth) session(r *http.Request) (*session, bool) {
 		return nil, false
 	}
 	c2 := *s
+	c2.csrf = csrfFor(c.Value)
 	return &c2, true
 }
 
@@ -241,6 +336,7 @@ func (a *auth) logout(r *http.Request) {
 	if key, ok := cookieKey(c.Value); ok {
 		a.mu.Lock()
 		delete(a.sessions, key)
+		a.save()
 		a.mu.Unlock()
 	}
 }
@@ -300,4 +396,70 @@ func allowed(allow []netip.Prefix, ip netip.Addr) bool {
 		}
 	}
 	return false
+}
+
+// rejectLog logs refused logins without flooding the system log: the first
+// after a quiet minute at once, then one summary a minute while they go
+// on. Its timer runs only while logins are being refused.
+type rejectLog struct {
+	log   *slog.Logger
+	every time.Duration
+
+	mu        sync.Mutex
+	timer     *time.Timer
+	stopped   bool
+	wrong     int
+	throttled int
+	addrs     map[netip.Addr]bool
+}
+
+// note counts a refused login: a wrong PIN, or one the throttle held.
+func (l *rejectLog) note(wrong bool, remote string, ip netip.Addr) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.stopped {
+		return
+	}
+	if l.timer == nil {
+		reason := "throttled"
+		if wrong {
+			reason = "wrong PIN"
+		}
+		l.log.Warn("console: login refused", "reason", reason, "remote", remote)
+		l.timer = time.AfterFunc(l.every, l.flush)
+		return
+	}
+	if wrong {
+		l.wrong++
+	} else {
+		l.throttled++
+	}
+	if l.addrs == nil {
+		l.addrs = map[netip.Addr]bool{}
+	}
+	if len(l.addrs) < maxTracked {
+		l.addrs[addrKey(ip)] = true
+	}
+}
+
+func (l *rejectLog) flush() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.stopped || l.wrong+l.throttled == 0 {
+		l.timer = nil
+		return
+	}
+	l.log.Warn("console: logins refused since the last report", "wrong_pin", l.wrong, "throttled", l.throttled,
+		"addresses", len(l.addrs), "period", l.every)
+	l.wrong, l.throttled, l.addrs = 0, 0, nil
+	l.timer.Reset(l.every)
+}
+
+func (l *rejectLog) stop() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.stopped = true
+	if l.timer != nil {
+		l.timer.Stop()
+	}
 }

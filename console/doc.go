@@ -79,26 +79,69 @@
 // # Security
 //
 // The judge logs in with a PIN. Options.PINHash is console.pin_hash,
-// "sha256:<hex>"; without it New draws a 6-digit PIN with crypto/rand and
-// logs it, and GeneratedPIN returns it and the hash to store. Only hashes
-// are kept. A wrong PIN counts against the remote address: after 5 in a
-// minute it waits 1 minute, doubling with each further lockout up to an
-// hour (429 with Retry-After); 30 failures a minute from all addresses
-// together hold every new login for the rest of the minute. A logged-in
-// judge is not affected.
+// "sha256:<hex>"; without it the hash kept in Options.StateDir is used
+// (PINFile; NewPIN, `wolftable console pin`, makes a new one, which a
+// running console takes at the next login attempt). With neither, New
+// draws a 6-digit PIN with crypto/rand, stores its hash and GeneratedPIN
+// returns it for the caller to show once. Only hashes are kept; the PIN is
+// never logged.
 //
-// Sessions live in memory (only the SHA-256 of the cookie is kept) and end
-// after Options.SessionTTL (12 h). The cookie is HttpOnly, SameSite=Strict
-// (Secure over TLS). Every state-changing request needs the session's CSRF
-// token in X-CSRF-Token, a same-origin Origin and Sec-Fetch-Site when the
-// browser sends them, and a JSON body: otherwise 403 (415 for the body).
-// Judge endpoints answer 401 without a live session.
+// A wrong PIN counts against the remote address (an IPv6 address's /64,
+// which one host can use whole): after 5 in a minute it waits 1 minute,
+// doubling with each further lockout up to an hour (429 with Retry-After);
+// 30 failures a minute from all addresses together hold every new login
+// for the rest of the minute. An address without a lockout is forgotten
+// once its failures leave the minute, one with a lockout a day after its
+// last failure; past 4,096 tracked addresses the one whose last failure is
+// the oldest is forgotten (the global limit, not the table, bounds the
+// guesses of many addresses). A logged-in judge is not affected.
 //
-// The handler serves only Options.Allow (default DefaultAllow: loopback and
-// the private LAN ranges); others get 403, whatever address the listener is
-// bound to. Responses carry a strict Content-Security-Policy (no inline
-// script) and the pages build the DOM from text, never HTML. At most 200
-// live streams are served at once (503 past that).
+// The global limit lets anyone on the LAN hold every login. The judge is
+// at the table: a long press of the pedal (Server.PedalHeld; `serve`
+// passes the table's long presses to it) opens a two-minute window in
+// which the global limit holds no login and an address locked out by its
+// own failures may still try 3 PINs; wrong PINs still count, and the
+// window closes at the first good login. What an attacker gains from a
+// window: 3 guesses per locked-out address, 5 per fresh one.
+//
+// Refused logins are logged without flooding the system log: the first
+// after a quiet minute at once, then one summary line a minute (wrong PINs,
+// throttled attempts, addresses) while they go on; nothing runs once they
+// stop.
+//
+// Sessions end after Options.SessionTTL (12 h). Only the SHA-256 of the
+// cookie is kept, in memory and in StateDir (sessions.json, mode 0600), so
+// a session survives a restart; the CSRF token is an HMAC of the cookie,
+// stored nowhere. The cookie is HttpOnly, SameSite=Strict, Secure over
+// TLS. Every state-changing request needs the CSRF token in X-CSRF-Token,
+// a same-origin Origin and Sec-Fetch-Site when the browser sends them, and
+// a JSON body: otherwise 403 (415 for the body). Judge endpoints answer 401
+// without a live session.
+//
+// # Connections
+//
+// `serve` runs HTTPServer on Listener(ln) (and, for HTTPS, with TLSConfig
+// and a certificate from LoadOrCreateCert: the venue's own, or a
+// self-signed one kept in StateDir, shown by its Fingerprint). The
+// listener closes a peer outside Options.Allow (default DefaultAllow:
+// loopback and the private LAN ranges) at accept, before reading a byte,
+// and a connection past 32 open ones of one address (an IPv6 /64 counts as
+// one: on an IPv6-only LAN the phones share it). The server times out the
+// headers (10 s), the whole request (20 s), a reply (30 s) and an idle
+// keep-alive connection (60 s), and bounds the headers to 16 KB; HTTP/1.1
+// only. The handler checks Allow again (403), then the Host header: a
+// configured name (Options.Hosts), localhost, the machine's name and
+// NAME.local, or one of its addresses; anything else, such as a
+// DNS-rebinding page's name, gets 421. Redirect is the plain-HTTP handler
+// that sends every request to the HTTPS console.
+//
+// Live streams have no read deadline and a write deadline per message
+// (10 s): a client that stops reading loses its stream when its socket's
+// buffers fill. At most 200 public streams, 8 of one address, and 16 of
+// the judge's on slots of their own (503 past that), so an audience never
+// takes the judge's live view. Responses carry a strict
+// Content-Security-Policy (no inline script) and the pages build the DOM
+// from text, never HTML.
 //
 // # Tests
 //

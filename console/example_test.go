@@ -79,7 +79,7 @@ func Example() {
 		return
 	}
 	defer srv.Close()
-	ts := httptest.NewServer(srv) // serve: http.Server{Addr: config console.listen, Handler: srv}
+	ts := httptest.NewServer(srv) // serve: srv.HTTPServer().Serve(srv.Listener(ln)) on console.listen
 	defer ts.Close()
 
 	jar, _ := cookiejar.New(nil)

@@ -3,12 +3,15 @@ package console
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -150,7 +153,8 @@ func FuzzHandlersNeverFail(f *testing.F) {
 		f.Add(s.method, s.path, s.ctype, []byte(s.body))
 	}
 	tab := &nopTable{}
-	s, err := New(Options{Table: tab, PINHash: HashPIN(rigPIN), Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	s, err := New(Options{Table: tab, PINHash: HashPIN(rigPIN), Hosts: []string{"table.local", testHost},
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -195,6 +199,75 @@ func FuzzHandlersNeverFail(f *testing.F) {
 			if seated && (in.Seat < 1 || in.Seat > players) {
 				t.Fatalf("%s %q: input %+v for %d players", method, path, in, players)
 			}
+		}
+	})
+}
+
+// FuzzStateFiles: the sessions file and the stored PIN hash, whatever their
+// bytes, give at most maxSessions live sessions with 32-byte keys, or an
+// error; never a panic.
+func FuzzStateFiles(f *testing.F) {
+	f.Add([]byte(`{"sessions":[{"hash":"`+strings.Repeat("ab", 32)+`","expires":"2030-01-01T00:00:00Z","remote":"192.168.1.2:5"}]}`), []byte(HashPIN("1234")+"\n"))
+	f.Add([]byte(`{"sessions":[{"hash":"zz","expires":"2000-01-01T00:00:00Z"}]}`), []byte("sha256:"))
+	f.Add([]byte(`{"sessions":null}`), []byte(" sha256:"+strings.Repeat("F", 64)+" \n"))
+	f.Add([]byte(`[]`), []byte(""))
+	f.Fuzz(func(t *testing.T, sessions, pin []byte) {
+		m, err := parseSessions(sessions, rigStart)
+		if err == nil {
+			if len(m) > maxSessions {
+				t.Fatalf("%d sessions", len(m))
+			}
+			for _, s := range m {
+				if !rigStart.Before(s.expires) {
+					t.Fatalf("an expired session: %v", s.expires)
+				}
+			}
+		}
+		if h, err := parsePINHash(string(pin)); err == nil {
+			if want := strings.ToLower(strings.TrimSpace(string(pin))); pinPrefix+hex.EncodeToString(h[:]) != want {
+				t.Fatalf("%q parsed as %x", pin, h)
+			}
+		}
+	})
+}
+
+// FuzzHostHeader: whatever the Host header, hostOK never panics and
+// accepts only localhost, a configured or own name, or an address that is
+// loopback or the machine's; the redirect it allows stays on that host.
+func FuzzHostHeader(f *testing.F) {
+	for _, h := range []string{"localhost:8080", "127.0.0.1", "[::1]:80", "table7.local", "evil.example", "[fe80::1%eth0]:8080",
+		"TABLE7.LOCAL.", "127.0.0.1:8080@evil.example", "[::ffff:127.0.0.1]", "", ":80", "[", "a:b:c"} {
+		f.Add(h)
+	}
+	s, err := New(Options{Table: &nopTable{}, PINHash: HashPIN(rigPIN), Hosts: []string{"table7.local"},
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer s.Close()
+	redirect := s.Redirect("8443")
+	f.Fuzz(func(t *testing.T, host string) {
+		r := httptest.NewRequest("GET", "/judge", nil)
+		r.Host = host
+		r.RemoteAddr = "192.168.1.2:5"
+		if !s.hostOK(r) {
+			return
+		}
+		h := splitHost(host)
+		ip, err := netip.ParseAddr(h)
+		if !s.hosts[h] && (err != nil || !(ip.Unmap().IsLoopback() || s.own.has(ip.Unmap().WithZone("")))) {
+			t.Fatalf("Host %q accepted", host)
+		}
+		w := httptest.NewRecorder()
+		redirect.ServeHTTP(w, r)
+		u, err := url.Parse(w.Header().Get("Location"))
+		want := h
+		if ip, err := netip.ParseAddr(h); err == nil {
+			want = ip.WithZone("").String()
+		}
+		if w.Code != http.StatusPermanentRedirect || err != nil || u.Scheme != "https" || !strings.EqualFold(u.Hostname(), want) ||
+			u.Port() != "8443" || u.Path != "/judge" {
+			t.Fatalf("Host %q: %d %q", host, w.Code, w.Header().Get("Location"))
 		}
 	})
 }

@@ -15,9 +15,9 @@ import (
 // minGap coalesces bursts (a fast sim, a vote's tally lines) into one message.
 const minGap = 100 * time.Millisecond
 
-// maxStreams bounds the live streams open at once (an audience's phones and
-// the judge's devices); more get 503 and the pages fall back to retrying.
-const maxStreams = 200
+// The live streams open at once are bounded (limits: 200 public, 8 of one
+// address, 16 for the judge on slots of their own); more get 503 and the
+// pages fall back to retrying.
 
 type hub struct {
 	mu   sync.Mutex
@@ -70,34 +70,38 @@ func (h *hub) notify() {
 }
 
 func (s *Server) publicEvents(w http.ResponseWriter, r *http.Request) {
-	s.stream(w, r, &s.pubHub, func() (any, uint64) { st := s.publicState(); return st, st.Version }, nil)
+	s.stream(w, r, &s.pubHub, func() (any, uint64) { st := s.publicState(); return st, st.Version }, nil, false)
 }
 
 func (s *Server) judgeEvents(w http.ResponseWriter, r *http.Request, _ []byte) {
 	s.stream(w, r, &s.hub, func() (any, uint64) { st := s.judgeState(); return st, st.Version }, func() bool {
 		_, ok := s.auth.session(r)
 		return ok
-	})
+	}, true)
 }
 
 // stream serves a live view until the client goes, the console closes or
 // (judge) the session ends: then it sends "event: logout". Messages go out
 // when h is notified (for the public view: only when what it shows
 // changed), at most one per minGap after the last one sent.
-func (s *Server) stream(w http.ResponseWriter, r *http.Request, h *hub, render func() (any, uint64), valid func() bool) {
-	if s.streams.Add(1) > maxStreams {
-		s.streams.Add(-1)
-		writeError(w, http.StatusServiceUnavailable, "busy", "連線太多")
+func (s *Server) stream(rw http.ResponseWriter, r *http.Request, h *hub, render func() (any, uint64), valid func() bool, judge bool) {
+	ip, _ := remoteIP(r)
+	release, ok := s.streams.acquire(judge, ip, s.lim)
+	if !ok {
+		writeError(rw, http.StatusServiceUnavailable, "busy", "連線太多")
 		return
 	}
-	defer s.streams.Add(-1)
-	rc := http.NewResponseController(w)
-	_ = rc.SetWriteDeadline(time.Time{}) // a live stream outlives the server's write timeout
-	hdr := w.Header()
+	defer release()
+	rc := http.NewResponseController(rw)
+	// A live stream outlives the server's read and write timeouts: no read
+	// deadline (the client only closes), and each write gets its own.
+	_ = rc.SetReadDeadline(time.Time{})
+	w := deadlineWriter{rw, rc, s.lim.streamWrite}
+	hdr := rw.Header()
 	hdr.Set("Content-Type", "text/event-stream")
 	hdr.Set("Cache-Control", "no-store")
 	hdr.Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
+	rw.WriteHeader(http.StatusOK)
 	sub, drop := h.subscribe()
 	defer h.unsubscribe(sub)
 	beat := time.NewTicker(s.opt.Heartbeat)
@@ -110,7 +114,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, h *hub, render f
 	send := func() bool {
 		if valid != nil && !valid() {
 			_, _ = fmt.Fprint(w, "event: logout\ndata: {}\n\n")
-			_ = rc.Flush()
+			_ = w.flush()
 			return false
 		}
 		st, v := render()
@@ -125,7 +129,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, h *hub, render f
 			return false
 		}
 		sent, last = v, time.Now()
-		return rc.Flush() == nil
+		return w.flush() == nil
 	}
 	if !send() {
 		return
@@ -143,7 +147,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, h *hub, render f
 				send()
 				return
 			}
-			if _, err := fmt.Fprint(w, ": ping\n\n"); err != nil || rc.Flush() != nil {
+			if _, err := fmt.Fprint(w, ": ping\n\n"); err != nil || w.flush() != nil {
 				return
 			}
 		case <-sub:

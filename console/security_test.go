@@ -19,6 +19,10 @@ import (
 	"wolftable/engine"
 )
 
+// testHost is the Host of httptest.NewRequest's requests; the handler-level
+// tests' consoles are configured with it as one of their host names.
+const testHost = "example.com"
+
 // request builds a request to the console from a LAN address.
 func request(method, path, body string, hdr map[string]string) *http.Request {
 	var rd io.Reader
@@ -84,7 +88,7 @@ func newTestServer(t testing.TB, clock *fakeClock, tab Table) *Server {
 	if tab == nil {
 		tab = &nopTable{}
 	}
-	s, err := New(Options{Table: tab, PINHash: HashPIN(rigPIN), Now: clock.Now,
+	s, err := New(Options{Table: tab, PINHash: HashPIN(rigPIN), Now: clock.Now, Hosts: []string{testHost},
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
@@ -366,7 +370,7 @@ func TestLANOnly(t *testing.T) {
 // TestGeneratedPIN: without a configured hash, a 6-digit PIN is drawn; its
 // hash is console.pin_hash's format; it logs in.
 func TestGeneratedPIN(t *testing.T) {
-	s, err := New(Options{Table: &nopTable{}, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	s, err := New(Options{Table: &nopTable{}, Hosts: []string{testHost}, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -388,7 +392,7 @@ func TestGeneratedPIN(t *testing.T) {
 	}
 	// upper-case hex, as an editor may write it, is accepted
 	up := "sha256:" + strings.ToUpper(strings.TrimPrefix(HashPIN("1234"), "sha256:"))
-	s3, err := New(Options{Table: &nopTable{}, PINHash: up, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	s3, err := New(Options{Table: &nopTable{}, PINHash: up, Hosts: []string{testHost}, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -420,14 +424,14 @@ func TestSecurityHeaders(t *testing.T) {
 	}
 }
 
-// TestStreamLimit: past maxStreams live streams, new ones get 503.
+// TestStreamLimit: past the public streams' cap, new ones get 503.
 func TestStreamLimit(t *testing.T) {
 	s := newTestServer(t, &fakeClock{now: rigStart}, nil)
-	s.streams.Store(maxStreams)
+	s.streams.public = s.lim.public
 	if w := serve(s, request("GET", "/api/public/events", "", nil)); w.Code != http.StatusServiceUnavailable {
-		t.Fatalf("stream %d: %d, want 503", maxStreams+1, w.Code)
+		t.Fatalf("stream %d: %d, want 503", s.lim.public+1, w.Code)
 	}
-	if n := s.streams.Load(); n != maxStreams {
+	if n, _ := s.streams.count(); n != s.lim.public {
 		t.Fatalf("refused stream still counted: %d", n)
 	}
 }

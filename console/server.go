@@ -12,6 +12,8 @@ import (
 	"mime"
 	"net/http"
 	"net/netip"
+	"os"
+	"path/filepath"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -30,10 +32,15 @@ var webFS embed.FS
 type Options struct {
 	// Table starts games and takes the judge's inputs.
 	Table Table
-	// PINHash is console.pin_hash ("sha256:<hex>"). Empty: New draws a
-	// 6-digit PIN, logs it, and GeneratedPIN returns it with its hash for
-	// the caller to show on the table and store.
+	// PINHash is console.pin_hash ("sha256:<hex>"). Empty: the hash kept in
+	// StateDir (PINFile; a new one from NewPIN is taken at the next login),
+	// or, when there is none yet, New draws a 6-digit PIN, stores its hash
+	// there and GeneratedPIN returns it for the caller to show once. The
+	// PIN is never logged.
 	PINHash string
+	// StateDir keeps the PIN's hash and the sessions (only the hashes of
+	// their cookies), so that they survive a restart; "" = memory only.
+	StateDir string
 	// Speed is the daemon's timer speed (sim --speed); 0 = 1.
 	Speed float64
 	// SessionTTL is how long a judge stays logged in; 0 = 12 hours.
@@ -50,6 +57,10 @@ type Options struct {
 	Boards func() ([]*engine.Board, error)
 	// Heartbeat is the live streams' keep-alive period; 0 = 15 s.
 	Heartbeat time.Duration
+	// Hosts are host names the console answers to (console.hosts) besides
+	// localhost, the machine's host name and its addresses; a request for
+	// any other Host gets 421 (DNS rebinding).
+	Hosts []string
 }
 
 // Server is the judge console: an http.Handler serving the pages and the
@@ -83,7 +94,12 @@ type Server struct {
 
 	hub       hub // the judge's live streams
 	pubHub    hub // the public live streams
-	streams   atomic.Int64
+	streams   streamSlots
+	conns     connCount
+	lim       limits
+	hosts     map[string]bool
+	own       ownAddrs
+	rejects   rejectLog
 	startMu   sync.Mutex
 	quit      chan struct{}
 	closeOnce sync.Once
@@ -129,32 +145,57 @@ func New(opt Options) (*Server, error) {
 	}
 	s := &Server{opt: opt, log: opt.Log, now: opt.Now, speed: opt.Speed, wake: make(chan struct{}, 1),
 		progress: make(chan struct{}), quit: make(chan struct{}), hub: hub{subs: map[chan struct{}]struct{}{}},
-		pubHub: hub{subs: map[chan struct{}]struct{}{}}}
+		pubHub: hub{subs: map[chan struct{}]struct{}{}}, lim: defaultLimits, hosts: hostNames(opt.Hosts)}
+	s.rejects = rejectLog{log: s.log, every: time.Minute}
 	var hash [32]byte
-	if opt.PINHash != "" {
+	var pinFile string
+	var pinStat os.FileInfo
+	switch {
+	case opt.PINHash != "":
 		h, err := parsePINHash(opt.PINHash)
 		if err != nil {
 			return nil, err
 		}
 		hash = h
-	} else {
+	case opt.StateDir != "" && fileExists(PINFile(opt.StateDir)):
+		pinFile = PINFile(opt.StateDir)
+		pinStat, _ = os.Stat(pinFile)
+		h, err := readPINFile(pinFile)
+		if err != nil {
+			return nil, fmt.Errorf("console: %s: %w (`wolftable console pin` makes a new PIN)", pinFile, err)
+		}
+		hash = h
+	default:
 		pin, err := generatePIN()
 		if err != nil {
 			return nil, err
 		}
 		s.pin = pin
 		hash, _ = parsePINHash(HashPIN(pin))
-		s.log.Warn("console: no console.pin_hash configured; the judge's PIN for this run", "pin", pin)
+		if opt.StateDir != "" {
+			if err := writeState(opt.StateDir, pinFileName, []byte(HashPIN(pin)+"\n")); err != nil {
+				s.log.Error("console: the new PIN's hash is not stored; the PIN holds for this run only", "err", err)
+			} else {
+				pinFile = PINFile(opt.StateDir)
+				pinStat, _ = os.Stat(pinFile)
+				s.log.Info("console: a judge's PIN was drawn and its hash stored", "file", pinFile)
+			}
+		}
 	}
 	s.auth = newAuth(hash, opt.SessionTTL, opt.Now)
+	s.auth.log, s.auth.pinFile, s.auth.pinStat = s.log, pinFile, pinStat
+	if opt.StateDir != "" {
+		s.auth.store = filepath.Join(opt.StateDir, sessionsFileName)
+		s.auth.load()
+	}
 	s.routes()
 	s.wg.Add(1)
 	go s.work()
 	return s, nil
 }
 
-// GeneratedPIN returns the PIN New drew when no hash was configured, and
-// the console.pin_hash to store for it; ok is false when a hash was given.
+// GeneratedPIN returns the PIN New drew when no hash was configured or
+// stored, and its hash; ok is false when there was one.
 func (s *Server) GeneratedPIN() (pin, hash string, ok bool) {
 	if s.pin == "" {
 		return "", "", false
@@ -162,10 +203,26 @@ func (s *Server) GeneratedPIN() (pin, hash string, ok bool) {
 	return s.pin, HashPIN(s.pin), true
 }
 
+// PedalHeld tells the console that the judge held the table's pedal (a
+// long press): for two minutes a login is not held by the throttle's
+// global limit, and an address locked out by its own failures may still
+// try three PINs (doc.go "Security"). The pedal is at the judge's feet;
+// an attacker flooding the login from the LAN cannot press it.
+func (s *Server) PedalHeld() {
+	s.auth.openPresence()
+	s.log.Info("console: pedal held: logins pass the throttle for a while", "for", presenceWindow)
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
 // Close ends the live streams and the worker. The handler still answers
 // afterwards, from the last state.
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() { close(s.quit) })
+	s.rejects.stop()
 	s.wg.Wait()
 	return nil
 }
@@ -452,6 +509,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusForbidden, "not_lan", "只服務本桌的區域網路")
 		return
 	}
+	if !s.hostOK(r) {
+		writeError(w, http.StatusMisdirectedRequest, "host", "網址不是本桌主控台的位址")
+		return
+	}
 	s.mux.ServeHTTP(w, r)
 }
 
@@ -523,10 +584,10 @@ func (s *Server) postLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ip, _ := remoteIP(r)
-	if wait := s.auth.throttled(ip); wait > 0 {
+	if wait := s.auth.admit(ip); wait > 0 {
 		secs := int((wait + time.Second - 1) / time.Second)
 		w.Header().Set("Retry-After", strconv.Itoa(secs))
-		s.log.Warn("console: PIN attempt throttled", "remote", r.RemoteAddr, "wait", wait)
+		s.rejects.note(false, r.RemoteAddr, ip)
 		writeError(w, http.StatusTooManyRequests, "throttled", fmt.Sprintf("嘗試太多次，請 %d 秒後再試", secs))
 		return
 	}
@@ -541,7 +602,7 @@ func (s *Server) postLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !s.auth.check(ip, req.PIN) {
-		s.log.Warn("console: wrong PIN", "remote", r.RemoteAddr)
+		s.rejects.note(true, r.RemoteAddr, ip)
 		writeError(w, http.StatusUnauthorized, "pin", "PIN 錯誤")
 		return
 	}

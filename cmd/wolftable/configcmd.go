@@ -51,5 +51,12 @@ func cmdConfig(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "  voice:   %s, volume %.2f\n", pack, c.Voice.Volume)
 	fmt.Fprintf(stdout, "  journal: %s (resume %v)\n", c.Journal.Dir, c.Journal.Resume)
 	fmt.Fprintf(stdout, "  console: %s\n", c.Console.Listen)
+	if a := c.TLSAddr(); a != "" {
+		cert := "self-signed in " + c.StateDirPath()
+		if c.Console.TLSCert != "" {
+			cert = c.Console.TLSCert
+		}
+		fmt.Fprintf(stdout, "  https:   %s (%s)\n", a, cert)
+	}
 	return 0
 }

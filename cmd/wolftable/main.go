@@ -38,6 +38,9 @@ usage:
                                         the game record (復盤) of a journal
   wolftable config check [--config FILE]
                                         validate the configuration
+  wolftable console pin [--config FILE] a new judge's PIN (printed once, only its hash kept)
+  wolftable console cert [--config FILE]
+                                        the HTTPS certificate's fingerprint (made if missing)
   wolftable version                     print the version
 `
 
@@ -72,6 +75,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return journal.Command(args[1:], stdout, stderr)
 	case "config":
 		return cmdConfig(args[1:], stdout, stderr)
+	case "console":
+		return cmdConsole(args[1:], stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "wolftable", version)
 		return 0

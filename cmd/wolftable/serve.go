@@ -9,8 +9,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -129,12 +127,15 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	}
 	defer table.Close() // lights off
 	host := newGameHost()
-	con, stopConsole, err := startConsole(ctx, c.Console.Listen, c.Console.PINHash, *speed, host, stdout, log)
+	con, stopConsole, err := startConsoleWith(ctx, consoleSetupFrom(c, *speed), host, stdout, log)
 	if err != nil {
 		fmt.Fprintln(stderr, "serve: console:", err)
 		return 1
 	}
 	defer stopConsole()
+	if con != nil {
+		table = watchPedal(table, con.PedalHeld) // a long press lets the judge's PIN past the throttle
+	}
 	tr := &transcript{w: stdout, speed: *speed, cues: false}
 	// The voice pack decodes in the background (seconds on a Pi): the table
 	// is ready and a resumed game goes on at once; the voice joins when ready.
@@ -265,33 +266,4 @@ func watchdog(ctx context.Context, d *daemon.Daemon, log *slog.Logger) {
 			sd.SdNotify(false, sd.SdNotifyWatchdog)
 		}
 	}
-}
-
-// startConsole serves the judge console on addr ("" or "off" = none). With
-// no PIN hash configured it shows the PIN drawn for this start.
-func startConsole(ctx context.Context, addr, pinHash string, speed float64, host *gameHost, stdout io.Writer, log *slog.Logger) (*console.Server, func(), error) {
-	if addr == "" || addr == "off" {
-		return nil, func() {}, nil
-	}
-	con, err := console.New(console.Options{Table: host, PINHash: pinHash, Speed: speed, Log: log})
-	if err != nil {
-		return nil, nil, err
-	}
-	if pin, hash, ok := con.GeneratedPIN(); ok {
-		fmt.Fprintf(stdout, "console: judge PIN %s (set console.pin_hash = %q in the config to keep one)\n", pin, hash)
-	}
-	srv := &http.Server{Addr: addr, Handler: con, ReadHeaderTimeout: 10 * time.Second}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		con.Close()
-		return nil, nil, err
-	}
-	fmt.Fprintf(stdout, "console: http://%s/\n", ln.Addr())
-	go srv.Serve(ln)
-	return con, func() {
-		con.Close()
-		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		srv.Shutdown(sctx)
-	}, nil
 }

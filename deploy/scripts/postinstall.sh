@@ -31,6 +31,14 @@ for g in gpio spi i2c dialout audio; do
   fi
 done
 
+# The console's state directory and its HTTPS certificate (self-signed, made
+# once, kept across upgrades); the fingerprint printed here is the one phones
+# compare. The judge's PIN is not made here (apt logs this output): the first
+# start draws one, `sudo wolftable console pin` makes a new one.
+[ -d /var/lib/wolftable ] || install -d -o wolftable -g wolftable -m 0750 /var/lib/wolftable
+install -d -o wolftable -g wolftable -m 0700 /var/lib/wolftable/console
+/usr/bin/wolftable console cert --config /etc/wolftable/config.toml || true
+
 if [ -d /run/systemd/system ]; then
   systemctl daemon-reload || true
   # Upgrade of a running daemon: pick up the new binary. Not started otherwise.
