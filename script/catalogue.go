@@ -79,7 +79,7 @@ func fixedLines() []Line {
 		{ID: "withdraw.ask", Text: "退水玩家請退水", Source: s0},
 		{ID: "withdraw.remaining", Text: "仍在警上玩家有：{list}", Source: s0},
 		{ID: "vote.sheriff", Text: "請所有警下玩家戴盔開始警長投票，3~2~1", Source: s0},
-		{ID: "vote.sheriff-pk", Text: "請所有警下玩家戴盔進行PK投票，3~2~1", Source: "seed 000 (rules.md A5.6: 警下 players vote)"},
+		{ID: "vote.sheriff-pk", Text: "除了PK台上其他玩家戴盔投票，3~2~1", Source: "seed 000 二（二）2、6）: 除瞭 PK 臺上其他玩傢戴盔投票 (rules.md A5.6)"},
 		{ID: "vote.exile", Text: "所有玩家戴盔投票，3~2~1", Source: s0},
 		{ID: "vote.exile-pk", Text: "除了PK台上其他玩家戴盔投票，3~2~1", Source: s0},
 		{ID: "tally.vote", Text: "{s}投票給{s2}", Source: s0},
