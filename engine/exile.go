@@ -216,8 +216,9 @@ func (g *Game) exile(s int) {
 	if g.role(s) == WolfBeauty {
 		t = append([]func(){t[0], func() { g.charmFollow(b, s) }}, t[1:]...)
 	}
-	if g.opt.LastWordsFirst {
-		// 狼王攝夢人: the exiled player's last words come before the skill question
+	if g.opt.LastWordsFirst && g.day > 1 {
+		// 狼王攝夢人: from day 2 the exiled player's last words come before the
+		// skill question (its （四）6）); day 1 asks the skill first (its （二）6）)
 		t = append([]func(){func() { g.lastWords(b) }}, t...)
 	}
 	g.next(append(t, g.nightfall)...)
