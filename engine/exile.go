@@ -135,7 +135,7 @@ func (g *Game) exileVote(order []int) {
 	g.vote("exile", g.exileVoters(nil), targets, false, func(top []int) {
 		switch len(top) {
 		case 0:
-			g.nobodyExiled()
+			g.nobodyExiled("exile.novote") // nobody voted: no tie, no PK
 		case 1:
 			g.princeWindow(top[0], order)
 		default:
@@ -167,22 +167,26 @@ func (g *Game) exilePK(top, order []int) {
 		}
 		voters := g.exileVoters(stage)
 		if len(stage) == 0 || len(voters) == 0 {
-			g.nobodyExiled()
+			g.nobodyExiled("exile.novote")
 			return
 		}
 		g.vote("exile-pk", voters, stage, true, func(top2 []int) {
-			if len(top2) == 1 {
+			switch len(top2) {
+			case 0:
+				g.nobodyExiled("exile.novote")
+			case 1:
 				g.princeWindow(top2[0], order)
-			} else {
-				g.nobodyExiled()
+			default:
+				g.nobodyExiled("exile.none") // 再次平票
 			}
 		})
 	})
 	g.next(t...)
 }
 
-func (g *Game) nobodyExiled() {
-	g.say("exile.none")
+// nobodyExiled: nobody is out today; line says why (a second tie, or no votes).
+func (g *Game) nobodyExiled(line string) {
+	g.say(line)
 	g.record(Record{Type: RecExile, Day: g.day, Seat: 0})
 	g.next(g.nightfall)
 }

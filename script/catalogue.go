@@ -109,6 +109,9 @@ func fixedLines() []Line {
 		{ID: "exile.out", Text: "{s}玩家出局", Source: s0},
 		{ID: "exile.pk", Text: "{list}平票PK", Source: s0},
 		{ID: "exile.none", Text: "再次平票，今天無人出局", Source: "rules.md A7"},
+		// The manual has no line for an exile vote nobody voted in (no tie, no
+		// PK); this one says what happened in the words of exile.none.
+		{ID: "exile.novote", Text: "無人投票，今天無人出局", Source: "project (manual silent; rules.md A7)"},
 		{ID: "idiot.reveal", Text: "{s}玩家翻牌為愚者，不出局", Source: "seed 000 預女獵愚 備註2"},
 
 		{ID: "explode.announce", Text: "{s}玩家自爆", Source: "seed 000 自爆"},
