@@ -308,12 +308,17 @@ func (g *Game) speech(kind string, s, secs int, window string) {
 	pulse := g.opt.SpeakerPulse && !g.seats[s].lightOff
 	if pulse {
 		g.light(s, g.seatLight(s), true)
+		// However the speech ends — its time, the pedal, or an explosion or
+		// a duel that interrupts it — the light stops pulsing: no light
+		// animates at night (A1, A15).
+		st.stop = func() {
+			if !g.seats[s].lightOff {
+				g.light(s, g.seatLight(s), false)
+			}
+		}
 	}
 	end := func() {
 		g.say("speech.end", s)
-		if pulse && !g.seats[s].lightOff {
-			g.light(s, g.seatLight(s), false)
-		}
 		g.finish(st)
 	}
 	st.pedal, st.abort = end, end

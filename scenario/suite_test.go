@@ -58,6 +58,7 @@ func TestSuite(t *testing.T) {
 			}
 			checkSpeechOrders(t, src, res)
 			checkTranscript(t, src, res)
+			checkNoPulseAtNight(t, res)
 		})
 	}
 }
@@ -170,6 +171,24 @@ func checkTranscript(t *testing.T, src []byte, res *scenario.Result) {
 			}
 			if got := fmt.Sprint(at[j] - at[i]); got != p[2] {
 				t.Errorf("%s: %s seconds", line, got)
+			}
+		}
+	}
+}
+
+// checkNoPulseAtNight: no light animates at night (A1, A15). Every seat
+// whose last light change pulses when a night begins fails the run.
+func checkNoPulseAtNight(t *testing.T, res *scenario.Result) {
+	pulsing := map[int]bool{}
+	for _, e := range res.Events {
+		switch {
+		case e.Type == "light":
+			pulsing[*e.Seat] = e.Pulse
+		case e.Type == "phase" && strings.HasPrefix(e.Phase, "night-"):
+			for s, p := range pulsing {
+				if p {
+					t.Errorf("%s: seat %d's light still pulses", e.Phase, s)
+				}
 			}
 		}
 	}
