@@ -137,7 +137,7 @@ func TestSeedTimings(t *testing.T) {
 	}{
 		// 三（一）預女獵愚
 		{"預女獵愚", 1, 0, step{Kind: "wolves", Seconds: 90, Hurry: 60}},
-		{"預女獵愚", 1, 1, step{Kind: "witch", Seconds: 30, Hurry: 15}},
+		{"預女獵愚", 1, 1, step{Kind: "witch", Seconds: 30, Hurry: 15, Lines: "night.confirm>night.witch.confirm.ask"}}, // 女巫請確認？
 		{"預女獵愚", 1, 2, step{Kind: "seer", Seconds: 30}},
 		{"預女獵愚", 1, 3, step{Kind: "hunter", Seconds: 10}},
 		{"預女獵愚", 1, 4, step{Kind: "idiot", Seconds: 5}},
@@ -145,7 +145,7 @@ func TestSeedTimings(t *testing.T) {
 		{"預女獵愚", 5, 1, step{Kind: "witch", Seconds: 30, Hurry: 10}},
 		// 三（二）狼王守衛
 		{"狼王守衛", 1, 0, step{Kind: "guard", Seconds: 30}},
-		{"狼王守衛", 1, 1, step{Kind: "wolves", Seconds: 90, Hurry: 60, Mark: "wolfking"}},
+		{"狼王守衛", 1, 1, step{Kind: "wolves", Seconds: 90, Hurry: 60, Mark: "wolfking", Lines: "night.wolves.ask>night.wolves.ask.marked"}}, // 狼王請舉手示意，請確認同伴
 		{"狼王守衛", 2, 1, step{Kind: "wolves", Seconds: 60, Hurry: 30}},
 		{"狼王守衛", 2, 4, step{Kind: "hunter", Seconds: 10}},
 		// 三（三）狼美騎士
@@ -175,10 +175,10 @@ func TestSeedTimings(t *testing.T) {
 		{"血月獵魔人", 2, 4, step{Kind: "idiot", Seconds: 5}},
 		// 三（八）噩夢之影
 		{"噩夢之影", 1, 0, step{Kind: "nightmare", Seconds: 15}},
-		{"噩夢之影", 1, 1, step{Kind: "dreamweaver", Seconds: 15}},
-		{"噩夢之影", 1, 2, step{Kind: "wolves", Seconds: 90, Hurry: 60}}, // rules.md B: 噩夢之影 does not meet the wolves on night 1
+		{"噩夢之影", 1, 1, step{Kind: "dreamweaver", Seconds: 15, Lines: "night.dreamweaver.open>night.dreamweaver.open.sleepwalk"}}, // 請選擇你要夢遊的玩傢
+		{"噩夢之影", 1, 2, step{Kind: "wolves", Seconds: 90, Hurry: 60}},                                                             // rules.md B: 噩夢之影 does not meet the wolves on night 1
 		{"噩夢之影", 2, 2, step{Kind: "wolves", Seconds: 60, Hurry: 30}},
-		{"噩夢之影", 2, 5, step{Kind: "hunter", Seconds: 5}},
+		{"噩夢之影", 2, 5, step{Kind: "hunter", Seconds: 5, Lines: "night.hunter.status>-"}}, // 獵人請睜眼，獵人請閉眼
 		// 三（九）永序之輪
 		{"永序之輪", 1, 0, step{Kind: "guard", Seconds: 5}},
 		{"永序之輪", 1, 1, step{Kind: "eclipsequeen", Seconds: 30}},
@@ -187,8 +187,8 @@ func TestSeedTimings(t *testing.T) {
 		{"永序之輪", 2, 2, step{Kind: "wolves", Seconds: 60, Hurry: 30}},
 		// 三（十）純白夜影
 		{"純白夜影", 1, 1, step{Kind: "wolves", Seconds: 90, Hurry: 60, Mark: "wolfwitch"}},
-		{"純白夜影", 1, 3, step{Kind: "hunter", Seconds: 5}},
-		{"純白夜影", 2, 3, step{Kind: "hunter", Seconds: 10}},
+		{"純白夜影", 1, 3, step{Kind: "hunter", Seconds: 5, Lines: "night.hunter.status>night.hunter.status.is"}},      // 您的開槍狀態是
+		{"純白夜影", 2, 3, step{Kind: "hunter", Seconds: 10, Lines: "night.hunter.status>night.hunter.status.formal"}}, // 您的開槍狀態為
 		{"純白夜影", 2, 4, step{Kind: "purewhite", Seconds: 30}},
 		{"純白夜影", 2, 5, step{Kind: "wolfwitch", Seconds: 30}},
 		// 三（十一）石像鬼守墓人
@@ -197,7 +197,7 @@ func TestSeedTimings(t *testing.T) {
 		{"石像鬼守墓人", 1, 6, step{Kind: "gargoyle", Seconds: 30}},
 		{"石像鬼守墓人", 2, 0, step{Kind: "gargoyle", Seconds: 30}},
 		{"石像鬼守墓人", 2, 2, step{Kind: "gargoylekill", Seconds: 30}},
-		{"石像鬼守墓人", 2, 3, step{Kind: "witch", Seconds: 30, Hurry: 10}},
+		{"石像鬼守墓人", 2, 3, step{Kind: "witch", Seconds: 30, Hurry: 10, Lines: "night.witch.ask>night.witch.ask.gestures night.confirm>- night.witch.close>night.witch.close.confirm"}}, // 解藥手勢，毒藥號碼 … 女巫確認請閉眼
 	}
 	for _, tt := range tests {
 		b, err := Get(tt.board)

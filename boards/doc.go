@@ -43,7 +43,7 @@
 //
 // A STEP is
 //
-//	KIND/SECONDS[/hurry=S][/mark=ROLE]
+//	KIND/SECONDS[/hurry=S][/mark=ROLE][/open][/line=FROM>TO]…
 //
 // KIND is an engine.StepKind (guard, wolves, witch, seer, …) and names the
 // role whose eyes open; SECONDS (1..600) is the step's action window
@@ -53,7 +53,12 @@
 // a 90 s step is hurry=60, "（超過 30 秒後提示）" is hurry=30. mark=ROLE is
 // allowed on the wolves step only: the open line asks that special wolf to
 // raise a hand ("狼王請舉手示意"); ROLE must be in the composition and wake
-// with the wolves. The attributes may come in either order, each once.
+// with the wolves. open: the role only opens and closes its eyes.
+// line=FROM>TO (any number, each FROM once) gives the step the board's own
+// wording of the manual's 語術: while the step runs, the script line FROM is
+// said as line TO, or not at all when TO is "-" (石像鬼守墓人's witch:
+// line=night.witch.close>night.witch.close.confirm, "女巫確認請閉眼"). The
+// attributes may come in either order, each once (line= once per FROM).
 //
 // # Validation
 //

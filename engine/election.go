@@ -142,12 +142,18 @@ func (g *Game) electionCount() {
 func (g *Game) electionPK(top []int) {
 	g.say("election.pk", top...)
 	var t []func()
+	first := true
 	for i := len(g.el.order) - 1; i >= 0; i-- {
 		c := g.el.order[i]
 		if contains(top, c) {
+			// the PK opens with "請X號玩家開始發言" (seed 000 （二）2、5）)
+			line := "speech.start"
+			if first {
+				line, first = "speech.pk.first", false
+			}
 			t = append(t, func() {
 				if g.present(c) {
-					g.speech("sheriff-pk", c, g.opt.SpeechSeconds, "警上")
+					g.speechSaying(line, "sheriff-pk", c, g.opt.SpeechSeconds, "警上")
 				}
 			})
 		}

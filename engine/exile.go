@@ -194,7 +194,6 @@ func (g *Game) nobodyExiled(line string) {
 // exile: the idiot's first exile reveals him; anyone else is out with skill,
 // badge and last words (always), then leaves.
 func (g *Game) exile(s int) {
-	g.say("exile.out", s)
 	g.record(Record{Type: RecExile, Day: g.day, Seat: s})
 	g.exiledYesterday, g.exiledDay = s, g.day
 	if g.role(s) == BloodMoon && g.lastWolf(s) {
@@ -215,12 +214,15 @@ func (g *Game) exile(s int) {
 	if g.over {
 		return
 	}
-	b := &batch{entries: []lwEntry{{seat: s, words: true}}}
+	// the exile is announced with the skill question: "X號玩家出局，是否選擇
+	// 發動技能" (seed 000 （二）4、6）), or with the last words where they come first
+	b := &batch{entries: []lwEntry{{seat: s, words: true}}, exiled: s}
+	b.wordsFirst = g.opt.LastWordsFirst && g.day > 1
 	t := g.deathTasks(b) // skill, badge, last words, leave
 	if g.role(s) == WolfBeauty {
 		t = append([]func(){t[0], func() { g.charmFollow(b, s) }}, t[1:]...)
 	}
-	if g.opt.LastWordsFirst && g.day > 1 {
+	if b.wordsFirst {
 		// 狼王攝夢人: from day 2 the exiled player's last words come before the
 		// skill question (its （四）6）); day 1 asks the skill first (its （二）6）)
 		t = append([]func(){func() { g.lastWords(b) }}, t...)

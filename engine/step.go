@@ -18,6 +18,7 @@ type step struct {
 	rerun  func()                                     // restarts the step (an interrupted speech)
 	reveal func(seat int)                             // 定序王子 reveals in his window
 	stop   func()                                     // runs when the step finishes, however it ends
+	lines  Step                                       // a night step's board step: its line swaps (Step.Lines)
 	timers []timer
 	inputs []Input
 	closed bool

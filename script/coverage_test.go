@@ -1,6 +1,7 @@
 package script_test
 
 import (
+	"strings"
 	"testing"
 
 	"wolftable/boards"
@@ -55,6 +56,15 @@ func TestEngineLinesAreInTheCatalogue(t *testing.T) {
 					id := "night." + string(st.Kind) + suffix
 					if _, ok := cat.Lookup(id); !ok {
 						t.Errorf("%s: no line %s", b.ID, id)
+					}
+				}
+				// the board's own wording (line=FROM>TO) names lines of the catalogue
+				for _, swap := range strings.Fields(st.Lines) {
+					from, to, _ := strings.Cut(swap, ">")
+					for _, id := range []string{from, to} {
+						if _, ok := cat.Lookup(id); !ok && id != "-" {
+							t.Errorf("%s: step %s: line=%s: no line %s", b.ID, st.Kind, swap, id)
+						}
 					}
 				}
 			}
