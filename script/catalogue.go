@@ -84,15 +84,15 @@ func fixedLines() []Line {
 		{ID: "day.dawn", Text: "所有玩家整理表情，3~2~1，天亮了", Source: s0},
 		{ID: "election.lights", Text: "上警玩家請將號碼燈調至紅色", Source: s0},
 		{ID: "speech.start", Text: "{s}玩家請發言", Source: s0},
-		{ID: "speech.pk.first", Text: "請{s}玩家開始發言", Source: "seed 000 （二）2、5）: 平票 PK，先發言的後發言，請 X 號玩傢開始發言"},
 		{ID: "speech.warn", Text: "發言還剩30秒", Source: s0},
 		{ID: "speech.end", Text: "{s}玩家發言結束", Source: s0},
 		{ID: "withdraw.ask", Text: "退水玩家請退水", Source: s0},
 		{ID: "withdraw.remaining", Text: "仍在警上玩家有：{list}", Source: s0},
 		{ID: "vote.sheriff", Text: "請所有警下玩家戴盔開始警長投票，3~2~1", Source: s0},
-		{ID: "vote.sheriff-pk", Text: "除了PK台上其他玩家戴盔投票，3~2~1", Source: "seed 000 二（二）2、6）: 除瞭 PK 臺上其他玩傢戴盔投票 (rules.md A5.6)"},
 		{ID: "vote.exile", Text: "所有玩家戴盔投票，3~2~1", Source: s0},
 		{ID: "vote.exile-pk", Text: "除了PK台上其他玩家戴盔投票，3~2~1", Source: s0},
+		// after vote.exile-pk, whose clip it shares (the default pack's clip names stay)
+		{ID: "vote.sheriff-pk", Text: "除了PK台上其他玩家戴盔投票，3~2~1", Source: "seed 000 二（二）2、6）: 除瞭 PK 臺上其他玩傢戴盔投票 (rules.md A5.6)"},
 		{ID: "tally.vote", Text: "{s}投票給{s2}", Source: s0},
 		{ID: "tally.abstain", Text: "{s}棄票", Source: "project"},
 		{ID: "election.elected", Text: "{s}玩家當選警長", Source: s0},
@@ -117,6 +117,8 @@ func fixedLines() []Line {
 		{ID: "badge.pass", Text: "警徽移交給{s}玩家", Source: "rules.md A6"},
 		{ID: "badge.tear", Text: "警長撕毀警徽，本局沒有警長", Source: "rules.md A6"},
 		{ID: "badge.lost", Text: "警徽流失，本局沒有警長", Source: "project (manual silent: 雙爆吞警徽, 退水環節自爆警徽流失 are rules)"},
+		// after badge.ask, whose clip "請" it shares (the default pack's clip names stay)
+		{ID: "speech.pk.first", Text: "請{s}玩家開始發言", Source: "seed 000 （二）2、5）: 平票 PK，先發言的後發言，請 X 號玩傢開始發言"},
 
 		{ID: "exile.order.ask", Text: "請警長決定發言順序", Source: "project (the manual's 由警長決定發言順序 is a direction, not a line)"},
 		{ID: "guide.ask", Text: "請警長選擇歸票", Source: s0},
@@ -221,6 +223,8 @@ func defaultPinyin(id string) string {
 	// 量 in 商量 is neutral
 	case "night.wolves.ask":
 		return "lang2 ren2 qing3 que4 ren4 tong2 ban4 bing4 shang1 liang5 zhan4 shu4, lang2 ren2 qing3 xuan3 ze2 jin1 wan3 yao4 ji1 sha1 de5 mu4 biao1"
+	case "night.wolves.ask.marked":
+		return "qing3 que4 ren4 tong2 ban4 bing4 shang1 liang5 zhan4 shu4, lang2 ren2 qing3 xuan3 ze2 jin1 wan3 yao4 ji1 sha1 de5 mu4 biao1"
 	// 倒 in 倒牌 is dao3; 為 in …為 (is) is wei2
 	case "night.witch.victim":
 		return "zuo2 wan3 dao3 pai2 wan2 jia1 wei2"
