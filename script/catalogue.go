@@ -78,7 +78,7 @@ func fixedLines() []Line {
 		{ID: "night.mark.wolfwitch", Text: "狼巫請舉手示意", Source: "seed 000 純白夜影"},
 
 		{ID: "signup.ask", Text: "上警玩家請舉手", Source: s0},
-		{ID: "signup.list", Text: "上警玩家有：{list}", Source: s0},
+		{ID: "signup.list", Text: "上警玩家有：{players}", Source: s0},
 		{ID: "signup.none", Text: "無人上警", Source: "project"},
 
 		{ID: "day.dawn", Text: "所有玩家整理表情，3~2~1，天亮了", Source: s0},
@@ -87,7 +87,7 @@ func fixedLines() []Line {
 		{ID: "speech.warn", Text: "發言還剩30秒", Source: s0},
 		{ID: "speech.end", Text: "{s}玩家發言結束", Source: s0},
 		{ID: "withdraw.ask", Text: "退水玩家請退水", Source: s0},
-		{ID: "withdraw.remaining", Text: "仍在警上玩家有：{list}", Source: s0},
+		{ID: "withdraw.remaining", Text: "仍在警上玩家有：{players}", Source: s0},
 		{ID: "vote.sheriff", Text: "請所有警下玩家戴盔開始警長投票，3~2~1", Source: s0},
 		{ID: "vote.exile", Text: "所有玩家戴盔投票，3~2~1", Source: s0},
 		{ID: "vote.exile-pk", Text: "除了PK台上其他玩家戴盔投票，3~2~1", Source: s0},
@@ -307,7 +307,10 @@ func (c *Catalogue) Render(id string, args []int) (string, error) {
 	return Fill(l.Text, args)
 }
 
-// Fill fills {s}, {s2} and {list} in a text.
+// PlayerWord follows each seat of a {players} list: "3號玩家、9號玩家".
+const PlayerWord = "玩家"
+
+// Fill fills {s}, {s2}, {list} and {players} in a text.
 func Fill(text string, args []int) (string, error) {
 	var b strings.Builder
 	for {
@@ -331,12 +334,15 @@ func Fill(text string, args []int) (string, error) {
 				return "", fmt.Errorf("script: %q needs %d arguments, got %d", text, k+1, len(args))
 			}
 			b.WriteString(Seat(args[k]))
-		case "list":
+		case "list", "players":
 			for n, a := range args {
 				if n > 0 {
 					b.WriteString("、")
 				}
 				b.WriteString(Seat(a))
+				if ph == "players" {
+					b.WriteString(PlayerWord)
+				}
 			}
 		default:
 			return "", fmt.Errorf("script: unknown placeholder {%s}", ph)

@@ -77,6 +77,10 @@ func TestFill(t *testing.T) {
 	if err != nil || got != "昨夜3號、9號玩家死亡" {
 		t.Fatalf("%q %v", got, err)
 	}
+	got, err = script.Fill("上警玩家有：{players}", []int{3, 9})
+	if err != nil || got != "上警玩家有：3號玩家、9號玩家" {
+		t.Fatalf("%q %v", got, err)
+	}
 	if _, err := script.Fill("{s2}", []int{1}); err == nil {
 		t.Fatal("a missing argument must be an error")
 	}
