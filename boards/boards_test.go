@@ -137,7 +137,7 @@ func TestSeedTimings(t *testing.T) {
 	}{
 		// 三（一）預女獵愚
 		{"預女獵愚", 1, 0, step{Kind: "wolves", Seconds: 90, Hurry: 60}},
-		{"預女獵愚", 1, 1, step{Kind: "witch", Seconds: 30, Hurry: 15}},
+		{"預女獵愚", 1, 1, step{Kind: "witch", Seconds: 30, Hurry: 15, Lines: "night.confirm>night.witch.confirm.ask"}}, // 女巫請確認？
 		{"預女獵愚", 1, 2, step{Kind: "seer", Seconds: 30}},
 		{"預女獵愚", 1, 3, step{Kind: "hunter", Seconds: 10}},
 		{"預女獵愚", 1, 4, step{Kind: "idiot", Seconds: 5}},
@@ -145,59 +145,59 @@ func TestSeedTimings(t *testing.T) {
 		{"預女獵愚", 5, 1, step{Kind: "witch", Seconds: 30, Hurry: 10}},
 		// 三（二）狼王守衛
 		{"狼王守衛", 1, 0, step{Kind: "guard", Seconds: 30}},
-		{"狼王守衛", 1, 1, step{Kind: "wolves", Seconds: 60, Hurry: 30, Mark: "wolfking"}},
+		{"狼王守衛", 1, 1, step{Kind: "wolves", Seconds: 90, Hurry: 60, Mark: "wolfking", Lines: "night.wolves.ask>night.wolves.ask.marked"}}, // 狼王請舉手示意，請確認同伴
 		{"狼王守衛", 2, 1, step{Kind: "wolves", Seconds: 60, Hurry: 30}},
 		{"狼王守衛", 2, 4, step{Kind: "hunter", Seconds: 10}},
 		// 三（三）狼美騎士
 		{"狼美騎士", 1, 0, step{Kind: "guard", Seconds: 5}},
-		{"狼美騎士", 1, 1, step{Kind: "wolves", Seconds: 60, Hurry: 30, Mark: "wolfbeauty"}},
+		{"狼美騎士", 1, 1, step{Kind: "wolves", Seconds: 90, Hurry: 60, Mark: "wolfbeauty"}},
 		{"狼美騎士", 1, 2, step{Kind: "wolfbeauty", Seconds: 30}},
 		{"狼美騎士", 3, 5, step{Kind: "knight", Seconds: 5}},
 		// 三（四）狼王攝夢人
 		{"狼王攝夢人", 1, 0, step{Kind: "dreamweaver", Seconds: 30}},
-		{"狼王攝夢人", 1, 1, step{Kind: "wolves", Seconds: 60, Hurry: 30, Mark: "wolfking"}},
+		{"狼王攝夢人", 1, 1, step{Kind: "wolves", Seconds: 90, Hurry: 60, Mark: "wolfking"}},
 		{"狼王攝夢人", 2, 2, step{Kind: "witch", Seconds: 30, Hurry: 10}},
 		// 三（五）白狼王守衛
-		{"白狼王守衛", 1, 1, step{Kind: "wolves", Seconds: 60, Hurry: 30, Mark: "whitewolfking"}},
+		{"白狼王守衛", 1, 1, step{Kind: "wolves", Seconds: 90, Hurry: 60, Mark: "whitewolfking"}},
 		{"白狼王守衛", 1, 5, step{Kind: "whitewolfking", Seconds: 10}},
 		{"白狼王守衛", 2, 5, step{Kind: "whitewolfking", Seconds: 10}},
 		// 白狼王騎士: timings of 狼美騎士 (rules.md part C)
 		{"白狼王騎士", 1, 0, step{Kind: "guard", Seconds: 5}},
-		{"白狼王騎士", 1, 1, step{Kind: "wolves", Seconds: 60, Hurry: 30, Mark: "whitewolfking"}},
+		{"白狼王騎士", 1, 1, step{Kind: "wolves", Seconds: 90, Hurry: 60, Mark: "whitewolfking"}},
 		{"白狼王騎士", 2, 4, step{Kind: "knight", Seconds: 5}},
 		// 三（六）惡靈騎士
-		{"惡靈騎士", 1, 1, step{Kind: "wolves", Seconds: 60, Hurry: 30, Mark: "evilknight"}},
+		{"惡靈騎士", 1, 1, step{Kind: "wolves", Seconds: 90, Hurry: 60, Mark: "evilknight"}},
 		{"惡靈騎士", 2, 0, step{Kind: "guard", Seconds: 30}},
 		// 三（七）血月獵魔人
-		{"血月獵魔人", 1, 0, step{Kind: "wolves", Seconds: 60, Hurry: 30, Mark: "bloodmoon"}},
+		{"血月獵魔人", 1, 0, step{Kind: "wolves", Seconds: 90, Hurry: 60, Mark: "bloodmoon"}},
 		{"血月獵魔人", 1, 3, step{Kind: "demonhunter", Seconds: 5, OpenOnly: true}}, // seed: 獵魔人請睜眼，獵魔人請閉眼
 		{"血月獵魔人", 2, 3, step{Kind: "demonhunter", Seconds: 30}},
 		{"血月獵魔人", 2, 4, step{Kind: "idiot", Seconds: 5}},
 		// 三（八）噩夢之影
 		{"噩夢之影", 1, 0, step{Kind: "nightmare", Seconds: 15}},
-		{"噩夢之影", 1, 1, step{Kind: "dreamweaver", Seconds: 15}},
-		{"噩夢之影", 1, 2, step{Kind: "wolves", Seconds: 90, Hurry: 30}}, // rules.md B: 噩夢之影 does not meet the wolves on night 1
+		{"噩夢之影", 1, 1, step{Kind: "dreamweaver", Seconds: 15, Lines: "night.dreamweaver.open>night.dreamweaver.open.sleepwalk"}}, // 請選擇你要夢遊的玩傢
+		{"噩夢之影", 1, 2, step{Kind: "wolves", Seconds: 90, Hurry: 60}},                                                             // rules.md B: 噩夢之影 does not meet the wolves on night 1
 		{"噩夢之影", 2, 2, step{Kind: "wolves", Seconds: 60, Hurry: 30}},
-		{"噩夢之影", 2, 5, step{Kind: "hunter", Seconds: 5}},
+		{"噩夢之影", 2, 5, step{Kind: "hunter", Seconds: 5, Lines: "night.hunter.status>-"}}, // 獵人請睜眼，獵人請閉眼
 		// 三（九）永序之輪
 		{"永序之輪", 1, 0, step{Kind: "guard", Seconds: 5}},
 		{"永序之輪", 1, 1, step{Kind: "eclipsequeen", Seconds: 30}},
-		{"永序之輪", 1, 2, step{Kind: "wolves", Seconds: 90, Hurry: 30, Mark: "eclipsequeen"}},
+		{"永序之輪", 1, 2, step{Kind: "wolves", Seconds: 90, Hurry: 60, Mark: "eclipsequeen"}},
 		{"永序之輪", 1, 5, step{Kind: "prince", Seconds: 5}},
 		{"永序之輪", 2, 2, step{Kind: "wolves", Seconds: 60, Hurry: 30}},
 		// 三（十）純白夜影
-		{"純白夜影", 1, 1, step{Kind: "wolves", Seconds: 60, Hurry: 30, Mark: "wolfwitch"}},
-		{"純白夜影", 1, 3, step{Kind: "hunter", Seconds: 5}},
-		{"純白夜影", 2, 3, step{Kind: "hunter", Seconds: 10}},
+		{"純白夜影", 1, 1, step{Kind: "wolves", Seconds: 90, Hurry: 60, Mark: "wolfwitch"}},
+		{"純白夜影", 1, 3, step{Kind: "hunter", Seconds: 5, Lines: "night.hunter.status>night.hunter.status.is"}},      // 您的開槍狀態是
+		{"純白夜影", 2, 3, step{Kind: "hunter", Seconds: 10, Lines: "night.hunter.status>night.hunter.status.formal"}}, // 您的開槍狀態為
 		{"純白夜影", 2, 4, step{Kind: "purewhite", Seconds: 30}},
 		{"純白夜影", 2, 5, step{Kind: "wolfwitch", Seconds: 30}},
 		// 三（十一）石像鬼守墓人
 		{"石像鬼守墓人", 1, 0, step{Kind: "gargoyle", Seconds: 5, OpenOnly: true}},
-		{"石像鬼守墓人", 1, 1, step{Kind: "wolves", Seconds: 60, Hurry: 30}},
+		{"石像鬼守墓人", 1, 1, step{Kind: "wolves", Seconds: 90, Hurry: 60}},
 		{"石像鬼守墓人", 1, 6, step{Kind: "gargoyle", Seconds: 30}},
 		{"石像鬼守墓人", 2, 0, step{Kind: "gargoyle", Seconds: 30}},
 		{"石像鬼守墓人", 2, 2, step{Kind: "gargoylekill", Seconds: 30}},
-		{"石像鬼守墓人", 2, 3, step{Kind: "witch", Seconds: 30, Hurry: 10}},
+		{"石像鬼守墓人", 2, 3, step{Kind: "witch", Seconds: 30, Hurry: 10, Lines: "night.witch.ask>night.witch.ask.gestures night.confirm>- night.witch.close>night.witch.close.confirm"}}, // 解藥手勢，毒藥號碼 … 女巫確認請閉眼
 	}
 	for _, tt := range tests {
 		b, err := Get(tt.board)
@@ -211,6 +211,37 @@ func TestSeedTimings(t *testing.T) {
 		}
 		if got := steps[tt.at]; got != tt.want {
 			t.Errorf("%s night %d step %d: got %+v, want %+v", tt.board, tt.night, tt.at, got, tt.want)
+		}
+	}
+}
+
+// TestWolvesTimings: on all twelve seed-000 boards the wolves act 90 s on
+// night 1 and 60 s on later nights, with the hurry line 30 s before the end
+// (rules.md part C, corrected: each board's 備註 9 "狼人首夜行動 90 秒，其餘時間
+// 為 60 秒" rules over the flows that write 60S for night 1).
+func TestWolvesTimings(t *testing.T) {
+	ids := []string{"seer-witch-hunter-idiot", "wolfking-guard", "wolfbeauty-knight", "wolfking-dreamweaver",
+		"whitewolfking-guard", "whitewolfking-knight", "evilknight", "bloodmoon-demonhunter", "nightmare",
+		"eternal-wheel", "pure-white", "gargoyle-gravekeeper"}
+	for _, id := range ids {
+		b, err := Get(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for night, want := range map[int]int{1: 90, 2: 60, 3: 60, 9: 60} {
+			n := 0
+			for _, st := range b.StepsFor(night) {
+				if st.Kind != engine.StepWolves {
+					continue
+				}
+				n++
+				if st.Seconds != want || st.Hurry != want-30 {
+					t.Errorf("%s night %d: wolves %d s, hurry at %d; want %d s, hurry at %d", id, night, st.Seconds, st.Hurry, want, want-30)
+				}
+			}
+			if n != 1 {
+				t.Errorf("%s night %d: %d wolves steps", id, night, n)
+			}
 		}
 	}
 }

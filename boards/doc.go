@@ -43,7 +43,7 @@
 //
 // A STEP is
 //
-//	KIND/SECONDS[/hurry=S][/mark=ROLE][/open]
+//	KIND/SECONDS[/hurry=S][/mark=ROLE][/open][/line=FROM>TO]…
 //
 // KIND is an engine.StepKind (guard, wolves, witch, seer, …) and names the
 // role whose eyes open; SECONDS (1..600) is the step's action window
@@ -55,7 +55,12 @@
 // raise a hand ("狼王請舉手示意"); ROLE must be in the composition and wake
 // with the wolves. open makes an open-and-close step: the role opens its
 // eyes (its "wake" line) and closes them at the window's end, with no action
-// and no confirmation. The attributes may come in any order, each once.
+// and no confirmation.
+// line=FROM>TO (any number, each FROM once) gives the step the board's own
+// wording of the manual's 語術: while the step runs, the script line FROM is
+// said as line TO, or not at all when TO is "-" (石像鬼守墓人's witch:
+// line=night.witch.close>night.witch.close.confirm, "女巫確認請閉眼"). The
+// attributes may come in any order, each once (line= once per FROM).
 //
 // # Validation
 //

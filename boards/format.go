@@ -59,5 +59,8 @@ func formatStep(s engine.Step) string {
 	if s.OpenOnly {
 		t += "/open"
 	}
+	for _, p := range strings.Fields(s.Lines) {
+		t += "/line=" + p
+	}
 	return t
 }

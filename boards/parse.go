@@ -285,7 +285,7 @@ func nightRange(s string) (from, to int, ok bool) {
 	return from, to, true
 }
 
-// parseStep reads KIND/SECONDS[/hurry=S][/mark=ROLE][/open]; the problem is "" when
+// parseStep reads KIND/SECONDS[/hurry=S][/mark=ROLE][/open][/line=FROM>TO…]; the problem is "" when
 // the syntax is right (checkStep judges the values).
 func parseStep(tok string) (engine.Step, string) {
 	parts := strings.Split(tok, "/")
@@ -330,11 +330,35 @@ func parseStep(tok string) (engine.Step, string) {
 				return s, fmt.Sprintf("unknown mark role %q", v)
 			}
 			s.Mark = ri.ID
+		case "line":
+			// line=FROM>TO: the board's own 語術 for this step (engine.Step.Lines)
+			from, to, ok := strings.Cut(v, ">")
+			if !ok || !lineID(from) || (to != "-" && !lineID(to)) {
+				return s, fmt.Sprintf("bad line %q (want line=FROM>TO, TO a line id or -)", v)
+			}
+			if s.LineSwap(from) != from {
+				return s, fmt.Sprintf("line %s swapped twice", from)
+			}
+			s.Lines = strings.TrimSpace(s.Lines + " " + from + ">" + to)
 		default:
-			return s, fmt.Sprintf("unknown attribute %q (want hurry=S, mark=ROLE or open)", a)
+			return s, fmt.Sprintf("unknown attribute %q (want hurry=S, mark=ROLE, open or line=FROM>TO)", a)
 		}
 	}
 	return s, ""
+}
+
+// lineID: a script line id ("night.witch.close"): lower-case letters,
+// digits, dots and dashes.
+func lineID(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // number reads a decimal number of at most four ASCII digits (no sign).

@@ -184,6 +184,25 @@ type Step struct {
 	// OpenOnly: the role opens and closes its eyes and does nothing (獵魔人
 	// and 石像鬼 on night 1).
 	OpenOnly bool
+	// Lines swaps the step's lines for the board's own wording of the
+	// manual's 語術: "FROM>TO" pairs separated by spaces; while the step
+	// runs, line FROM is said as line TO ("-": not said). Example: 石像鬼守墓人's
+	// witch says "女巫確認請閉眼" for "確認是他嗎？" + "女巫請閉眼".
+	Lines string
+}
+
+// LineSwap returns the line said for line in this step: the swap of Lines,
+// "" when the swap drops it, or line itself.
+func (s Step) LineSwap(line string) string {
+	for _, p := range strings.Fields(s.Lines) {
+		if from, to, ok := strings.Cut(p, ">"); ok && from == line {
+			if to == "-" {
+				return ""
+			}
+			return to
+		}
+	}
+	return line
 }
 
 // NightPlan is the night order for nights From..To (To = 0: every later night).

@@ -30,10 +30,19 @@ func (g *Game) nightResults() {
 	g.resultsRead = true
 	dead := sortedCopy(g.pending)
 	g.pending = nil
+	words := g.night <= g.opt.LastWordsNights
 	if len(dead) == 0 {
 		g.say("day.peaceful")
 	} else {
+		// seed 000 二（二）3、: "昨夜 X 號、X 號死亡……死亡順序不分先後"; a later
+		// night's flow （四）2、: "昨夜 X 號玩傢死亡，沒有遺言"
 		g.say("day.deaths", dead...)
+		if len(dead) > 1 {
+			g.say("day.deaths.order")
+		}
+		if !words {
+			g.say("day.nowords")
+		}
 	}
 	for _, s := range dead {
 		st := &g.seats[s]
@@ -50,7 +59,6 @@ func (g *Game) nightResults() {
 		g.end(w)
 		return
 	}
-	words := g.night <= g.opt.LastWordsNights
 	b := &batch{}
 	for _, s := range dead {
 		b.entries = append(b.entries, lwEntry{seat: s, words: words})
@@ -61,7 +69,15 @@ func (g *Game) nightResults() {
 // batch is a group of players out at the same time: their skills are asked
 // first, then the badge, then last words in seat order; a player taken along
 // speaks right after the one who took them, exactly when that one does (A6).
-type batch struct{ entries []lwEntry }
+type batch struct {
+	entries []lwEntry
+	// exiled is the exiled player of an exile batch: the manual's exile
+	// lines ask him "X號玩家出局，是否選擇發動技能" and "X號玩家請留遺言" —
+	// or, when wordsFirst (狼王攝夢人 from day 2), "X號玩家出局，請留遺言"
+	// and then "是否選擇發動技能".
+	exiled     int
+	wordsFirst bool
+}
 
 type lwEntry struct {
 	seat  int
@@ -123,14 +139,37 @@ func (g *Game) canSkill(s int) bool {
 func (g *Game) skillStep(b *batch, s int) {
 	st := &step{name: "skill", seat: s, actors: []int{s}, outOK: true}
 	g.wait(st)
-	g.say("skill.ask", s)
-	target := g.pointOrWave(st, "shoot a seat, or wave", "seat %d cannot be shot", func(seat int) error {
+	switch {
+	case b.exiled == s && b.wordsFirst:
+		g.say("exile.skill.after")
+	case b.exiled == s:
+		g.say("exile.skill", s)
+	default:
+		g.say("skill.ask", s)
+	}
+	may := func(seat int) error {
 		if !g.canSkill(seat) {
 			return errf(ErrRule, "seat %d (%s) cannot use a skill now", seat, g.role(seat).Name())
 		}
 		return nil
-	})
+	}
+	target := g.pointOrWave(st, "shoot a seat, or wave", "seat %d cannot be shot", may)
+	point := st.act
+	st.act = func(seat int, a Action, t int) error {
+		if a != ActUp {
+			return point(seat, a, t)
+		}
+		// UP: the skill is used: "（如發動技能：請選擇目標）" (seed 000)
+		if err := may(seat); err != nil {
+			return err
+		}
+		g.say("skill.target")
+		return nil
+	}
 	st.after = func() {
+		if in := st.inputs; len(in) > 0 && in[len(in)-1].Action == ActUp {
+			return // the target comes next
+		}
 		g.finish(st)
 		if *target > 0 {
 			g.shoot(b, s, *target)
@@ -270,7 +309,11 @@ func (g *Game) lastWords(b *batch) {
 		if e := &b.entries[i]; e.words && !e.spoke {
 			e.spoke = true
 			s := e.seat
-			t = append(t, func() { g.speech("last-words", s, g.opt.LastWordsSeconds, "") })
+			line := "lastwords.start" // X號玩家出局，請留遺言
+			if s == b.exiled && !b.wordsFirst {
+				line = "lastwords.exile" // X號玩家請留遺言: "出局" was said with the skill question
+			}
+			t = append(t, func() { g.speechSaying(line, "last-words", s, g.opt.LastWordsSeconds, "") })
 		}
 	}
 	g.next(t...)
@@ -296,24 +339,34 @@ func (g *Game) leave(b *batch) {
 // speech: "X號玩家請發言", a warning 30 s before the end, "X號玩家發言結束";
 // the judge's pedal ends it early (A7).
 func (g *Game) speech(kind string, s, secs int, window string) {
+	line := "speech.start"
+	if kind == "last-words" {
+		line = "lastwords.start"
+	}
+	g.speechSaying(line, kind, s, secs, window)
+}
+
+// speechSaying is a speech whose opening line is line (with the seat).
+func (g *Game) speechSaying(line, kind string, s, secs int, window string) {
 	st := &step{name: "speech", kind: kind, seat: s, window: window}
 	g.wait(st)
-	st.rerun = func() { g.speech(kind, s, secs, window) }
-	if kind == "last-words" {
-		g.say("lastwords.start", s)
-	} else {
-		g.say("speech.start", s)
-	}
+	st.rerun = func() { g.speechSaying(line, kind, s, secs, window) }
+	g.say(line, s)
 	g.record(Record{Type: RecSpeech, Day: g.day, Kind: kind, Seat: s})
 	pulse := g.opt.SpeakerPulse && !g.seats[s].lightOff
 	if pulse {
 		g.light(s, g.seatLight(s), true)
+		// However the speech ends — its time, the pedal, or an explosion or
+		// a duel that interrupts it — the light stops pulsing: no light
+		// animates at night (A1, A15).
+		st.stop = func() {
+			if !g.seats[s].lightOff {
+				g.light(s, g.seatLight(s), false)
+			}
+		}
 	}
 	end := func() {
 		g.say("speech.end", s)
-		if pulse && !g.seats[s].lightOff {
-			g.light(s, g.seatLight(s), false)
-		}
 		g.finish(st)
 	}
 	st.pedal, st.abort = end, end

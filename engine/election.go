@@ -1,14 +1,14 @@
 package engine
 
 // SheriffElection (A5): candidates from the night sign-up; speeches by the
-// clock rule; 退水; the players who never ran vote; PK once; a second tie
-// means no sheriff this game. Night-1 victims take part as if alive.
+// clock rule; 退水; the players who never ran vote; PK once, where every
+// player off the PK stage votes; a second tie means no sheriff this game. Night-1 victims take part as if alive.
 
 type election struct {
 	pending    bool // an election is still to be held or finished
 	resumed    bool // it resumes after an explosion in the speeches (雙爆吞警徽)
 	candidates []int
-	ran        map[int]bool // ever ran (candidates and withdrawn): they never vote
+	ran        map[int]bool // ever ran (candidates and withdrawn): no vote in the first round
 	withdrawn  map[int]bool
 	order      []int // the candidates' speaking order
 	lit        bool  // candidates' lights are red
@@ -97,6 +97,17 @@ func (g *Game) electionVoters() []int {
 	return v
 }
 
+// pkVoters: every present player off the PK stage (a locked player has no vote).
+func (g *Game) pkVoters(stage []int) []int {
+	var v []int
+	for s := 1; s <= g.n; s++ {
+		if g.present(s) && !contains(stage, s) && !g.lockedNow(s) {
+			v = append(v, s)
+		}
+	}
+	return v
+}
+
 func (g *Game) electionCount() {
 	c := g.onStage()
 	switch {
@@ -125,28 +136,36 @@ func (g *Game) electionCount() {
 }
 
 // electionPK: the tied speak again, those who spoke first speak last (先發言的
-// 後發言); then the players who never ran vote among them.
+// 後發言); then every player off the PK stage — 警下 players, candidates who
+// were not tied, withdrawn candidates — lights blue and votes among them
+// (rules.md A5.6; seed 000: "除 PK 臺上玩傢請亮藍燈 … 除瞭 PK 臺上其他玩傢戴盔投票").
 func (g *Game) electionPK(top []int) {
 	g.say("election.pk", top...)
 	var t []func()
+	first := true
 	for i := len(g.el.order) - 1; i >= 0; i-- {
 		c := g.el.order[i]
 		if contains(top, c) {
+			// the PK opens with "請X號玩家開始發言" (seed 000 （二）2、5）)
+			line := "speech.start"
+			if first {
+				line, first = "speech.pk.first", false
+			}
 			t = append(t, func() {
 				if g.present(c) {
-					g.speech("sheriff-pk", c, g.opt.SpeechSeconds, "警上")
+					g.speechSaying(line, "sheriff-pk", c, g.opt.SpeechSeconds, "警上")
 				}
 			})
 		}
 	}
 	t = append(t, func() {
-		voters := g.electionVoters()
 		var stage []int
 		for _, c := range top {
 			if g.present(c) {
 				stage = append(stage, c)
 			}
 		}
+		voters := g.pkVoters(stage)
 		if len(voters) == 0 || len(stage) == 0 {
 			g.noSheriff()
 			return

@@ -135,7 +135,7 @@ func (g *Game) exileVote(order []int) {
 	g.vote("exile", g.exileVoters(nil), targets, false, func(top []int) {
 		switch len(top) {
 		case 0:
-			g.nobodyExiled()
+			g.nobodyExiled("exile.novote") // nobody voted: no tie, no PK
 		case 1:
 			g.princeWindow(top[0], order)
 		default:
@@ -167,22 +167,26 @@ func (g *Game) exilePK(top, order []int) {
 		}
 		voters := g.exileVoters(stage)
 		if len(stage) == 0 || len(voters) == 0 {
-			g.nobodyExiled()
+			g.nobodyExiled("exile.novote")
 			return
 		}
 		g.vote("exile-pk", voters, stage, true, func(top2 []int) {
-			if len(top2) == 1 {
+			switch len(top2) {
+			case 0:
+				g.nobodyExiled("exile.novote")
+			case 1:
 				g.princeWindow(top2[0], order)
-			} else {
-				g.nobodyExiled()
+			default:
+				g.nobodyExiled("exile.none") // 再次平票
 			}
 		})
 	})
 	g.next(t...)
 }
 
-func (g *Game) nobodyExiled() {
-	g.say("exile.none")
+// nobodyExiled: nobody is out today; line says why (a second tie, or no votes).
+func (g *Game) nobodyExiled(line string) {
+	g.say(line)
 	g.record(Record{Type: RecExile, Day: g.day, Seat: 0})
 	g.next(g.nightfall)
 }
@@ -190,7 +194,6 @@ func (g *Game) nobodyExiled() {
 // exile: the idiot's first exile reveals him; anyone else is out with skill,
 // badge and last words (always), then leaves.
 func (g *Game) exile(s int) {
-	g.say("exile.out", s)
 	g.record(Record{Type: RecExile, Day: g.day, Seat: s})
 	g.exiledYesterday, g.exiledDay = s, g.day
 	if g.role(s) == BloodMoon && g.lastWolf(s) {
@@ -211,13 +214,17 @@ func (g *Game) exile(s int) {
 	if g.over {
 		return
 	}
-	b := &batch{entries: []lwEntry{{seat: s, words: true}}}
+	// the exile is announced with the skill question: "X號玩家出局，是否選擇
+	// 發動技能" (seed 000 （二）4、6）), or with the last words where they come first
+	b := &batch{entries: []lwEntry{{seat: s, words: true}}, exiled: s}
+	b.wordsFirst = g.opt.LastWordsFirst && g.day > 1
 	t := g.deathTasks(b) // skill, badge, last words, leave
 	if g.role(s) == WolfBeauty {
 		t = append([]func(){t[0], func() { g.charmFollow(b, s) }}, t[1:]...)
 	}
-	if g.opt.LastWordsFirst {
-		// 狼王攝夢人: the exiled player's last words come before the skill question
+	if b.wordsFirst {
+		// 狼王攝夢人: from day 2 the exiled player's last words come before the
+		// skill question (its （四）6）); day 1 asks the skill first (its （二）6）)
 		t = append([]func(){func() { g.lastWords(b) }}, t...)
 	}
 	g.next(append(t, g.nightfall)...)

@@ -176,9 +176,15 @@ func (g *Game) takeStep(w int) {
 // startDuel: the knight reveals during an exile-day speech and names a
 // player. A wolf dies (no last words) and night falls at once; a good player
 // → the knight dies (no last words: project decision) and the interrupted
-// speaker starts again.
+// speaker starts again — unless that was the knight himself: then the next
+// living speaker goes on (a dead seat is never given a speech).
 func (g *Game) startDuel(k int, interrupted *step) {
-	rerun := interrupted.rerun
+	speaker, again := interrupted.seat, interrupted.rerun
+	rerun := func() {
+		if g.present(speaker) {
+			again()
+		}
+	}
 	g.finish(interrupted)
 	st := &step{name: "duel", seat: k, actors: []int{k}}
 	g.wait(st)

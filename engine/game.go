@@ -331,6 +331,11 @@ func (g *Game) interrupt() {
 func (g *Game) emit(e Effect) { g.out = append(g.out, e) }
 
 func (g *Game) say(line string, args ...int) {
+	if c := g.cur; c != nil && c.lines.Lines != "" {
+		if line = c.lines.LineSwap(line); line == "" {
+			return // this board's 語術 does not say it
+		}
+	}
 	g.lastSay = Effect{Kind: EffSay, Line: line, Args: args}
 	g.emit(g.lastSay)
 }

@@ -73,7 +73,7 @@ func hasConfirm(k StepKind) bool {
 func (g *Game) nightStep(st Step) {
 	k := st.Kind
 	actors := g.nightActors(k)
-	s := &step{name: "night", kind: string(k), actors: actors}
+	s := &step{name: "night", kind: string(k), actors: actors, lines: st}
 	live := len(actors) > 0
 	if k == StepWolves {
 		s.actors = append(s.actors, g.exploded...)

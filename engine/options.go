@@ -34,7 +34,7 @@ type Options struct {
 	NightPace         NightPace // night.pace: fixed (every step lasts its window) | plausible
 	StepMinPercent    int       // night.min_percent: under night.pace=plausible, the shortest night step, in % of its window (40)
 	IdiotKeepsBadge   bool      // idiot.keeps_badge: a revealed idiot who is sheriff keeps the badge
-	LastWordsFirst    bool      // exile.last_words_first: the exiled player's last words before the skill question (狼王攝夢人)
+	LastWordsFirst    bool      // exile.last_words_first: from day 2, the exiled player's last words before the skill question (狼王攝夢人)
 	BloodMoonSeal     bool      // bloodmoon.seal_after_explode (std, default on)
 }
 
@@ -139,7 +139,7 @@ func optionFields() map[string]optionField {
 		"sheriff.retry_next_day":       boolOpt("a second election tie re-runs the election next day (seed 002)", func(o *Options) *bool { return &o.SheriffRetry }),
 		"sheriff.double_explode":       boolOpt("an explosion in the election speeches resumes it next day; a second one ends it (雙爆吞警徽)", func(o *Options) *bool { return &o.DoubleExplode }),
 		"sheriff.explode_keeps_badge":  boolOpt("a sheriff who explodes may still pass the badge", func(o *Options) *bool { return &o.ExplodeKeepsBadge }),
-		"exile.last_words_first":       boolOpt("the exiled player's last words come before the skill question (狼王攝夢人)", func(o *Options) *bool { return &o.LastWordsFirst }),
+		"exile.last_words_first":       boolOpt("from day 2, the exiled player's last words come before the skill question (狼王攝夢人)", func(o *Options) *bool { return &o.LastWordsFirst }),
 		"bloodmoon.seal_after_explode": boolOpt("after 血月使徒 explodes, good roles' night skills fail the following night", func(o *Options) *bool { return &o.BloodMoonSeal }),
 		"idiot.keeps_badge":            boolOpt("a revealed idiot who is sheriff keeps the badge", func(o *Options) *bool { return &o.IdiotKeepsBadge }),
 		"last_words.nights":            intOpt("night deaths of nights 1..N have last words", 0, 99, func(o *Options) *int { return &o.LastWordsNights }),

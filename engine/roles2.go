@@ -166,6 +166,9 @@ func (g *Game) gargoyleKillStep(s *step, live bool) {
 		}
 		g.cue(s.actors[0], line, s.actors[0])
 	}
+	// seed 000 石像鬼守墓人 （三）3）: "您今晚的帶刀狀態是（法官給手勢後），確認是他嗎？請
+	// 選擇今晚要擊殺的目標" — said every night, alone or not, alive or not (A15)
+	g.say("night.gargoylekill.ask")
 	target := -1
 	s.act = func(seat int, a Action, t int) error {
 		if !alone {

@@ -17,6 +17,8 @@ type step struct {
 	abort  func()                                     // the step's seat left the game (DQ): end as if time ran out
 	rerun  func()                                     // restarts the step (an interrupted speech)
 	reveal func(seat int)                             // 定序王子 reveals in his window
+	stop   func()                                     // runs when the step finishes, however it ends
+	lines  Step                                       // a night step's board step: its line swaps (Step.Lines)
 	timers []timer
 	inputs []Input
 	closed bool
@@ -80,6 +82,9 @@ func (g *Game) finish(s *step) {
 	s.timers = nil
 	if g.cur == s {
 		g.cur = nil
+	}
+	if s.stop != nil {
+		s.stop()
 	}
 }
 

@@ -295,7 +295,11 @@ func TestReplayRefusals(t *testing.T) {
 		t.Fatalf("Resume did not journal the pending refusal: %+v", last)
 	}
 	// An end record whose result is not the game's.
-	recs = append(append([]Record(nil), j.Records...), EndRecord(base, "console", "狼人"))
+	notResult := "狼人"
+	if p.winner == notResult {
+		notResult = "好人"
+	}
+	recs = append(append([]Record(nil), j.Records...), EndRecord(base, "console", notResult))
 	if err := replayErr(rewrite(recs)); !errors.As(err, &re) || re.Index != len(recs) {
 		t.Fatalf("end record with a result the game does not have: %v", err)
 	}

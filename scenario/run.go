@@ -519,7 +519,8 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 		if d.Word == "不發動" {
 			return ok(r.seatInputs(d, gesture(p.Seat, engine.ActWave)))
 		}
-		return ok(r.seatInputs(d, target(p.Seat, d.Seats[1])))
+		// the skill is used (UP: "請選擇目標"), then the target
+		return ok(r.seatInputs(d, gesture(p.Seat, engine.ActUp), target(p.Seat, d.Seats[1])))
 	case KBadge:
 		if p.Step != "badge" {
 			return false, nil, nil

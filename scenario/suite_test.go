@@ -57,6 +57,8 @@ func TestSuite(t *testing.T) {
 				t.Errorf("line %d: %s", fl.Line, fl.Msg)
 			}
 			checkSpeechOrders(t, src, res)
+			checkTranscript(t, src, res)
+			checkNoPulseAtNight(t, res)
 			checkSamePublicTrace(t, file, src, res)
 		})
 	}
@@ -85,6 +87,110 @@ func checkSpeechOrders(t *testing.T, src []byte, res *scenario.Result) {
 		k := f[0] + " " + f[1]
 		if want := strings.Join(f[2:], " "); strings.Join(got[k], " ") != want {
 			t.Errorf("day %s %s speeches: got %v, want %s", f[0], f[1], got[k], want)
+		}
+	}
+}
+
+// transcript is the run's said lines and light changes, one token each:
+// a said line's text ("3號玩家請發言") or "light SEAT STATE" ("light 5 blue",
+// "light 3 green pulse"), in order, with the game second of each.
+func transcript(res *scenario.Result) (tokens []string, at []int) {
+	for _, e := range res.Events {
+		switch e.Type {
+		case "say":
+			tokens = append(tokens, e.Text)
+		case "light":
+			tok := fmt.Sprintf("light %d %s", *e.Seat, e.State)
+			if e.Pulse {
+				tok += " pulse"
+			}
+			tokens = append(tokens, tok)
+		default:
+			continue
+		}
+		at = append(at, e.At)
+	}
+	return tokens, at
+}
+
+// checkTranscript checks the suite's transcript comments, so a reviewer
+// reads the judge's lines a ruling produces next to the ruling:
+//
+//	# says-in-order: A | B | C    A, B, C occur in this order (not necessarily adjacent)
+//	# never-says: A               no token equals A
+//	# seconds: A | B | N          from the first A to the first B after it, N game seconds
+//
+// A token is a said line's text or "light SEAT STATE" (see transcript).
+func checkTranscript(t *testing.T, src []byte, res *scenario.Result) {
+	tokens, at := transcript(res)
+	find := func(from int, want string) int {
+		for i := from; i < len(tokens); i++ {
+			if tokens[i] == want {
+				return i
+			}
+		}
+		return -1
+	}
+	split := func(rest string) []string {
+		var out []string
+		for _, p := range strings.Split(rest, "|") {
+			out = append(out, strings.TrimSpace(p))
+		}
+		return out
+	}
+	for _, line := range strings.Split(string(src), "\n") {
+		line = strings.TrimSpace(line)
+		if rest, ok := strings.CutPrefix(line, "# says-in-order:"); ok {
+			i := 0
+			for _, want := range split(rest) {
+				j := find(i, want)
+				if j < 0 {
+					t.Errorf("%s: %q is not said (in this order) after token %d; transcript:\n%s", line, want, i, strings.Join(tokens, "\n"))
+					break
+				}
+				i = j + 1
+			}
+		}
+		if rest, ok := strings.CutPrefix(line, "# never-says:"); ok {
+			if want := strings.TrimSpace(rest); find(0, want) >= 0 {
+				t.Errorf("%s: said", line)
+			}
+		}
+		if rest, ok := strings.CutPrefix(line, "# seconds:"); ok {
+			p := split(rest)
+			if len(p) != 3 {
+				t.Fatalf("bad seconds comment %q", line)
+			}
+			i := find(0, p[0])
+			j := -1
+			if i >= 0 {
+				j = find(i+1, p[1])
+			}
+			if i < 0 || j < 0 {
+				t.Errorf("%s: %q then %q not found", line, p[0], p[1])
+				continue
+			}
+			if got := fmt.Sprint(at[j] - at[i]); got != p[2] {
+				t.Errorf("%s: %s seconds", line, got)
+			}
+		}
+	}
+}
+
+// checkNoPulseAtNight: no light animates at night (A1, A15). Every seat
+// whose last light change pulses when a night begins fails the run.
+func checkNoPulseAtNight(t *testing.T, res *scenario.Result) {
+	pulsing := map[int]bool{}
+	for _, e := range res.Events {
+		switch {
+		case e.Type == "light":
+			pulsing[*e.Seat] = e.Pulse
+		case e.Type == "phase" && strings.HasPrefix(e.Phase, "night-"):
+			for s, p := range pulsing {
+				if p {
+					t.Errorf("%s: seat %d's light still pulses", e.Phase, s)
+				}
+			}
 		}
 	}
 }

@@ -15,7 +15,9 @@ type Line struct {
 	Source string // where the text comes from
 }
 
-// nightKinds are the night steps with their role's name and the open line's tail.
+// nightKinds are the night steps with the role's name as the manual's 語術
+// calls it (永序之輪: "狼妃", "王子") and the open line (seed 000 三, each
+// board's 夜間行動環節).
 func nightKinds() [][3]string {
 	return [][3]string{
 		{"wolves", "狼人", "狼人請睜眼"},
@@ -28,13 +30,13 @@ func nightKinds() [][3]string {
 		{"knight", "騎士", "騎士請睜眼"},
 		{"whitewolfking", "白狼王", "白狼王請睜眼"},
 		{"dreamweaver", "攝夢人", "攝夢人請睜眼，請選擇你要攝夢的玩家"},
-		{"nightmare", "噩夢之影", "噩夢之影請睜眼，請選擇你要恐懼的玩家"},
+		{"nightmare", "噩夢之影", "噩夢之影請睜眼，請選擇你要恐懼的目標"},
 		{"demonhunter", "獵魔人", "獵魔人請睜眼"},
-		{"eclipsequeen", "蝕時狼妃", "蝕時狼妃請睜眼，請選擇你要封鎖的玩家"},
-		{"prince", "定序王子", "定序王子請睜眼"},
-		{"wolfwitch", "狼巫", "狼巫請睜眼，請選擇你要查驗的玩家"},
-		{"purewhite", "純白之女", "純白之女請睜眼，請選擇你要查驗的玩家"},
-		{"gargoyle", "石像鬼", "石像鬼請睜眼，請選擇你要查驗的玩家"},
+		{"eclipsequeen", "狼妃", "狼妃請睜眼，請選擇你要封鎖的目標"},
+		{"prince", "王子", "王子請睜眼"},
+		{"wolfwitch", "狼巫", "狼巫請睜眼，狼巫請選擇今晚要查驗的目標"},
+		{"purewhite", "純白之女", "純白之女請睜眼，請選擇你要查驗的目標"},
+		{"gargoyle", "石像鬼", "石像鬼請睜眼，請選擇你要查驗的目標"},
 		{"gravekeeper", "守墓人", "守墓人請睜眼"},
 		{"gargoylekill", "石像鬼", "石像鬼請睜眼"},
 	}
@@ -46,13 +48,21 @@ func fixedLines() []Line {
 		{ID: "game.start", Text: "選手請查看身份牌，天黑請閉眼", Source: s0},
 		{ID: "game.over.good", Text: "遊戲結束，好人勝利", Source: s0},
 		{ID: "game.over.wolves", Text: "遊戲結束，狼人勝利", Source: s0},
-		{ID: "game.over.void", Text: "本局流局", Source: "seed 000 一（四）"},
+		{ID: "game.over.void", Text: "本局流局", Source: "project (manual silent: 一（四）關於流局 has no line)"},
 		{ID: "count.321", Text: "3~2~1", Source: s0},
 		{ID: "count.54321", Text: "5~4~3~2~1", Source: s0},
 		{ID: "selftest.keys", Text: "{s}，請依次按下所有按鍵", Source: "issue 8: the technician's self-test"},
 
 		{ID: "night.wolves.ask", Text: "狼人請確認同伴並商量戰術，狼人請選擇今晚要擊殺的目標", Source: s0},
 		{ID: "night.confirm", Text: "確認是他嗎？", Source: s0},
+		// the boards' own wording of a step's lines (boards/data: line=FROM>TO)
+		{ID: "night.wolves.ask.marked", Text: "請確認同伴並商量戰術，狼人請選擇今晚要擊殺的目標", Source: "seed 000 狼王守衛 （一）3、2）: 狼王請舉手示意，請確認同伴並商量戰術"},
+		{ID: "night.witch.confirm.ask", Text: "女巫請確認？", Source: "seed 000 預女獵愚 （一）3、2）"},
+		{ID: "night.witch.ask.gestures", Text: "解藥手勢，毒藥號碼", Source: "seed 000 石像鬼守墓人 （一）3、3）"},
+		{ID: "night.witch.close.confirm", Text: "女巫確認請閉眼", Source: "seed 000 石像鬼守墓人 （一）3、3）"},
+		{ID: "night.hunter.status.formal", Text: "您的開槍狀態為", Source: "seed 000 石像鬼守墓人 （一）3、5）, 純白夜影 （三）"},
+		{ID: "night.hunter.status.is", Text: "您的開槍狀態是", Source: "seed 000 純白夜影 （一）3、"},
+		{ID: "night.dreamweaver.open.sleepwalk", Text: "攝夢人請睜眼，請選擇你要夢遊的玩家", Source: "seed 000 噩夢之影 （一）3、2）"},
 		{ID: "night.witch.victim", Text: "昨晚倒牌玩家為", Source: s0},
 		{ID: "night.witch.ask", Text: "是否使用解藥，是否使用毒藥", Source: s0},
 		{ID: "night.seer.result", Text: "他的身份為", Source: s0},
@@ -64,11 +74,11 @@ func fixedLines() []Line {
 		{ID: "night.mark.evilknight", Text: "惡靈騎士請舉手示意", Source: "seed 000 惡靈騎士"},
 		{ID: "night.mark.bloodmoon", Text: "血月使徒請舉手示意", Source: "seed 000 血月獵魔人"},
 		{ID: "night.mark.nightmare", Text: "噩夢之影請舉手示意", Source: "seed 000 噩夢之影"},
-		{ID: "night.mark.eclipsequeen", Text: "蝕時狼妃請舉手示意", Source: "seed 000 永序之輪"},
+		{ID: "night.mark.eclipsequeen", Text: "狼妃請舉手示意", Source: "seed 000 永序之輪"},
 		{ID: "night.mark.wolfwitch", Text: "狼巫請舉手示意", Source: "seed 000 純白夜影"},
 
 		{ID: "signup.ask", Text: "上警玩家請舉手", Source: s0},
-		{ID: "signup.list", Text: "上警玩家有：{list}", Source: s0},
+		{ID: "signup.list", Text: "上警玩家有：{players}", Source: s0},
 		{ID: "signup.none", Text: "無人上警", Source: "project"},
 
 		{ID: "day.dawn", Text: "所有玩家整理表情，3~2~1，天亮了", Source: s0},
@@ -77,11 +87,12 @@ func fixedLines() []Line {
 		{ID: "speech.warn", Text: "發言還剩30秒", Source: s0},
 		{ID: "speech.end", Text: "{s}玩家發言結束", Source: s0},
 		{ID: "withdraw.ask", Text: "退水玩家請退水", Source: s0},
-		{ID: "withdraw.remaining", Text: "仍在警上玩家有：{list}", Source: s0},
+		{ID: "withdraw.remaining", Text: "仍在警上玩家有：{players}", Source: s0},
 		{ID: "vote.sheriff", Text: "請所有警下玩家戴盔開始警長投票，3~2~1", Source: s0},
-		{ID: "vote.sheriff-pk", Text: "請所有警下玩家戴盔進行PK投票，3~2~1", Source: "seed 000 (rules.md A5.6: 警下 players vote)"},
 		{ID: "vote.exile", Text: "所有玩家戴盔投票，3~2~1", Source: s0},
 		{ID: "vote.exile-pk", Text: "除了PK台上其他玩家戴盔投票，3~2~1", Source: s0},
+		// after vote.exile-pk, whose clip it shares (the default pack's clip names stay)
+		{ID: "vote.sheriff-pk", Text: "除了PK台上其他玩家戴盔投票，3~2~1", Source: "seed 000 二（二）2、6）: 除瞭 PK 臺上其他玩傢戴盔投票 (rules.md A5.6)"},
 		{ID: "tally.vote", Text: "{s}投票給{s2}", Source: s0},
 		{ID: "tally.abstain", Text: "{s}棄票", Source: "project"},
 		{ID: "election.elected", Text: "{s}玩家當選警長", Source: s0},
@@ -89,44 +100,56 @@ func fixedLines() []Line {
 		{ID: "election.none", Text: "本局遊戲沒有警長", Source: s0},
 
 		{ID: "day.deaths", Text: "昨夜{list}玩家死亡", Source: s0},
+		{ID: "day.deaths.order", Text: "死亡順序不分先後", Source: "seed 000 二（二）3、"},
+		{ID: "day.nowords", Text: "沒有遺言", Source: "seed 000 （四）2、: 昨夜 X 號玩傢死亡，沒有遺言"},
 		{ID: "day.peaceful", Text: "昨夜為平安夜", Source: s0},
 		{ID: "skill.ask", Text: "{s}玩家是否發動技能", Source: s0},
+		{ID: "skill.target", Text: "請選擇目標", Source: "seed 000 （二）3、: （如發動技能：請選擇目標）"},
+		{ID: "exile.skill", Text: "{s}玩家出局，是否選擇發動技能", Source: "seed 000 （二）4、6）"},
+		{ID: "exile.skill.after", Text: "是否選擇發動技能", Source: "seed 000 狼王攝夢人 （四）3、6）"},
 		{ID: "skill.shot", Text: "{s}玩家發動技能，帶走{s2}玩家", Source: "project"},
 		{ID: "lastwords.start", Text: "{s}玩家出局，請留遺言", Source: s0},
+		{ID: "lastwords.exile", Text: "{s}玩家請留遺言", Source: "seed 000 （二）4、6）"},
 		{ID: "day.leave", Text: "{list}玩家請滅燈離場", Source: s0},
 		{ID: "day.nightfall", Text: "所有玩家戴盔，天黑請閉眼", Source: s0},
 
 		{ID: "badge.ask", Text: "請{s}警長移交或撕毀警徽", Source: "rules.md A6"},
 		{ID: "badge.pass", Text: "警徽移交給{s}玩家", Source: "rules.md A6"},
 		{ID: "badge.tear", Text: "警長撕毀警徽，本局沒有警長", Source: "rules.md A6"},
-		{ID: "badge.lost", Text: "警徽流失，本局沒有警長", Source: "seed 000 自爆"},
+		{ID: "badge.lost", Text: "警徽流失，本局沒有警長", Source: "project (manual silent: 雙爆吞警徽, 退水環節自爆警徽流失 are rules)"},
+		// after badge.ask, whose clip "請" it shares (the default pack's clip names stay)
+		{ID: "speech.pk.first", Text: "請{s}玩家開始發言", Source: "seed 000 （二）2、5）: 平票 PK，先發言的後發言，請 X 號玩傢開始發言"},
 
-		{ID: "exile.order.ask", Text: "請警長決定發言順序", Source: s0},
+		{ID: "exile.order.ask", Text: "請警長決定發言順序", Source: "project (the manual's 由警長決定發言順序 is a direction, not a line)"},
 		{ID: "guide.ask", Text: "請警長選擇歸票", Source: s0},
 		{ID: "guide.none", Text: "警長不歸票", Source: s0},
 		{ID: "guide.one", Text: "警長歸票{s}玩家", Source: s0},
 		{ID: "guide.pk", Text: "警長歸{list}PK", Source: s0},
-		{ID: "exile.out", Text: "{s}玩家出局", Source: s0},
 		{ID: "exile.pk", Text: "{list}平票PK", Source: s0},
 		{ID: "exile.none", Text: "再次平票，今天無人出局", Source: "rules.md A7"},
-		{ID: "idiot.reveal", Text: "{s}玩家翻牌為愚者，不出局", Source: "seed 000 預女獵愚 備註2"},
+		// The manual has no line for an exile vote nobody voted in (no tie, no
+		// PK); this one says what happened in the words of exile.none.
+		{ID: "exile.novote", Text: "無人投票，今天無人出局", Source: "project (manual silent; rules.md A7)"},
+		{ID: "idiot.reveal", Text: "{s}玩家翻牌為愚者，不出局", Source: "project (manual silent: 預女獵愚 備註 2 愚者被投自動翻牌，翻牌後愚者不出局)"},
 
-		{ID: "explode.announce", Text: "{s}玩家自爆", Source: "seed 000 自爆"},
-		{ID: "explode.take.ask", Text: "{s}白狼王請選擇帶走的玩家", Source: "seed 000 白狼王"},
-		{ID: "explode.take", Text: "{s}玩家自爆帶走{s2}玩家", Source: "seed 000 白狼王"},
+		{ID: "explode.announce", Text: "{s}玩家自爆", Source: "project (manual silent: 【自爆】 rules only)"},
+		{ID: "explode.take.ask", Text: "{s}白狼王請選擇帶走的玩家", Source: "project (manual silent: 白狼王 備註 5)"},
+		{ID: "explode.take", Text: "{s}玩家自爆帶走{s2}玩家", Source: "project (manual silent: 白狼王 備註 5)"},
 		{ID: "charm.follow", Text: "{s}玩家被魅惑，隨狼美人出局", Source: "rules.md B 狼美人"},
 		{ID: "duel.ask", Text: "{s}玩家翻牌為騎士，請選擇決鬥的玩家", Source: "rules.md B 騎士"},
 		{ID: "duel.announce", Text: "{s}騎士決鬥{s2}玩家", Source: "rules.md B 騎士"},
 		{ID: "duel.wolf", Text: "{s}玩家是狼人，決鬥成功，直接進入黑夜", Source: "rules.md B 騎士"},
 		{ID: "duel.good", Text: "決鬥失敗，{s}騎士以死謝罪，發言繼續", Source: "rules.md B 騎士"},
-		{ID: "judge.dq", Text: "{s}玩家被點殺", Source: "seed 000 一（三）"},
+		{ID: "judge.dq", Text: "{s}玩家被點殺", Source: "project (manual silent: 一（三）關於點殺 has no line)"},
 
 		{ID: "night.demonhunter.ask", Text: "請選擇你要獵殺的目標", Source: "seed 000 血月獵魔人"},
-		{ID: "night.gravekeeper.result", Text: "昨天被放逐的玩家身份為", Source: "rules.md B 守墓人"},
+		// The manual has no 守墓人 語術; this line is the project's (rules.md B).
+		{ID: "night.gravekeeper.result", Text: "昨天被放逐的玩家身份為", Source: "project (manual silent; rules.md B 守墓人)"},
 		{ID: "night.gargoylekill.status", Text: "您今晚的帶刀狀態是", Source: "seed 000 石像鬼守墓人"},
+		{ID: "night.gargoylekill.ask", Text: "確認是他嗎？請選擇今晚要擊殺的目標", Source: "seed 000 石像鬼守墓人 （三）1、3）"},
 		{ID: "prince.ask", Text: "{s}玩家出局，王子是否選擇發動技能", Source: "seed 000 永序之輪"},
 		{ID: "prince.reveal", Text: "{s}玩家翻牌為定序王子", Source: "seed 000 永序之輪"},
-		{ID: "bloodmoon.reveal", Text: "{s}玩家翻牌為血月使徒", Source: "seed 000 血月獵魔人 備註 6"},
+		{ID: "bloodmoon.reveal", Text: "{s}玩家翻牌為血月使徒", Source: "project (manual silent: 血月獵魔人 備註 6 自動翻牌)"},
 		{ID: "cue.blocked", Text: "{s}：技能被禁止（雙前臂交叉）", Cue: true},
 		{ID: "cue.dream.random", Text: "攝夢人{s}未選擇：系統選擇{s2}為夢遊者", Cue: true},
 		{ID: "cue.gargoyle.can", Text: "石像鬼{s}：可以帶刀（拇指向上）", Cue: true},
@@ -151,11 +174,17 @@ func All() []Line {
 	out := fixedLines()
 	for _, k := range nightKinds() {
 		id, name, open := k[0], k[1], k[2]
+		src := "seed 000 三"
+		if id == "gravekeeper" {
+			// The manual has no 守墓人 語術 (its step is only in the order
+			// summary): the lines follow the other steps' pattern.
+			src = "project (manual silent: 石像鬼守墓人 has no 守墓人 語術)"
+		}
 		out = append(out,
-			Line{ID: "night." + id + ".open", Text: open, Source: "seed 000 三"},
-			Line{ID: "night." + id + ".wake", Text: name + "請睜眼", Source: "seed 000 三 (open and close only)"},
-			Line{ID: "night." + id + ".hurry", Text: name + "請迅猛", Source: "seed 000 三"},
-			Line{ID: "night." + id + ".close", Text: name + "請閉眼", Source: "seed 000 三"},
+			Line{ID: "night." + id + ".open", Text: open, Source: src},
+			Line{ID: "night." + id + ".wake", Text: name + "請睜眼", Source: src + " (open and close only)"},
+			Line{ID: "night." + id + ".hurry", Text: name + "請迅猛", Source: src},
+			Line{ID: "night." + id + ".close", Text: name + "請閉眼", Source: src},
 		)
 	}
 	for _, r := range roleNames() {
@@ -194,6 +223,8 @@ func defaultPinyin(id string) string {
 	// 量 in 商量 is neutral
 	case "night.wolves.ask":
 		return "lang2 ren2 qing3 que4 ren4 tong2 ban4 bing4 shang1 liang5 zhan4 shu4, lang2 ren2 qing3 xuan3 ze2 jin1 wan3 yao4 ji1 sha1 de5 mu4 biao1"
+	case "night.wolves.ask.marked":
+		return "qing3 que4 ren4 tong2 ban4 bing4 shang1 liang5 zhan4 shu4, lang2 ren2 qing3 xuan3 ze2 jin1 wan3 yao4 ji1 sha1 de5 mu4 biao1"
 	// 倒 in 倒牌 is dao3; 為 in …為 (is) is wei2
 	case "night.witch.victim":
 		return "zuo2 wan3 dao3 pai2 wan2 jia1 wei2"
@@ -201,6 +232,8 @@ func defaultPinyin(id string) string {
 		return "ta1 de5 shen1 fen4 wei2"
 	case "night.hunter.status":
 		return "ni3 de5 kai1 qiang1 zhuang4 tai4 wei2"
+	case "night.hunter.status.formal":
+		return "nin2 de5 kai1 qiang1 zhuang4 tai4 wei2"
 	case "night.whitewolfking.status":
 		return "ni3 de5 ji4 neng2 fa1 dong4 zhuang4 tai4 wei2"
 	case "day.peaceful":
@@ -222,11 +255,11 @@ func defaultPinyin(id string) string {
 	case "prince.reveal":
 		return "{s} wan2 jia1 fan1 pai2 wei2 ding4 xu4 wang2 zi3"
 	case "night.prince.open", "night.prince.wake":
-		return "ding4 xu4 wang2 zi3 qing3 zheng1 yan3"
+		return "wang2 zi3 qing3 zheng1 yan3"
 	case "night.prince.hurry":
-		return "ding4 xu4 wang2 zi3 qing3 xun4 meng3"
+		return "wang2 zi3 qing3 xun4 meng3"
 	case "night.prince.close":
-		return "ding4 xu4 wang2 zi3 qing3 bi4 yan3"
+		return "wang2 zi3 qing3 bi4 yan3"
 	}
 	return ""
 }
@@ -274,7 +307,10 @@ func (c *Catalogue) Render(id string, args []int) (string, error) {
 	return Fill(l.Text, args)
 }
 
-// Fill fills {s}, {s2} and {list} in a text.
+// PlayerWord follows each seat of a {players} list: "3號玩家、9號玩家".
+const PlayerWord = "玩家"
+
+// Fill fills {s}, {s2}, {list} and {players} in a text.
 func Fill(text string, args []int) (string, error) {
 	var b strings.Builder
 	for {
@@ -298,12 +334,15 @@ func Fill(text string, args []int) (string, error) {
 				return "", fmt.Errorf("script: %q needs %d arguments, got %d", text, k+1, len(args))
 			}
 			b.WriteString(Seat(args[k]))
-		case "list":
+		case "list", "players":
 			for n, a := range args {
 				if n > 0 {
 					b.WriteString("、")
 				}
 				b.WriteString(Seat(a))
+				if ph == "players" {
+					b.WriteString(PlayerWord)
+				}
 			}
 		default:
 			return "", fmt.Errorf("script: unknown placeholder {%s}", ph)

@@ -1,6 +1,7 @@
 package script_test
 
 import (
+	"strings"
 	"testing"
 
 	"wolftable/boards"
@@ -57,6 +58,15 @@ func TestEngineLinesAreInTheCatalogue(t *testing.T) {
 						t.Errorf("%s: no line %s", b.ID, id)
 					}
 				}
+				// the board's own wording (line=FROM>TO) names lines of the catalogue
+				for _, swap := range strings.Fields(st.Lines) {
+					from, to, _ := strings.Cut(swap, ">")
+					for _, id := range []string{from, to} {
+						if _, ok := cat.Lookup(id); !ok && id != "-" {
+							t.Errorf("%s: step %s: line=%s: no line %s", b.ID, st.Kind, swap, id)
+						}
+					}
+				}
 			}
 		}
 	}
@@ -65,6 +75,10 @@ func TestEngineLinesAreInTheCatalogue(t *testing.T) {
 func TestFill(t *testing.T) {
 	got, err := script.Fill("昨夜{list}玩家死亡", []int{3, 9})
 	if err != nil || got != "昨夜3號、9號玩家死亡" {
+		t.Fatalf("%q %v", got, err)
+	}
+	got, err = script.Fill("上警玩家有：{players}", []int{3, 9})
+	if err != nil || got != "上警玩家有：3號玩家、9號玩家" {
 		t.Fatalf("%q %v", got, err)
 	}
 	if _, err := script.Fill("{s2}", []int{1}); err == nil {

@@ -5,9 +5,10 @@
 // Line ids are dotted: "night.wolves.open", "speech.start". A text may hold
 // placeholders filled from the effect's arguments:
 //
-//	{s}     the first argument as a seat: "9號"
-//	{s2}    the second argument as a seat
-//	{list}  every argument as seats: "3號、7號、9號"
+//	{s}        the first argument as a seat: "9號"
+//	{s2}       the second argument as a seat
+//	{list}     every argument as seats: "3號、7號、9號"
+//	{players}  every argument as seats, each with 玩家: "3號玩家、7號玩家"
 //
 // The engine emits ids and arguments only; the transcript, the console and
 // the voice render them through this catalogue. Lines marked Cue are shown

@@ -99,7 +99,12 @@ type step struct {
 	clip string // a clip or pause id; "" for a seat or the list
 	seat int    // the argument said as a seat, when clip == "" and !list
 	list bool   // every argument as seats, with PauseList between
+	each string // with list: a clip said after every seat ({players}: "玩家")
 }
+
+// eachPending marks a {players} step whose "玩家" clip Bind has not found yet
+// (the step's seat holds the clip's part number meanwhile).
+const eachPending = "\x00players"
 
 type template struct {
 	line  script.Line
@@ -207,6 +212,19 @@ func Bind(lines []script.Line) (*Binding, error) {
 			}
 		}
 	}
+	for _, id := range b.order {
+		t := b.lines[id]
+		for i, s := range t.steps {
+			if s.each != eachPending {
+				continue
+			}
+			clip, err := b.lineClip(t.line, s.seat, script.PlayerWord, byText)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("voice: line %s: %v", id, err))
+			}
+			t.steps[i] = step{list: true, each: clip}
+		}
+	}
 	for n := 1; n <= MaxSeat; n++ {
 		text := script.Seat(n)
 		p, err := Pinyin(text)
@@ -270,6 +288,13 @@ func (b *Binding) bindLine(l script.Line, byText map[string]string) (t template,
 			case s.text == "{list}":
 				t.steps = append(t.steps, step{list: true})
 				seats = true
+			case s.text == "{players}":
+				// every seat followed by "玩家" (上警玩家有：3號玩家、9號玩家);
+				// Bind finds or makes the clip once every line is bound, so
+				// a "玩家" clip of a later line keeps its name
+				part++
+				t.steps = append(t.steps, step{list: true, each: eachPending, seat: part})
+				seats = true
 			case s.text[0] >= '0' && s.text[0] <= '9':
 				for j, r := range strings.FieldsFunc(s.text, func(r rune) bool { return r == '~' || r == '～' }) {
 					if j > 0 {
@@ -318,19 +343,9 @@ func (b *Binding) bindLine(l script.Line, byText map[string]string) (t template,
 			}
 		}
 		part++
-		key := text + "\x00" + py
-		id, ok := byText[key]
-		if !ok {
-			id = fmt.Sprintf("line.%s.%d", l.ID, part)
-			if _, taken := b.byID[id]; taken {
-				return fail("clip id %s is taken", id)
-			}
-			byText[key] = id
-			b.add(Clip{ID: id, Kind: KindLine, Text: text, Pinyin: py})
-		}
-		c := &b.clips[b.byID[id]]
-		if n := len(c.Lines); n == 0 || c.Lines[n-1] != l.ID {
-			c.Lines = append(c.Lines, l.ID)
+		id, err := b.addLineClip(l, part, text, py, byText)
+		if err != nil {
+			return fail("%v", err)
 		}
 		t.steps = append(t.steps, step{clip: id})
 		if trail {
@@ -341,6 +356,36 @@ func (b *Binding) bindLine(l script.Line, byText map[string]string) (t template,
 		return fail("nothing to say")
 	}
 	return t, seats, counts, nil
+}
+
+// lineClip is the clip of a fixed word of line l (its part-th clip), read
+// by the pinyin library.
+func (b *Binding) lineClip(l script.Line, part int, text string, byText map[string]string) (string, error) {
+	py, err := Pinyin(text)
+	if err != nil {
+		return "", err
+	}
+	return b.addLineClip(l, part, text, py, byText)
+}
+
+// addLineClip finds the clip that says text with pinyin py, or adds it as
+// line l's part-th clip ("line.ID.PART"); the clip lists l among its lines.
+func (b *Binding) addLineClip(l script.Line, part int, text, py string, byText map[string]string) (string, error) {
+	key := text + "\x00" + py
+	id, ok := byText[key]
+	if !ok {
+		id = fmt.Sprintf("line.%s.%d", l.ID, part)
+		if _, taken := b.byID[id]; taken {
+			return "", fmt.Errorf("clip id %s is taken", id)
+		}
+		byText[key] = id
+		b.add(Clip{ID: id, Kind: KindLine, Text: text, Pinyin: py})
+	}
+	c := &b.clips[b.byID[id]]
+	if n := len(c.Lines); n == 0 || c.Lines[n-1] != l.ID {
+		c.Lines = append(c.Lines, l.ID)
+	}
+	return id, nil
 }
 
 // Sequence returns the clip ids that say a line with its arguments, pauses
@@ -379,6 +424,9 @@ func (b *Binding) Sequence(line string, args []int) ([]string, error) {
 					return nil, err
 				}
 				out = append(out, id)
+				if s.each != "" {
+					out = append(out, s.each)
+				}
 			}
 		default:
 			if s.seat >= len(args) {
@@ -418,7 +466,7 @@ func (b *Binding) Lines() []string {
 }
 
 // Args returns how many seat arguments a line takes: 0, 1 or 2, or -1 for a
-// {list} (any number).
+// {list} or {players} (any number).
 func (b *Binding) Args(line string) int {
 	n := 0
 	for _, s := range b.lines[line].steps {

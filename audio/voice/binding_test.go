@@ -166,7 +166,7 @@ func TestSequenceExamples(t *testing.T) {
 		{"day.dawn", nil, "line.day.dawn.1 pause.comma count.3 pause.count count.2 pause.count count.1 pause.comma line.day.dawn.2"},
 		{"vote.exile", nil, "line.vote.exile.1 pause.comma count.3 pause.count count.2 pause.count count.1"},
 		{"tally.vote", []int{1, 2}, "seat.1 line.tally.vote.1 seat.2"},
-		{"signup.list", []int{4, 5}, "line.signup.list.1 pause.comma seat.4 pause.list seat.5"},
+		{"signup.list", []int{4, 5}, "line.signup.list.1 pause.comma seat.4 line.skill.shot.2 pause.list seat.5 line.skill.shot.2"}, // 上警玩家有：4號玩家、5號玩家 ("玩家" is skill.shot's clip)
 		{"duel.good", []int{6}, "line.duel.good.1 pause.comma seat.6 line.duel.good.2"},
 		{"night.wolves.open", nil, "line.night.wolves.open.1"},
 		// the same words, recorded once: "狼人請睜眼"

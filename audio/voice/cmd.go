@@ -143,7 +143,7 @@ countdown) are made by the table: do not record them. Check the folder with
 func usedBy(c Clip) string {
 	switch {
 	case c.Kind == KindSeat:
-		return fmt.Sprintf("every line with a seat: {s} {s2} {list} (%d lines)", len(c.Lines))
+		return fmt.Sprintf("every line with a seat: {s} {s2} {list} {players} (%d lines)", len(c.Lines))
 	case len(c.Lines) > 4:
 		return strings.Join(c.Lines[:3], ", ") + fmt.Sprintf(" and %d more", len(c.Lines)-3)
 	}

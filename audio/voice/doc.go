@@ -5,7 +5,7 @@
 //
 // # Clips
 //
-// A line's text is split at its placeholders ({s}, {s2}, {list}) and
+// A line's text is split at its placeholders ({s}, {s2}, {list}, {players}) and
 // countdowns ("3~2~1"); the fixed parts between them are recorded once
 // each. A pack holds three kinds of clip, each a file named by its id:
 //

@@ -2,7 +2,7 @@
 
 package voice
 
-// hanzi is the pinyin of the 210 Han characters the voice reads: the
+// hanzi is the pinyin of the 209 Han characters the voice reads: the
 // first Tone3 reading go-pinyin gives each (no tone digit for the neutral
 // tone), sorted by character for a binary search. See readings.
 var hanzi = [...]hanziReading{
@@ -33,11 +33,13 @@ var hanzi = [...]hanziReading{
 	{'再', "zai4"},
 	{'出', "chu1"},
 	{'刀', "dao1"},
+	{'分', "fen1"},
 	{'利', "li4"},
 	{'剩', "sheng4"},
 	{'功', "gong1"},
 	{'動', "dong4"},
 	{'勝', "sheng4"},
+	{'勢', "shi4"},
 	{'台', "tai2"},
 	{'同', "tong2"},
 	{'否', "fou3"},
@@ -101,7 +103,6 @@ var hanzi = [...]hanziReading{
 	{'整', "zheng3"},
 	{'昨', "zuo2"},
 	{'是', "shi4"},
-	{'時', "shi2"},
 	{'晚', "wan3"},
 	{'月', "yue4"},
 	{'有', "you3"},
@@ -170,9 +171,7 @@ var hanzi = [...]hanziReading{
 	{'色', "se4"},
 	{'藥', "yao4"},
 	{'號', "hao4"},
-	{'蝕', "shi2"},
 	{'血', "xue4"},
-	{'行', "xing2"},
 	{'術', "shu4"},
 	{'衛', "wei4"},
 	{'表', "biao3"},

@@ -33,7 +33,6 @@ var readingsByWord = map[string]string{
 	"的":   "de5",
 	"嗎":   "ma5",
 	"給":   "gei3",
-	"進行":  "jin4 xing2",
 	"號碼":  "hao4 ma3",
 	"上警":  "shang4 jing3",
 	"警上":  "jing3 shang4",
