@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -35,13 +36,21 @@ type tableGame struct {
 	writer   *journal.Writer
 	resumed  string               // the journal resumed, if any
 	replayed []daemon.TimedEffect // the resumed game's effects so far (for the console's history)
+	// notice is for the judge's console: the unfinished journal that could
+	// not be resumed and was moved aside ("" = none).
+	notice string
 }
 
 // newOrResumed finds an unfinished journal in dir and resumes it (when
 // resume is set), or deals a new game and creates its journal. dir "" = no
-// journal. A damaged unfinished journal stops the start with a clear error:
-// never a silent new game over a lost one.
+// journal. An unfinished journal that cannot be resumed (damaged, or not
+// replaying on this build) is moved aside, never deleted
+// (journal.MoveAside: "NAME.damaged-<time>"), reported on log and in the
+// tableGame's notice for the judge's console, and a new game is dealt:
+// one bad file must not keep the table in a restart loop. Any other
+// problem (permissions, the disk) stops the start with the error.
 func newOrResumed(dir string, resume bool, b *engine.Board, seed uint64, deal []engine.Role, seats int, speed float64, log io.Writer) (*tableGame, error) {
+	notice := ""
 	if dir != "" && resume {
 		list, err := journal.Unfinished(dir)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -49,17 +58,29 @@ func newOrResumed(dir string, resume bool, b *engine.Board, seed uint64, deal []
 		}
 		if len(list) > 0 {
 			u := list[0]
-			if u.Err != nil {
-				return nil, fmt.Errorf("the unfinished journal %s cannot be resumed: %v\n(move it aside to start a new game; `wolftable record verify %s` shows the damage)", u.Path, u.Err, u.Path)
+			err := u.Err
+			if err == nil {
+				var tg *tableGame
+				if tg, err = resumeJournal(u.Path, speed, log); err == nil {
+					return tg, nil
+				}
 			}
-			return resumeJournal(u.Path, speed, log)
+			if !journal.Unresumable(err) {
+				return nil, err
+			}
+			moved, merr := journal.MoveAside(u.Path, time.Now())
+			if merr != nil {
+				return nil, fmt.Errorf("the unfinished journal %s cannot be resumed (%v), and %v", u.Path, err, merr)
+			}
+			fmt.Fprintf(log, "journal: the unfinished journal %s cannot be resumed: %v\njournal: moved aside to %s (`wolftable record verify` shows the damage); a new game is dealt\n", u.Path, err, moved)
+			notice = fmt.Sprintf("上一局的日誌損壞，無法續局：已改名保存為 %s（未刪除），改開新局。", filepath.Base(moved))
 		}
 	}
 	g, err := engine.New(engine.Config{Board: b, Deal: deal, Seed: seed})
 	if err != nil {
 		return nil, err
 	}
-	tg := &tableGame{board: b, deal: deal, seed: seed, game: g}
+	tg := &tableGame{board: b, deal: deal, seed: seed, game: g, notice: notice}
 	if dir != "" {
 		if err := os.MkdirAll(dir, 0o750); err != nil {
 			return nil, err

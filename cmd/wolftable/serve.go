@@ -159,6 +159,12 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "serve:", err)
 			return 1
 		}
+		if tg.notice != "" {
+			log.Warn("an unfinished journal could not be resumed: moved aside, a new game is dealt", "notice", tg.notice)
+			if con != nil {
+				con.Notice(tg.notice)
+			}
+		}
 		var req *hostRequest
 		if tg.resumed == "" && (!*autostart || c.Game.Deal == "manual") {
 			if c.Game.Deal == "manual" {
@@ -193,6 +199,9 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 		} else if con != nil {
 			onConsole = con.Attach(spec, tg.game)
 			tg.replayTo(onConsole) // a resumed game's history, up to the power cut
+			if tg.notice != "" {
+				con.Notice(tg.notice) // the new game's view starts without it
+			}
 		}
 		tr.start = time.Time{} // each game's clock counts from its first event,
 		if r := tg.restored; r != nil && !r.Start.IsZero() {
