@@ -385,7 +385,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 			if pub, err := ReadPublicKey(p.KeySource); err == nil {
 				p.PublicKey = pub
 			} else {
-				p.KeySource += "：" + err.Error()
+				p.KeySource = err.Error() // "公鑰 PATH：檔案不存在"
 			}
 		}
 		s, err := verify(file, get)

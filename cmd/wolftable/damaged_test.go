@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"wolftable/boards"
+	"wolftable/engine"
 	"wolftable/journal"
 )
 
@@ -75,5 +77,46 @@ func TestServeMovesDamagedJournalAside(t *testing.T) {
 	again := runFor(t, bin, args, nil, 0)
 	if resultLine(again) == "" || strings.Contains(string(again), "moved aside") {
 		t.Fatalf("the second start:\n%s", again)
+	}
+}
+
+// TestServeStartsUnstartedJournal: a journal dealt but never started (the
+// power went while the table waited for the pedal) used to be "resumed"
+// as a game that never starts, and serve hung. It now starts as dealt, in
+// the same journal, and plays to its signed end.
+func TestServeStartsUnstartedJournal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts real processes")
+	}
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	b, err := boards.Get("seer-witch-hunter-idiot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := journal.Create(dir, journal.HeaderFor(b, engine.Deal(b, 21), 21, 12, time.Now(), "test"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Append(journal.InputRecord(time.Now(), "clock", engine.Clock(20, 0))); err != nil {
+		t.Fatal(err)
+	}
+	path := w.Path()
+	w.Close()
+	conf := filepath.Join(t.TempDir(), "config.toml")
+	body := fmt.Sprintf("[table]\nmode = \"virtual\"\n[journal]\ndir = %q\n[console]\nlisten = \"off\"\n", dir)
+	if err := os.WriteFile(conf, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := runFor(t, bin, []string{"serve", "--once", "--bots", "--mute", "--speed", "200", "--seed", "21", "--clock", "20:00", "--config", conf}, nil, 0)
+	if resultLine(out) == "" || !strings.Contains(string(out), "had not started; it starts as dealt") {
+		t.Fatalf("serve over an unstarted journal:\n%s", out)
+	}
+	j, err := journal.Read(path)
+	if err != nil || !j.Finished() {
+		t.Fatalf("the journal was not played to its end in place: %v", err)
+	}
+	if end, _ := j.End(); !end.Signed {
+		t.Fatal("its end record is not signed")
 	}
 }

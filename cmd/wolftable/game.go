@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"io"
@@ -19,11 +20,68 @@ import (
 	"wolftable/script"
 )
 
-// journalWriter adapts journal.Writer to daemon.Journal.
-type journalWriter struct{ *journal.Writer }
+// journalWriter adapts journal.Writer to daemon.Journal: the end record is
+// signed with the table's key (nil: unsigned) and kept in tg.end.
+type journalWriter struct {
+	*journal.Writer
+	tg *tableGame
+}
 
 func (w journalWriter) Finish(wall time.Time, result string) error {
-	return w.Append(journal.EndRecord(wall, "daemon", result))
+	r, err := w.End(wall, "daemon", result, w.tg.key)
+	if err == nil {
+		w.tg.end, w.tg.final = &r, w.Head()
+	}
+	return err
+}
+
+// tableKey reads the table's signing key for a journals folder, or makes
+// it on the first start (journal.KeyPathFor: table.key in the folder
+// above the journals, mode 0600, and table.pub). It reports on out what it
+// did and the public key's fingerprint.
+func tableKey(dir string, out io.Writer) (ed25519.PrivateKey, error) {
+	if err := os.MkdirAll(dir, 0o750); err != nil {
+		return nil, err
+	}
+	path := journal.KeyPathFor(dir)
+	key, created, err := journal.LoadOrCreateKey(path)
+	if err != nil {
+		return nil, fmt.Errorf("%v\n（對局結果要以本桌金鑰簽章：修好金鑰檔，或移走它讓 wolftable 重新產生，並請主辦重新登記公鑰）", err)
+	}
+	pub := key.Public().(ed25519.PublicKey)
+	if created {
+		fmt.Fprintf(out, "journal: made the table's signing key %s; its public key, for the organiser to register (`wolftable record pubkey`):\n%s\n", path, journal.FormatPublicKey(pub))
+	} else {
+		fmt.Fprintf(out, "journal: signing key %s (public key %s)\n", path, journal.KeyFingerprint([32]byte(pub)))
+	}
+	return key, nil
+}
+
+// endLines are the transcript's last lines and the judge's notice at a
+// game's end: the final hash's fingerprint for the paper score sheet.
+// ok is false when no end record was written.
+func (tg *tableGame) endLines(result string) (line, notice string, ok bool) {
+	if tg.end == nil {
+		return "", "", false
+	}
+	fp := journal.Fingerprint(tg.final)
+	sig := "本桌金鑰簽章"
+	if !tg.end.Signed {
+		sig = "未簽章"
+	}
+	line = fmt.Sprintf("指紋: %s（日誌 %s 的最終雜湊，%s；請法官抄在計分表上）", fp, filepath.Base(tg.writer.Path()), sig)
+	notice = fmt.Sprintf("本局結束：%s。日誌指紋 %s，請抄在計分表上。", resultWords(result), fp)
+	return line, notice, true
+}
+
+func resultWords(r string) string {
+	switch r {
+	case "好人", "狼人":
+		return r + "勝"
+	case "":
+		return "無結果"
+	}
+	return r
 }
 
 // tableGame is a game ready for the daemon: new, or resumed from its journal.
@@ -39,6 +97,9 @@ type tableGame struct {
 	// notice is for the judge's console: the unfinished journal that could
 	// not be resumed and was moved aside ("" = none).
 	notice string
+	key    ed25519.PrivateKey // the table's signing key (nil: the end record is unsigned)
+	end    *journal.Record    // the end record, once written
+	final  [32]byte           // the journal's final hash, once ended
 }
 
 // newOrResumed finds an unfinished journal in dir and resumes it (when
@@ -135,6 +196,13 @@ func resumeJournal(path string, speed float64, log io.Writer) (*tableGame, error
 		w.Close()
 		return nil, err
 	}
+	if r.Start.IsZero() {
+		// Dealt but never started (the power went while the table waited for
+		// the pedal): the same game, journaled so far, starts as a new one
+		// would — a restored game that never started would never start.
+		fmt.Fprintf(log, "journal: %s: the dealt game had not started; it starts as dealt\n", path)
+		return &tableGame{board: b, deal: h.Deal, seed: h.Seed, game: g, writer: w}, nil
+	}
 	fmt.Fprintf(log, "resuming journal %s (%d records%s)\n", path, len(j.Records), map[bool]string{true: ", torn tail dropped"}[j.TornTail])
 	return &tableGame{board: b, deal: h.Deal, seed: h.Seed, game: g, restored: r, writer: w, resumed: path, replayed: timed}, nil
 }
@@ -143,7 +211,7 @@ func (tg *tableGame) journal() daemon.Journal {
 	if tg.writer == nil {
 		return nil
 	}
-	return journalWriter{tg.writer}
+	return journalWriter{tg.writer, tg}
 }
 
 func (tg *tableGame) close() {

@@ -128,6 +128,11 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer table.Close() // lights off
+	key, err := tableKey(c.Journal.Dir, stdout) // each game's end record is signed with it
+	if err != nil {
+		fmt.Fprintln(stderr, "serve:", err)
+		return 1
+	}
 	host := newGameHost()
 	con, stopConsole, err := startConsole(ctx, c.Console.Listen, c.Console.PINHash, *speed, host, stdout, log)
 	if err != nil {
@@ -159,6 +164,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "serve:", err)
 			return 1
 		}
+		tg.key = key
 		if tg.notice != "" {
 			log.Warn("an unfinished journal could not be resumed: moved aside, a new game is dealt", "notice", tg.notice)
 			if con != nil {
@@ -195,6 +201,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 				req.done <- err
 				continue
 			}
+			tg.key = key
 			onConsole = req.ng.OnEvent
 		} else if con != nil {
 			onConsole = con.Attach(spec, tg.game)
@@ -244,6 +251,12 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 		}
 		_, w := tg.game.Over()
 		fmt.Fprintf(stdout, "result: %s\n", w)
+		if line, notice, ok := tg.endLines(w); ok {
+			fmt.Fprintln(stdout, line) // the judge copies the fingerprint onto the score sheet
+			if con != nil {
+				con.Notice(notice)
+			}
+		}
 		if *once {
 			return 0
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"flag"
 	"fmt"
@@ -148,11 +149,19 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 	if s == 0 {
 		s = uint64(time.Now().UnixNano())
 	}
+	var key ed25519.PrivateKey
+	if *jdir != "" {
+		if key, err = tableKey(*jdir, stdout); err != nil {
+			fmt.Fprintln(stderr, "sim:", err)
+			return 2
+		}
+	}
 	tg, err := newOrResumed(*jdir, !*fresh, b, s, engine.Deal(b, s), b.Players, *speed, stdout)
 	if err != nil {
 		fmt.Fprintln(stderr, "sim:", err)
 		return 2
 	}
+	tg.key = key
 	defer tg.close()
 	g, b, s := tg.game, tg.board, tg.seed
 	fmt.Fprintf(stdout, "wolftable sim: %s %s, seed %d, speed %gx\n", b.ID, b.Name, s, *speed)
@@ -253,6 +262,9 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 	table.Close()
 	_, w := g.Over()
 	fmt.Fprintf(stdout, "result: %s\n", w)
+	if line, _, ok := tg.endLines(w); ok {
+		fmt.Fprintln(stdout, line)
+	}
 	return 0
 }
 
