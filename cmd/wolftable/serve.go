@@ -128,7 +128,8 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer table.Close() // lights off
-	key, err := tableKey(c.Journal.Dir, stdout) // each game's end record is signed with it
+	// The table's signing key: each game's end record is signed with it.
+	key, err := tableKey(c.Journal.Dir, stdout)
 	if err != nil {
 		fmt.Fprintln(stderr, "serve:", err)
 		return 1
