@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/binary"
 	"errors"
@@ -128,12 +129,6 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer table.Close() // lights off
-	// The table's signing key: each game's end record is signed with it.
-	key, err := tableKey(c.Journal.Dir, stdout)
-	if err != nil {
-		fmt.Fprintln(stderr, "serve:", err)
-		return 1
-	}
 	host := newGameHost()
 	con, stopConsole, err := startConsole(ctx, c.Console.Listen, c.Console.PINHash, *speed, host, stdout, log)
 	if err != nil {
@@ -144,6 +139,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	tr := &transcript{w: stdout, speed: *speed, cues: false}
 	// The voice pack decodes in the background (seconds on a Pi): the table
 	// is ready and a resumed game goes on at once; the voice joins when ready.
+	var key ed25519.PrivateKey // the table's signing key: each game's end record is signed with it
 	var judge daemon.Voice
 	if !*mute {
 		lv := &lateVoice{}
@@ -164,6 +160,13 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			fmt.Fprintln(stderr, "serve:", err)
 			return 1
+		}
+		if key == nil { // read after the first journal is on the disk: a kill at start loses nothing
+			if key, err = tableKey(c.Journal.Dir, stdout); err != nil {
+				tg.close()
+				fmt.Fprintln(stderr, "serve:", err)
+				return 1
+			}
 		}
 		tg.key = key
 		if tg.notice != "" {

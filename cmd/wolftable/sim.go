@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/ed25519"
 	"errors"
 	"flag"
 	"fmt"
@@ -149,20 +148,18 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 	if s == 0 {
 		s = uint64(time.Now().UnixNano())
 	}
-	var key ed25519.PrivateKey
-	if *jdir != "" {
-		if key, err = tableKey(*jdir, stdout); err != nil {
-			fmt.Fprintln(stderr, "sim:", err)
-			return 2
-		}
-	}
 	tg, err := newOrResumed(*jdir, !*fresh, b, s, engine.Deal(b, s), b.Players, *speed, stdout)
 	if err != nil {
 		fmt.Fprintln(stderr, "sim:", err)
 		return 2
 	}
-	tg.key = key
 	defer tg.close()
+	if *jdir != "" { // the end record is signed with the table's key
+		if tg.key, err = tableKey(*jdir, stdout); err != nil {
+			fmt.Fprintln(stderr, "sim:", err)
+			return 2
+		}
+	}
 	g, b, s := tg.game, tg.board, tg.seed
 	fmt.Fprintf(stdout, "wolftable sim: %s %s, seed %d, speed %gx\n", b.ID, b.Name, s, *speed)
 	var dealt []string
