@@ -61,7 +61,11 @@ func (c *Config) CheckPaths() error {
 		data, _ = os.ReadFile(c.Path)
 	}
 	fail := func(key, msg string) error {
-		return &Error{Path: c.Path, Key: key, Line: KeyLine(data, key), Msg: msg}
+		line := KeyLine(data, key)
+		if line == 0 {
+			msg += "（設定檔沒有寫這個鍵：這是預設值）"
+		}
+		return &Error{Path: c.Path, Key: key, Line: line, Msg: msg}
 	}
 	if msg := dirProblem(c.Journal.Dir); msg != "" {
 		return fail("journal.dir", fmt.Sprintf("日誌資料夾 %s %s（遊戲日誌寫在這裡：請先建立它，並讓 wolftable 使用者可寫入）", c.Journal.Dir, msg))
