@@ -21,7 +21,7 @@
 //
 //	[voice]
 //	pack = ""              # a voice-pack folder; "" = the embedded default pack
-//	volume = 1.0           # 0..1
+//	volume = 1.0           # 0..1 (0 mute); without the key, 1.0
 //
 //	[journal]
 //	dir = "/var/lib/wolftable/journals"
@@ -249,7 +249,7 @@ func Parse(data []byte) (*Config, error) {
 	if err != nil {
 		var he *hw.ConfigError
 		if errors.As(err, &he) {
-			return nil, &Error{Key: he.Key, Msg: he.Msg}
+			return nil, &Error{Key: he.Key, Line: KeyLine(data, he.Key), Msg: he.Msg}
 		}
 		return nil, &Error{Msg: err.Error()}
 	}
@@ -324,7 +324,14 @@ func Parse(data []byte) (*Config, error) {
 			c.Pedal.Double = f.Pedal.Double
 		}
 	}
-	return c, c.Validate()
+	if err := c.Validate(); err != nil {
+		var ce *Error
+		if errors.As(err, &ce) && ce.Line == 0 && ce.Key != "" {
+			ce.Line = KeyLine(data, ce.Key)
+		}
+		return c, err
+	}
+	return c, nil
 }
 
 // Validate checks every value; the first problem is returned.
@@ -351,8 +358,8 @@ func (c *Config) Validate() error {
 	default:
 		return &Error{Key: "game.deal", Msg: fmt.Sprintf("%q: want random or manual", c.Game.Deal)}
 	}
-	if c.Voice.Volume < 0 || c.Voice.Volume > 1 {
-		return &Error{Key: "voice.volume", Msg: fmt.Sprintf("%v is out of range 0..1", c.Voice.Volume)}
+	if v := c.Voice.Volume; !(v >= 0 && v <= 1) { // NaN fails both
+		return &Error{Key: "voice.volume", Msg: fmt.Sprintf("%v 不在 0..1 之間（0 靜音，1 原音量；不寫則為 1）", v)}
 	}
 	if c.Journal.Dir == "" {
 		return &Error{Key: "journal.dir", Msg: "must not be empty"}

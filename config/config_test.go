@@ -1,6 +1,11 @@
 package config
 
 import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -100,4 +105,139 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestVolumeNotANumber: nan and inf are refused with the key and its line.
+func TestVolumeNotANumber(t *testing.T) {
+	for _, v := range []string{"nan", "+nan", "-nan", "inf", "+inf", "-inf", "1.5", "-0.1"} {
+		src := "[game]\ndeal = \"random\"\n[voice]\npack = \"\"\nvolume = " + v + "\n"
+		_, err := Parse([]byte(src))
+		var ce *Error
+		if !errors.As(err, &ce) || ce.Key != "voice.volume" || ce.Line != 5 || !strings.Contains(ce.Msg, "不在 0..1 之間") {
+			t.Errorf("volume = %s: got %v, want voice.volume refused at line 5", v, err)
+		}
+	}
+	for _, v := range []string{"0", "0.0", "1", "1.0", "0.25"} {
+		if _, err := Parse([]byte("[voice]\nvolume = " + v + "\n")); err != nil {
+			t.Errorf("volume = %s: %v", v, err)
+		}
+	}
+}
+
+// TestKeyLine: the line of a key in tables, dotted keys and sub-tables, and
+// 0 for a key the file does not set.
+func TestKeyLine(t *testing.T) {
+	src := []byte("# c\n[table]\nseats = 12\n\n[journal]\n  dir = \"/x\" # d\n[game.options]\n\"witch.self_save\" = \"never\"\n[voice]\nvolume=1\n")
+	for key, want := range map[string]int{"table.seats": 3, "journal.dir": 6, "game.options.witch.self_save": 8, "voice.volume": 10, "voice.pack": 0, "dir": 0} {
+		if got := KeyLine(src, key); got != want {
+			t.Errorf("KeyLine(%s) = %d, want %d", key, got, want)
+		}
+	}
+	if got := KeyLine([]byte("[[x]]\n= \x00"), "x"); got != 0 {
+		t.Errorf("a broken document: %d", got)
+	}
+}
+
+// TestCheckPaths: a missing journal folder, a journal "folder" that is a
+// file, a missing voice pack and a folder without clips are refused with
+// the key, the line and a Chinese message; existing ones pass.
+func TestCheckPaths(t *testing.T) {
+	dir := t.TempDir()
+	packDir := filepath.Join(dir, "pack")
+	os.Mkdir(packDir, 0o755)
+	os.WriteFile(filepath.Join(packDir, "night.wav"), []byte("RIFF"), 0o644)
+	empty := filepath.Join(dir, "empty")
+	os.Mkdir(empty, 0o755)
+	file := filepath.Join(dir, "file")
+	os.WriteFile(file, nil, 0o644)
+	cases := []struct {
+		journal, pack string
+		key           string
+		line          int
+		msg           string
+	}{
+		{dir, "", "", 0, ""},
+		{dir, packDir, "", 0, ""},
+		{filepath.Join(dir, "nope"), "", "journal.dir", 3, "不存在"},
+		{file, "", "journal.dir", 3, "不是資料夾"},
+		{dir, filepath.Join(dir, "nopack"), "voice.pack", 6, "不存在"},
+		{dir, empty, "voice.pack", 6, "不是語音包"},
+	}
+	for _, c := range cases {
+		path := filepath.Join(dir, "config.toml")
+		src := fmt.Sprintf("[journal]\n# where\ndir = %q\n\n[voice]\npack = %q\n", c.journal, c.pack)
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := Load(path, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = cfg.CheckPaths()
+		if c.key == "" {
+			if err != nil {
+				t.Errorf("%s %s: %v", c.journal, c.pack, err)
+			}
+			continue
+		}
+		var ce *Error
+		if !errors.As(err, &ce) || ce.Key != c.key || ce.Line != c.line || !strings.Contains(ce.Msg, c.msg) ||
+			!strings.Contains(err.Error(), fmt.Sprintf("%s:%d: %s", path, c.line, c.key)) {
+			t.Errorf("%s %s: got %v, want %s at line %d: %s", c.journal, c.pack, err, c.key, c.line, c.msg)
+		}
+	}
+	// The defaults (no file): a missing default folder names the key, no line.
+	c := Default()
+	c.Journal.Dir = filepath.Join(dir, "missing")
+	if err := c.CheckPaths(); err == nil || !strings.Contains(err.Error(), "journal.dir: 日誌資料夾") {
+		t.Errorf("defaults: %v", err)
+	}
+}
+
+// TestDeployConfigDefaults: every key deploy/config.toml shows commented
+// out with a value, for the sections this package reads, is the default
+// the code uses: uncommenting it alone changes nothing. The file as
+// shipped parses to the defaults.
+func TestDeployConfigDefaults(t *testing.T) {
+	data, err := os.ReadFile("../deploy/config.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := Default()
+	if base.Voice != def.Voice || base.Journal != def.Journal || base.Console != def.Console || base.Pedal != def.Pedal {
+		t.Fatalf("the shipped file is not the defaults: %+v %+v", base.Voice, base.Journal)
+	}
+	ours := map[string]bool{"game": true, "voice": true, "journal": true, "console": true, "pedal_actions": true}
+	keyLine := regexp.MustCompile(`^# ([a-z_]+ = ("[^"]*"|[0-9.]+|true|false))(\s+#.*)?$`)
+	lines := strings.Split(string(data), "\n")
+	section, checked := "", 0
+	for i, l := range lines {
+		if m := regexp.MustCompile(`^\[([a-z_.]+)\]`).FindStringSubmatch(l); m != nil {
+			section = m[1]
+			continue
+		}
+		m := keyLine.FindStringSubmatch(l)
+		if m == nil || !ours[section] {
+			continue
+		}
+		edited := append([]string(nil), lines...)
+		edited[i] = m[1]
+		c, err := Parse([]byte(strings.Join(edited, "\n")))
+		if err != nil {
+			t.Errorf("line %d %q uncommented: %v", i+1, m[1], err)
+			continue
+		}
+		if c.Voice != base.Voice || c.Journal != base.Journal || c.Console != base.Console || c.Pedal != base.Pedal ||
+			c.Game.Board != base.Game.Board || c.Game.Deal != base.Game.Deal {
+			t.Errorf("line %d [%s] %q: the documented value is not the default", i+1, section, m[1])
+		}
+		checked++
+	}
+	if checked < 8 {
+		t.Fatalf("only %d documented keys checked", checked)
+	}
 }

@@ -111,8 +111,30 @@ func encodeRecord(b []byte, r *Record) []byte {
 		b = appendString(b, r.Reason)
 	case KindEnd:
 		b = appendString(b, r.Result)
+		if r.Signed {
+			b = append(b, r.PublicKey[:]...)
+			b = append(b, r.Signature[:]...)
+		}
 	}
 	return b
+}
+
+// sealSize is what a signed end record adds: public key and signature.
+const sealSize = 32 + 64
+
+// sealDomain starts every message a table signs, so a signature made for a
+// journal can never be taken for anything else.
+const sealDomain = "wolftable journal end record v2\x00"
+
+// sealMessage is what an end record's signature signs (doc.go): the
+// domain, the chain hash of the record before the end record (which
+// commits to the header and every record), and the end record's body up
+// to its signature (its time, source, result and public key).
+func sealMessage(prev [32]byte, unsigned []byte) []byte {
+	m := make([]byte, 0, len(sealDomain)+32+len(unsigned))
+	m = append(m, sealDomain...)
+	m = append(m, prev[:]...)
+	return append(m, unsigned...)
 }
 
 func inputInts(in *engine.Input) [nFields - 1]int64 {
@@ -322,6 +344,12 @@ func decodeRecord(body []byte, zone *time.Location) (Record, error) {
 		r.Reason = d.str()
 	case KindEnd:
 		r.Result = d.str()
+		if d.err == nil && len(d.b) == sealSize {
+			r.Signed = true
+			copy(r.PublicKey[:], d.b[:32])
+			copy(r.Signature[:], d.b[32:])
+			d.b = d.b[sealSize:]
+		}
 	}
 	if d.err != nil {
 		return r, d.err

@@ -5,15 +5,21 @@
 // the engine, which is deterministic, and the game resumes at the last
 // input. Every record is hash-chained to the one before, so a finished
 // journal can be verified, and a torn last record (a power cut during its
-// write) is told apart from damage.
+// write) is told apart from damage; the end record is signed with the
+// table's ed25519 key, so a finished game's result cannot be rewritten
+// without that key (see "Signature").
 //
 // The runtime's path is Create (or Resume after a restart), then
-// Writer.Start and Writer.Apply for every input, and an EndRecord when the
-// table moves on. Read or Load verify a file; Replay rebuilds its game;
+// Writer.Start and Writer.Apply for every input, and Writer.End (the
+// signed end record) when the table moves on. Read or Load verify a file; Replay rebuilds its game;
 // Show prints the game record a tournament files (復盤); Verify and
 // Command implement `wolftable record verify|show`.
 //
-// # File format, version 1
+// # File format, version 2
+//
+// Version 2 is version 1 with the end record's signature (below); this
+// package reads both and writes 2. A build that reads only version 1
+// refuses a version 2 journal by its header (*VersionError).
 //
 // A journal is the 8 bytes of Magic, "\x89WTJ\r\n\x1a\n", then records,
 // each in a frame:
@@ -38,7 +44,7 @@
 //
 // Record 0, the header (kind 1):
 //
-//	uvarint  format version (1)
+//	uvarint  format version (1 or 2)
 //	text     software version
 //	text     game id: 1..32 of A-Z a-z 0-9 "-"
 //	text     board id (boards.Get)
@@ -73,7 +79,10 @@
 //	4 refused  varint engine.ErrorCode, text the engine's message: the
 //	           engine refused the input of the record just before
 //	5 end      text the result (好人 狼人 流局, or empty): the journal is
-//	           closed
+//	           closed. In a version 2 journal, a signed end record then
+//	           has 32 bytes, the table's ed25519 public key, and 64 bytes,
+//	           its signature; an unsigned one ends after the result
+//	           (version 1 end records are always unsigned)
 //
 // Each record has exactly one encoding: a reader refuses trailing bytes,
 // overlong varints, a field marked present whose value is zero, options out
@@ -89,6 +98,45 @@
 //
 // File names are the start time in its own zone and the game id:
 // "2026-11-29T20-15-03_ab12cd.wtj" (FileName).
+//
+// # Signature
+//
+// Each table has an ed25519 key pair (key.go: /var/lib/wolftable/table.key,
+// mode 0600, made at install by `wolftable record keygen` or at the
+// daemon's first start; table.pub next to it, printed by `wolftable record
+// pubkey` for the organiser to register). Writer.End signs the end record:
+// the signature is ed25519 over
+//
+//	"wolftable journal end record v2\x00" ‖ prev ‖ the end record's body
+//	up to its signature (kind, time, source, result, public key)
+//
+// where prev is the chain hash of the record before the end record, which
+// commits to the header (game id, deal, seed) and every record. The end
+// record's own chain hash, the journal's final hash, commits to the
+// signature too; its first 8 hex digits, grouped "1a2b 3c4d"
+// (Fingerprint), are shown at the game's end, in the transcript and on the
+// 復盤 for the judge to copy onto the paper score sheet.
+//
+// Read checks a signature against the public key in the record (a
+// mismatch is a *CorruptError wrapping ErrSignature); `record verify`
+// checks that this key is the table's (Summary.Check, Policy), and
+// refuses a journal without an end record (a journal cut at a record
+// boundary is a valid, shorter game: only the end record shows nothing was
+// cut) unless --unfinished, and an unsigned end record unless --unsigned.
+// Signing happens only at the end: a game resumed after a power cut signs
+// when it ends. A version 1 journal begun by an older build and resumed by
+// this one ends unsigned (its format has no room for a signature).
+//
+// What it protects: whoever changes a finished journal — cuts it, replays
+// another ending with this package, edits a record and recomputes the
+// chain — cannot sign the result without the table's private key, so
+// `record verify` with the registered public key fails. What it does not:
+// anyone with root on the table's Pi (or a copy of the key file) can sign
+// anything, a rewritten game included, until the organiser registers a
+// new key; a journal deleted whole is not detected by the journal itself
+// (the paper score sheet's fingerprint is); the fingerprint's 32 bits
+// match a sheet to a journal but prove nothing alone; an unfinished
+// journal proves no result.
 //
 // # Writing
 //
@@ -132,9 +180,9 @@
 // Limits. A power cut that leaves the unwritten part of the last record
 // holding something other than zeros, or that writes the record's hash but
 // not its body, reads as damage rather than a tear: the load fails, loudly,
-// on the safe side. The chain detects accidental damage and edits of a
-// journal whose head hash was noted elsewhere (`record verify` prints it);
-// it has no key, so whoever rewrites the whole file can rewrite the chain.
+// on the safe side. The chain detects accidental damage; it has no key, so
+// whoever rewrites the whole file can rewrite the chain: the end record's
+// signature is what proves a finished game (see "Signature").
 //
 // # Replay
 //

@@ -22,6 +22,10 @@ var (
 	// ErrRecord: a record whose hash verifies but whose content is invalid
 	// (bad encoding, wrong order) — written by something else than Writer.
 	ErrRecord = errors.New("journal: invalid record")
+	// ErrSignature: a signed end record whose signature does not verify
+	// with the public key it names: the journal was changed after the table
+	// signed it (or the signature forged).
+	ErrSignature = errors.New("journal: the end record's signature does not verify")
 	// ErrFinished: OpenAppend on a journal that has its end record, or
 	// Append after the end record.
 	ErrFinished = errors.New("journal: the journal is finished")
@@ -34,7 +38,7 @@ type CorruptError struct {
 	Path   string
 	Index  int
 	Offset int64
-	Err    error // ErrFrame, ErrHash or ErrRecord
+	Err    error // ErrFrame, ErrHash, ErrRecord or ErrSignature
 	Detail string
 }
 

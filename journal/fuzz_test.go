@@ -206,6 +206,10 @@ func FuzzRecordBody(f *testing.F) {
 	for i := range recs {
 		f.Add(encodeRecord(nil, &recs[i]))
 	}
+	end := recs[len(recs)-1]
+	if err := signEnd(&end, [32]byte{}, testKey); err == nil {
+		f.Add(encodeRecord(nil, &end)) // a signed end record
+	}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		if h, err := decodeHeader(body); err == nil {
 			if !bytes.Equal(encodeHeader(nil, &h), body) {

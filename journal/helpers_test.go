@@ -2,6 +2,7 @@ package journal
 
 import (
 	"bytes"
+	"crypto/ed25519"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -33,6 +34,13 @@ func playableBoards(t testing.TB) []string {
 	}
 	return ids
 }
+
+// testKey is the test table's signing key; otherKey another table's.
+var (
+	testKey  = ed25519.NewKeyFromSeed(bytes.Repeat([]byte{7}, 32))
+	otherKey = ed25519.NewKeyFromSeed(bytes.Repeat([]byte{9}, 32))
+	testPub  = FormatPublicKey(testKey.Public().(ed25519.PublicKey))
+)
 
 // base is the fake wall clock's start: a venue in UTC+8.
 var base = time.Date(2026, 11, 29, 20, 15, 3, 0, time.FixedZone("CST", 8*3600))
@@ -136,12 +144,12 @@ func playJournal(t testing.TB, dir, board string, seed uint64, end bool) *played
 		t.Fatal(failed)
 	}
 	_, p.winner = g.Over()
-	if end {
-		at := wall()
-		p.written = append(p.written, EndRecord(at, "console:judge@192.0.2.1", p.winner))
-		if err := w.Append(EndRecord(at, "console:judge@192.0.2.1", p.winner)); err != nil {
+	if end { // closed as the runtime closes it: signed with the table's key
+		r, err := w.End(wall(), "console:judge@192.0.2.1", p.winner, testKey)
+		if err != nil {
 			t.Fatal(err)
 		}
+		p.written = append(p.written, r)
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)

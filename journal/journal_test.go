@@ -156,10 +156,10 @@ func TestNotAJournal(t *testing.T) {
 	}
 	// A header of a newer format is a *VersionError; format 0 is damage.
 	h := referenceHeader()
-	h.Format = 2
+	h.Format = FormatVersion + 1
 	var ve *VersionError
-	if err := loadErr(buildJournal(h, nil)); !errors.As(err, &ve) || ve.Version != 2 {
-		t.Errorf("format 2: %v", err)
+	if err := loadErr(buildJournal(h, nil)); !errors.As(err, &ve) || ve.Version != FormatVersion+1 {
+		t.Errorf("format %d: %v", FormatVersion+1, err)
 	}
 	h.Format = 0
 	if err := loadErr(buildJournal(h, nil)); asCorrupt(err) == nil || !errors.Is(err, ErrRecord) {
@@ -243,7 +243,7 @@ func TestWriterOrder(t *testing.T) {
 		"seats":    func(h *Header) { h.Seats = 3 },
 		"start":    func(h *Header) { h.Start = time.Time{} },
 		"software": func(h *Header) { h.Software = "" },
-		"format":   func(h *Header) { h.Format = 2 },
+		"format":   func(h *Header) { h.Format = FormatVersion + 1 },
 	} {
 		hh := h
 		hh.Options = map[string]string{}

@@ -13,8 +13,9 @@ import (
 )
 
 // FormatVersion is the version of the file format this package writes and
-// the newest it reads (doc.go).
-const FormatVersion = 1
+// the newest it reads (doc.go). Format 2 added the end record's signature;
+// format 1 journals (unsigned) are still read.
+const FormatVersion = 2
 
 // Extension is the file name extension of a journal.
 const Extension = ".wtj"
@@ -77,6 +78,11 @@ type Record struct {
 	Code   engine.ErrorCode // KindRefused: the engine's error code
 	Reason string           // KindRefused: the engine's message
 	Result string           // KindEnd: the winner (好人 狼人 流局), or "" for none
+	// KindEnd of a format 2 journal: Signed, then the table's ed25519
+	// public key and its signature of the game (Writer.End, doc.go).
+	Signed    bool
+	PublicKey [32]byte
+	Signature [64]byte
 
 	// Set by Read and Load; ignored by Append.
 	Index  int      // position in the file: the header is 0
@@ -274,6 +280,10 @@ func (r *Record) check() error {
 		return fmt.Errorf("%s record with an engine error", r.Kind)
 	case r.Kind != KindEnd && r.Result != "":
 		return fmt.Errorf("%s record with a result", r.Kind)
+	case !r.Signed && (r.PublicKey != [32]byte{} || r.Signature != [64]byte{}):
+		return fmt.Errorf("%s record with a key or signature but not signed", r.Kind)
+	case r.Kind != KindEnd && r.Signed:
+		return fmt.Errorf("%s record with a signature", r.Kind)
 	}
 	if err := checkText("reason", r.Reason, true); err != nil {
 		return err

@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"encoding/hex"
 	"time"
 
 	"wolftable/engine"
@@ -33,7 +34,15 @@ type Review struct {
 	Refused   int               `json:"refused"` // inputs the engine refused
 	TornTail  bool              `json:"torn_tail"`
 	TornBytes int64             `json:"torn_bytes,omitempty"`
-	Phases    []PhaseReview     `json:"phases"`
+	// Fingerprint is the final hash's short form (Fingerprint) of a closed
+	// journal, the one the judge wrote on the score sheet; Hash the whole
+	// final hash (hex). SignedBy is the public key (FormatPublicKey) that
+	// signed the end record, "" when it is not signed: `record verify`
+	// checks that it is the table's registered key.
+	Fingerprint string        `json:"fingerprint,omitempty"`
+	Hash        string        `json:"final_hash,omitempty"`
+	SignedBy    string        `json:"signed_by,omitempty"`
+	Phases      []PhaseReview `json:"phases"`
 }
 
 // SeatReview is one seat: its role and how its game went.
@@ -115,6 +124,13 @@ func NewReview(j *Journal, get BoardSource) (*Review, error) {
 		Options: h.Options, Created: h.Start, Closed: j.Finished(),
 		Records: len(j.Records) + 1, TornTail: j.TornTail, TornBytes: j.TornBytes,
 		Phases: []PhaseReview{},
+	}
+	if end, ok := j.End(); ok {
+		head := j.Head()
+		rv.Fingerprint, rv.Hash = Fingerprint(head), hex.EncodeToString(head[:])
+		if end.Signed {
+			rv.SignedBy = FormatPublicKey(end.PublicKey[:])
+		}
 	}
 	for i, r := range h.Deal {
 		rv.Deal = append(rv.Deal, SeatReview{Seat: i + 1, Role: string(r), Name: r.Name(), Camp: campName(r.Camp())})

@@ -99,6 +99,8 @@ func (rv *Review) render(md bool) string {
 	}
 	kv("結果", resultText(rv.Result))
 	kv("日誌", rv.journalNote())
+	kv("指紋", rv.fingerprintNote())
+	kv("簽章", rv.signatureNote())
 	if opts := rv.changedOptions(); len(opts) > 0 {
 		kv("規則", strings.Join(opts, " "))
 	}
@@ -171,6 +173,31 @@ func (rv *Review) journalNote() string {
 		s += "；日誌未結束"
 	}
 	return s
+}
+
+// fingerprintNote is the final hash's fingerprint, the one the judge
+// copies onto the paper score sheet.
+func (rv *Review) fingerprintNote() string {
+	if rv.Fingerprint == "" {
+		return "（日誌未結束，沒有最終指紋）"
+	}
+	return rv.Fingerprint + "（最終雜湊 " + rv.Hash + " 的前 8 位；應與計分表上法官抄的相同）"
+}
+
+// signatureNote says who signed the end record; whether that key is the
+// table's is for `record verify` with the registered key.
+func (rv *Review) signatureNote() string {
+	switch {
+	case rv.SignedBy != "":
+		pub, err := ParsePublicKey(rv.SignedBy)
+		if err != nil {
+			return rv.SignedBy
+		}
+		return fmt.Sprintf("結束紀錄由金鑰 %s 簽署（是否為本桌登記的金鑰，以 `wolftable record verify --pubkey` 核對）", KeyFingerprint([32]byte(pub)))
+	case rv.Closed:
+		return fmt.Sprintf("未簽章（日誌格式 %d）：不能證明結果是本桌寫的", rv.Format)
+	}
+	return "（日誌未結束，尚未簽章）"
 }
 
 // changedOptions are the game's options that differ from today's defaults.

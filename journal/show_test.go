@@ -241,11 +241,12 @@ func TestCommand(t *testing.T) {
 		code := Command(args, &out, &errw)
 		return code, out.String(), errw.String()
 	}
-	code, out, _ := run("record", "verify", p.path)
-	if code != 0 || !strings.Contains(out, "chain    OK") || !strings.Contains(out, "torn     no") || !strings.Contains(out, "result   "+p.winner) {
+	code, out, _ := run("record", "verify", p.path, "--pubkey", testPub)
+	if code != 0 || !strings.Contains(out, "雜湊鏈   完整") || !strings.Contains(out, "斷尾     無") || !strings.Contains(out, "結果     "+p.winner) ||
+		!strings.Contains(out, "驗證通過") {
 		t.Fatalf("verify: %d\n%s", code, out)
 	}
-	code, out, _ = run("verify", "--records", p.path)
+	code, out, _ = run("verify", "--records", "--pubkey="+testPub, p.path)
 	if code != 0 || !strings.Contains(out, "  end      ") || !strings.Contains(out, " header ") {
 		t.Fatalf("verify --records: %d\n%s", code, out)
 	}
@@ -259,27 +260,31 @@ func TestCommand(t *testing.T) {
 			t.Fatalf("show --format=%s: %d", f, code)
 		}
 	}
-	// a torn journal verifies, and says so
+	// a torn journal (here: its end record torn) verifies as unfinished
+	// with --unfinished, and says so; without it, it proves nothing
 	data := readFile(t, p.path)
 	torn := filepath.Join(dir, "torn.wtj")
 	os.WriteFile(torn, data[:len(data)-9], 0o644)
-	code, out, _ = run("record", "verify", torn)
-	if code != 0 || !strings.Contains(out, "torn     the last record was cut short") {
+	code, out, _ = run("record", "verify", torn, "--unfinished")
+	if code != 0 || !strings.Contains(out, "斷尾     有：最後一筆紀錄寫到一半就斷電") {
 		t.Fatalf("verify torn: %d\n%s", code, out)
+	}
+	if code, out, _ = run("record", "verify", torn, "--pubkey", testPub); code != 1 || !strings.Contains(out, "日誌沒有結束紀錄") {
+		t.Fatalf("verify torn without --unfinished: %d\n%s", code, out)
 	}
 	// a damaged one does not
 	data[len(data)/2] ^= 0x10
 	bad := filepath.Join(dir, "bad.wtj")
 	os.WriteFile(bad, data, 0o644)
-	code, out, errs := run("record", "verify", bad)
-	if code != 1 || !strings.Contains(out, "FAILED") || !strings.Contains(errs, "record ") {
+	code, out, errs := run("record", "verify", bad, "--pubkey", testPub)
+	if code != 1 || !strings.Contains(out, "驗證失敗") || !strings.Contains(errs, "record ") {
 		t.Fatalf("verify damaged: %d\n%s\n%s", code, out, errs)
 	}
 	if code, _, _ := run("record", "show", bad); code != 1 {
 		t.Fatalf("show damaged: %d", code)
 	}
 	// venue boards: a folder without the board falls back to the embedded ones
-	if code, _, errs := run("record", "verify", p.path, "--boards", t.TempDir()); code != 0 {
+	if code, _, errs := run("record", "verify", p.path, "--pubkey", testPub, "--boards", t.TempDir()); code != 0 {
 		t.Fatalf("--boards: %d %s", code, errs)
 	}
 	for _, args := range [][]string{{}, {"record"}, {"record", "frob"}, {"record", "verify"}, {"record", "show", p.path, "--format", "pdf"},
@@ -311,7 +316,7 @@ func TestVerifySummary(t *testing.T) {
 	}
 	var out bytes.Buffer
 	s.Write(&out)
-	if !strings.Contains(out.String(), "never started") {
+	if !strings.Contains(out.String(), "對局沒有開始") {
 		t.Fatal(out.String())
 	}
 	if _, err := Verify(filepath.Join(t.TempDir(), "x.wtj")); err == nil || errors.Is(err, ErrNoHeader) {

@@ -1,9 +1,13 @@
 package journal
 
 import (
+	"bytes"
+	"crypto/ed25519"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"strings"
 
 	"wolftable/boards"
@@ -20,7 +24,12 @@ type Summary struct {
 	Started   bool
 	Closed    bool   // the journal has its end record
 	EndResult string // the end record's result
-	Head      [32]byte
+	// Signed: the end record carries a signature, which verified with the
+	// public key it names, SignedBy (Read checks that). Whether SignedBy is
+	// the table's key is Check's question.
+	Signed    bool
+	SignedBy  [32]byte
+	Head      [32]byte // the last record's chain hash: the final hash when Closed
 	TornTail  bool
 	TornBytes int64
 	// Replayed: every input replayed as it was played; Over and Winner are
@@ -30,9 +39,12 @@ type Summary struct {
 	Winner   string
 }
 
-// Verify reads a journal, checks its hash chain and replays it through the
-// engine with the embedded boards. The error is the first problem (the
-// Summary holds what was found before it); a torn tail is not an error.
+// Verify reads a journal, checks its hash chain (and the end record's
+// signature with the key it names) and replays it through the engine with
+// the embedded boards. The error is the first problem (the Summary holds
+// what was found before it); a torn tail is not an error. Whether the
+// journal proves a result — finished, signed by the table's key — is
+// Summary.Check.
 func Verify(path string) (Summary, error) { return verify(path, embedded) }
 
 func verify(path string, get BoardSource) (Summary, error) {
@@ -51,6 +63,7 @@ func verify(path string, get BoardSource) (Summary, error) {
 			s.Inputs++
 		case KindEnd:
 			s.Closed, s.EndResult = true, r.Result
+			s.Signed, s.SignedBy = r.Signed, r.PublicKey
 		}
 	}
 	g, events, err := Replay(j, get)
@@ -67,44 +80,140 @@ func verify(path string, get BoardSource) (Summary, error) {
 	return s, nil
 }
 
-// Write prints the summary as `wolftable record verify` does.
+// Policy is what `record verify` requires of a journal besides its chain
+// and its replay.
+type Policy struct {
+	// PublicKey is the table's public key, as the organiser registered it;
+	// KeySource says where it came from (a file, --pubkey). nil: none
+	// known, and a signed journal cannot be checked.
+	PublicKey ed25519.PublicKey
+	KeySource string
+	// Unfinished accepts a journal without an end record (a game still
+	// being played, or cut by a power failure): it proves no result.
+	Unfinished bool
+	// Unsigned accepts an end record without a signature: a format 1
+	// journal, written before signatures. It proves no result either.
+	Unsigned bool
+}
+
+// PolicyError is a journal that verifies and replays but does not prove
+// its result under the Policy. Msg is for the organiser (Chinese).
+type PolicyError struct{ Msg string }
+
+func (e *PolicyError) Error() string { return e.Msg }
+
+// Check says whether a verified journal proves its result: it must have
+// its end record (a journal cut at a record boundary is a valid prefix of
+// the game, so an end record is the only way to know nothing was cut), and
+// that end record must be signed with the table's key (anyone can write a
+// valid hash chain, so only the signature shows the table wrote it).
+func (s *Summary) Check(p Policy) error {
+	switch {
+	case !s.Closed && !p.Unfinished:
+		return &PolicyError{"日誌沒有結束紀錄：這局還沒結束，或檔案被截斷過。截斷在紀錄邊界的日誌一樣雜湊鏈完整、重播一致，所以沒有結束紀錄的日誌證明不了任何結果。確知是進行中或斷電中斷的對局，才加 --unfinished 檢查。"}
+	case !s.Closed:
+		return nil
+	case !s.Signed && !p.Unsigned:
+		return &PolicyError{fmt.Sprintf("結束紀錄沒有簽章（日誌格式 %d）：證明不了結果是本桌寫的，因為任何人都能寫出一份雜湊鏈完整的日誌。格式 1 的舊日誌加 --unsigned 只檢查雜湊鏈與重播。", s.Header.Format)}
+	case !s.Signed:
+		return nil
+	case p.PublicKey == nil:
+		return &PolicyError{fmt.Sprintf("無法核對簽章：找不到本桌的公鑰%s。請以 --pubkey 指定主辦登記的本桌公鑰（`wolftable record pubkey` 在桌上印出它）。", paren(p.KeySource))}
+	case !bytes.Equal(p.PublicKey, s.SignedBy[:]):
+		return &PolicyError{fmt.Sprintf("簽章金鑰不符：日誌由金鑰 %s 簽署，不是本桌的金鑰 %s%s。這份日誌不是本桌簽署的（或是別桌的日誌）。", KeyFingerprint(s.SignedBy), KeyFingerprint([32]byte(p.PublicKey)), paren(p.KeySource))}
+	}
+	return nil
+}
+
+func paren(s string) string {
+	if s == "" {
+		return ""
+	}
+	return "（" + s + "）"
+}
+
+// Explain says in Chinese, for the organiser, why a journal failed Verify.
+func Explain(err error) string {
+	var ce *CorruptError
+	var ve *VersionError
+	var re *ReplayError
+	var pe *PolicyError
+	switch {
+	case errors.As(err, &pe):
+		return pe.Msg
+	case errors.As(err, &ce) && errors.Is(err, ErrSignature):
+		return fmt.Sprintf("結束紀錄（第 %d 筆）的簽章不符：日誌在簽署後被修改過，或簽章是偽造的。", ce.Index)
+	case errors.As(err, &ce) && errors.Is(err, ErrHash):
+		return fmt.Sprintf("第 %d 筆紀錄（位元組 %d）的雜湊不符：日誌寫入後被修改或損壞（不是斷電造成的斷尾）。", ce.Index, ce.Offset)
+	case errors.As(err, &ce) && errors.Is(err, ErrFrame):
+		return fmt.Sprintf("第 %d 筆紀錄（位元組 %d）的長度欄位損壞：日誌被修改或損壞。", ce.Index, ce.Offset)
+	case errors.As(err, &ce):
+		return fmt.Sprintf("第 %d 筆紀錄（位元組 %d）的內容無效：不是 wolftable 寫出的紀錄。", ce.Index, ce.Offset)
+	case errors.As(err, &ve):
+		return fmt.Sprintf("日誌格式 %d 比這個版本的 wolftable 新：請用較新的版本檢查。", ve.Version)
+	case errors.As(err, &re):
+		return fmt.Sprintf("重播不一致（第 %d 筆紀錄）：依日誌重播，規則引擎做的和當時不同（日誌被改過，或板子規則已變）。", re.Index)
+	case errors.Is(err, ErrNotJournal):
+		return "這不是 wolftable 的日誌檔。"
+	case errors.Is(err, ErrNoHeader):
+		return "日誌在建立時就中斷了（沒有完整的開頭紀錄）：這局沒有開始。"
+	case errors.Is(err, fs.ErrNotExist):
+		return "檔案不存在。"
+	case errors.Is(err, fs.ErrPermission):
+		return "沒有讀取權限（請以 sudo 執行）。"
+	}
+	return "無法讀取：" + err.Error()
+}
+
+// Write prints the summary as `wolftable record verify` does, in Chinese
+// (the organiser reads it); hashes in hex.
 func (s *Summary) Write(w io.Writer) {
 	h := &s.Header
-	fmt.Fprintf(w, "file     %s\n", s.Path)
-	fmt.Fprintf(w, "game     %s  board %s  seed %d  seats %d  software %s  format %d\n", h.GameID, h.Board, h.Seed, h.Seats, h.Software, h.Format)
-	fmt.Fprintf(w, "created  %s\n", h.Start.Format("2006-01-02 15:04:05 -07:00"))
-	fmt.Fprintf(w, "records  %d (header, %d inputs, %d refused", s.Records, s.Inputs, s.Refused)
+	fmt.Fprintf(w, "檔案     %s\n", s.Path)
+	fmt.Fprintf(w, "對局     %s  板子 %s  種子 %d  %d 座  軟體 %s  日誌格式 %d\n", h.GameID, h.Board, h.Seed, h.Seats, h.Software, h.Format)
+	fmt.Fprintf(w, "建檔     %s\n", h.Start.Format("2006-01-02 15:04:05 -07:00"))
+	fmt.Fprintf(w, "紀錄     %d 筆（開頭、%d 個輸入、%d 個被拒絕", s.Records, s.Inputs, s.Refused)
 	if s.Started {
-		fmt.Fprint(w, ", start")
+		fmt.Fprint(w, "、開局")
 	}
 	if s.Closed {
-		fmt.Fprint(w, ", end")
+		fmt.Fprint(w, "、結束")
 	}
-	fmt.Fprintln(w, ")")
-	fmt.Fprintf(w, "chain    OK (head %s)\n", hex.EncodeToString(s.Head[:]))
+	fmt.Fprintln(w, "）")
+	fmt.Fprintf(w, "雜湊鏈   完整（末筆雜湊 %s）\n", hex.EncodeToString(s.Head[:]))
 	if s.TornTail {
-		fmt.Fprintf(w, "torn     the last record was cut short (power cut during its write): %d bytes dropped; the game resumes at record %d\n", s.TornBytes, s.Records-1)
+		fmt.Fprintf(w, "斷尾     有：最後一筆紀錄寫到一半就斷電，捨棄 %d 位元組；對局可從第 %d 筆續局\n", s.TornBytes, s.Records-1)
 	} else {
-		fmt.Fprintln(w, "torn     no")
+		fmt.Fprintln(w, "斷尾     無")
 	}
 	if !s.Replayed {
 		return
 	}
-	fmt.Fprintln(w, "replay   OK: the engine does what it did when the game was played")
+	fmt.Fprintln(w, "重播     一致：規則引擎重播的結果與對局時相同")
 	switch {
 	case s.Over:
-		fmt.Fprintf(w, "result   %s\n", s.Winner)
+		fmt.Fprintf(w, "結果     %s\n", s.Winner)
 	case s.Started:
-		fmt.Fprintln(w, "result   none yet (the game is not over)")
+		fmt.Fprintln(w, "結果     尚無（對局未結束）")
 	default:
-		fmt.Fprintln(w, "result   none (the game never started)")
+		fmt.Fprintln(w, "結果     無（對局沒有開始）")
 	}
-	if !s.Closed {
-		fmt.Fprintln(w, "closed   no (no end record: the game can be resumed)")
-	} else if s.EndResult != "" {
-		fmt.Fprintf(w, "closed   yes (%s)\n", s.EndResult)
-	} else {
-		fmt.Fprintln(w, "closed   yes")
+	switch {
+	case !s.Closed:
+		fmt.Fprintln(w, "結束     否（沒有結束紀錄：對局可以續局，也可能被截斷）")
+	case s.EndResult != "":
+		fmt.Fprintf(w, "結束     是（%s）\n", s.EndResult)
+	default:
+		fmt.Fprintln(w, "結束     是")
+	}
+	switch {
+	case s.Signed:
+		fmt.Fprintf(w, "簽章     有，金鑰 %s（%s）\n", KeyFingerprint(s.SignedBy), FormatPublicKey(s.SignedBy[:]))
+	case s.Closed:
+		fmt.Fprintln(w, "簽章     無")
+	}
+	if s.Closed {
+		fmt.Fprintf(w, "指紋     %s（最終雜湊的前 8 位；與計分表上抄的比對）\n", Fingerprint(s.Head))
 	}
 }
 
@@ -138,18 +247,29 @@ func dealText(deal []engine.Role) string {
 }
 
 const commandUsage = `usage:
-  wolftable record verify FILE [--records] [--boards DIR]
-      check the hash chain and replay the game; exit 0 when it verifies
-      (a torn last record is reported, not an error), 1 when it does not
+  wolftable record verify FILE [--pubkey KEY|FILE] [--unfinished] [--unsigned] [--records] [--boards DIR]
+      check the hash chain, the end record's signature against the table's
+      public key (default ` + "`" + `/var/lib/wolftable/table.pub` + "`" + `, or --pubkey: the key the
+      organiser registered for the table) and replay the game; exit 0 when
+      the journal proves its result, 1 when it does not. A journal without
+      an end record fails unless --unfinished (a game in progress); an
+      unsigned end record (format 1 journals) fails unless --unsigned
   wolftable record show FILE [--format text|md|json] [--boards DIR]
       the game record (復盤): setup, every night's actions, every vote
-      with its 票型, sheriff, deaths, exiles, penalties, result, durations
+      with its 票型, sheriff, deaths, exiles, penalties, result, durations,
+      and the journal's fingerprint
+  wolftable record keygen [--key FILE]
+      make the table's signing key (default /var/lib/wolftable/table.key,
+      mode 0600, and table.pub next to it); never overwrites one
+  wolftable record pubkey [--key FILE]
+      print the table's public key, for the organiser to register
   --boards DIR   look boards up in DIR (*.board) before the embedded ones
 `
 
 // Command runs `wolftable record …`: args are what follows "record" (a
 // leading "record" is skipped too). It returns the exit status: 0 done,
-// 1 the journal does not verify or replay, 2 bad usage.
+// 1 the journal does not verify, replay or prove its result (or the key
+// cannot be made or read), 2 bad usage.
 func Command(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "record" {
 		args = args[1:]
@@ -163,12 +283,12 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, commandUsage)
 		return 0
 	}
-	if sub != "verify" && sub != "show" {
+	if sub != "verify" && sub != "show" && sub != "keygen" && sub != "pubkey" {
 		fmt.Fprintf(stderr, "record: unknown command %q\n%s", sub, commandUsage)
 		return 2
 	}
-	var file, format, boardDir string
-	records := false
+	var file, format, boardDir, pubArg, keyPath string
+	records, unfinished, unsigned := false, false, false
 	rest := args[1:]
 	for i := 0; i < len(rest); i++ {
 		a := rest[i]
@@ -186,22 +306,43 @@ func Command(args []string, stdout, stderr io.Writer) int {
 			format = v
 			continue
 		}
-		if v, ok := value("--boards"); ok {
+		if v, ok := value("--boards"); ok && (sub == "show" || sub == "verify") {
 			boardDir = v
+			continue
+		}
+		if v, ok := value("--pubkey"); ok && sub == "verify" {
+			pubArg = v
+			continue
+		}
+		if v, ok := value("--key"); ok && (sub == "keygen" || sub == "pubkey") {
+			keyPath = v
 			continue
 		}
 		switch {
 		case a == "--records" && sub == "verify":
 			records = true
+		case a == "--unfinished" && sub == "verify":
+			unfinished = true
+		case a == "--unsigned" && sub == "verify":
+			unsigned = true
 		case strings.HasPrefix(a, "-") && a != "-":
 			fmt.Fprintf(stderr, "record %s: unknown or incomplete flag %s\n%s", sub, a, commandUsage)
 			return 2
-		case file == "":
+		case file == "" && (sub == "verify" || sub == "show"):
 			file = a
+		case sub == "keygen" || sub == "pubkey":
+			fmt.Fprintf(stderr, "record %s: no arguments but --key FILE\n", sub)
+			return 2
 		default:
 			fmt.Fprintf(stderr, "record %s: one file at a time\n", sub)
 			return 2
 		}
+	}
+	if sub == "keygen" || sub == "pubkey" {
+		if keyPath == "" {
+			keyPath = DefaultKeyPath
+		}
+		return keyCommand(sub, keyPath, stdout, stderr)
 	}
 	if file == "" {
 		fmt.Fprintf(stderr, "record %s: no FILE\n%s", sub, commandUsage)
@@ -231,16 +372,46 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if sub == "verify" {
-		s, err := verify(file, get)
-		if err != nil {
-			if s.Records > 0 {
-				s.Write(stdout)
+		p := Policy{Unfinished: unfinished, Unsigned: unsigned}
+		if pubArg != "" {
+			pub, err := ReadPublicKey(pubArg)
+			if err != nil {
+				fmt.Fprintln(stderr, "record verify: --pubkey:", err)
+				return 2
 			}
-			fmt.Fprintf(stdout, "FAILED   %v\n", err)
-			fmt.Fprintln(stderr, err)
+			p.PublicKey, p.KeySource = pub, "--pubkey"
+		} else {
+			p.KeySource = PublicKeyPath(DefaultKeyPath)
+			if pub, err := ReadPublicKey(p.KeySource); err == nil {
+				p.PublicKey = pub
+			} else {
+				p.KeySource = err.Error() // "公鑰 PATH：檔案不存在"
+			}
+		}
+		s, err := verify(file, get)
+		if err == nil {
+			err = s.Check(p)
+		}
+		if s.Records > 0 {
+			s.Write(stdout)
+		}
+		if err != nil {
+			fmt.Fprintf(stdout, "驗證失敗 %s\n", Explain(err))
+			fmt.Fprintf(stderr, "record verify: %s: 驗證失敗：%s\n", file, Explain(err))
+			var pe *PolicyError
+			if !errors.As(err, &pe) {
+				fmt.Fprintln(stderr, err) // the technical detail
+			}
 			return 1
 		}
-		s.Write(stdout)
+		switch {
+		case s.Signed:
+			fmt.Fprintf(stdout, "驗證通過 雜湊鏈完整、重播一致，結束紀錄由本桌金鑰 %s 簽署%s\n", KeyFingerprint(s.SignedBy), paren(p.KeySource))
+		case s.Closed:
+			fmt.Fprintln(stdout, "驗證通過（--unsigned）雜湊鏈完整、重播一致，但結束紀錄沒有簽章：不能證明結果是本桌寫的")
+		default:
+			fmt.Fprintln(stdout, "驗證通過（--unfinished）雜湊鏈完整、重播一致，但沒有結束紀錄：對局未結束，不證明任何結果")
+		}
 		if records {
 			j, err := Read(file)
 			if err != nil {
@@ -254,7 +425,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	}
 	j, err := Read(file)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
+		fmt.Fprintf(stderr, "record show: %s: %s\n%v\n", file, Explain(err), err)
 		return 1
 	}
 	if err := show(stdout, j, get, format); err != nil {
@@ -264,5 +435,34 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	if j.TornTail {
 		fmt.Fprintf(stderr, "record show: %s: the last record was torn (%d bytes dropped)\n", file, j.TornBytes)
 	}
+	return 0
+}
+
+// keyCommand runs `record keygen` and `record pubkey`.
+func keyCommand(sub, keyPath string, stdout, stderr io.Writer) int {
+	if sub == "keygen" {
+		key, err := GenerateKey(keyPath)
+		if errors.Is(err, fs.ErrExist) {
+			fmt.Fprintf(stderr, "record keygen: 本桌已有金鑰 %s：不覆寫（換金鑰要先移走舊的，並請主辦重新登記公鑰）\n", keyPath)
+			return 1
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "record keygen:", err)
+			return 1
+		}
+		pub := key.Public().(ed25519.PublicKey)
+		fmt.Fprintf(stdout, "本桌簽章金鑰：%s（私鑰，權限 0600）\n公鑰：%s（請交主辦登記）\n%s\n", keyPath, PublicKeyPath(keyPath), FormatPublicKey(pub))
+		return 0
+	}
+	pub, err := ReadPublicKey(PublicKeyPath(keyPath))
+	if err != nil {
+		key, kerr := ReadPrivateKey(keyPath)
+		if kerr != nil {
+			fmt.Fprintf(stderr, "record pubkey: %v；%v\n", err, kerr)
+			return 1
+		}
+		pub = key.Public().(ed25519.PublicKey)
+	}
+	fmt.Fprintln(stdout, FormatPublicKey(pub))
 	return 0
 }

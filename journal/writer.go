@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -189,6 +190,14 @@ func (w *Writer) Append(r Record) error {
 		return fmt.Errorf("journal: record %d: %v", w.next, err)
 	}
 	w.body = encodeRecord(w.body[:0], &r)
+	if r.Signed {
+		switch {
+		case w.header.Format < 2:
+			return fmt.Errorf("journal: record %d: a signed end record in a format %d journal", w.next, w.header.Format)
+		case !sealVerifies(w.head, w.body, &r):
+			return fmt.Errorf("journal: record %d: %w", w.next, ErrSignature)
+		}
+	}
 	var sum [32]byte
 	w.buf, sum = appendFrame(w.buf[:0], w.head, w.body)
 	tear(w.f, w.next, w.buf)
@@ -209,6 +218,45 @@ func (w *Writer) Append(r Record) error {
 	w.last = r.Kind
 	w.started = w.started || r.Kind == KindStart
 	return nil
+}
+
+// End closes the journal with the game's result ("" for none), signed with
+// the table's key when key is not nil (doc.go, "Signature"): the signature
+// covers the header, every record and the end record itself. A format 1
+// journal (begun by an older build, resumed by this one) cannot hold a
+// signature: its end record is written unsigned. It returns the record
+// written, and the journal's final hash is then Head.
+func (w *Writer) End(wall time.Time, source, result string, key ed25519.PrivateKey) (Record, error) {
+	r := EndRecord(wall, source, result)
+	if key != nil && w.header.Format >= 2 {
+		w.mu.Lock()
+		prev := w.head
+		w.mu.Unlock()
+		if err := signEnd(&r, prev, key); err != nil {
+			return r, err
+		}
+	}
+	return r, w.Append(r)
+}
+
+// signEnd signs end record r, to follow the record whose chain hash is prev.
+func signEnd(r *Record, prev [32]byte, key ed25519.PrivateKey) error {
+	if len(key) != ed25519.PrivateKeySize {
+		return errors.New("journal: not an ed25519 private key")
+	}
+	r.Signed, r.Signature = true, [64]byte{}
+	copy(r.PublicKey[:], key.Public().(ed25519.PublicKey))
+	body := encodeRecord(nil, r)
+	copy(r.Signature[:], ed25519.Sign(key, sealMessage(prev, body[:len(body)-64])))
+	return nil
+}
+
+// Head is the chain hash of the journal's last record: after End, the
+// final hash, whose Fingerprint the judge writes on the score sheet.
+func (w *Writer) Head() [32]byte {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.head
 }
 
 // Start journals the start of the game, then starts g (which must be the

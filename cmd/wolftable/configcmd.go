@@ -22,16 +22,20 @@ func loadConfig(path string) (*config.Config, error) {
 
 func cmdConfig(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] != "check" {
-		fmt.Fprintln(stderr, "usage: wolftable config check [--config FILE]")
+		fmt.Fprintln(stderr, "usage: wolftable config check [--config FILE] [--no-paths]")
 		return 2
 	}
 	fs := flag.NewFlagSet("config check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	path := fs.String("config", "", "config file (default "+defaultConfigPath+" if present)")
+	noPaths := fs.Bool("no-paths", false, "check the file only, not the journal folder and voice pack it names (a config for another machine)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
 	}
 	c, err := loadConfig(*path)
+	if err == nil && !*noPaths {
+		err = c.CheckPaths() // the journal folder and the voice pack exist
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1

@@ -169,6 +169,21 @@ func crashResume(t *testing.T, bin string, args []string, journalArgs func(dir s
 	if !j.Finished() {
 		t.Fatal("the journal has no end record")
 	}
+	// The resumed game signed its end with the table's key (made at the
+	// first start, read again at every restart): record verify passes with
+	// the table's public key, and the transcript's line after the result is
+	// the final hash's fingerprint.
+	if end, _ := j.End(); !end.Signed {
+		t.Fatal("the resumed game's end record is not signed")
+	}
+	pub := journal.PublicKeyPath(journal.KeyPathFor(dir))
+	var vout, verr bytes.Buffer
+	if code := journal.Command([]string{"verify", files[0], "--pubkey", pub}, &vout, &verr); code != 0 {
+		t.Fatalf("record verify of the resumed game: exit %d\n%s%s", code, vout.String(), verr.String())
+	}
+	if fp := journal.Fingerprint(j.Head()); !strings.Contains(string(final), "result: "+wantResult+"\n指紋: "+fp+"（") {
+		t.Fatalf("the transcript does not give the fingerprint %s after the result:\n%s", fp, lastLines(string(final), 3))
+	}
 	for _, m := range marks {
 		if len(j.Records) < m.n || j.Records[m.n-1].Hash != m.hash {
 			t.Fatalf("record %d written before a kill was lost or changed", m.n)

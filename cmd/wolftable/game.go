@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -18,11 +20,68 @@ import (
 	"wolftable/script"
 )
 
-// journalWriter adapts journal.Writer to daemon.Journal.
-type journalWriter struct{ *journal.Writer }
+// journalWriter adapts journal.Writer to daemon.Journal: the end record is
+// signed with the table's key (nil: unsigned) and kept in tg.end.
+type journalWriter struct {
+	*journal.Writer
+	tg *tableGame
+}
 
 func (w journalWriter) Finish(wall time.Time, result string) error {
-	return w.Append(journal.EndRecord(wall, "daemon", result))
+	r, err := w.End(wall, "daemon", result, w.tg.key)
+	if err == nil {
+		w.tg.end, w.tg.final = &r, w.Head()
+	}
+	return err
+}
+
+// tableKey reads the table's signing key for a journals folder, or makes
+// it on the first start (journal.KeyPathFor: table.key in the folder
+// above the journals, mode 0600, and table.pub). It reports on out what it
+// did and the public key's fingerprint.
+func tableKey(dir string, out io.Writer) (ed25519.PrivateKey, error) {
+	if err := os.MkdirAll(dir, 0o750); err != nil {
+		return nil, err
+	}
+	path := journal.KeyPathFor(dir)
+	key, created, err := journal.LoadOrCreateKey(path)
+	if err != nil {
+		return nil, fmt.Errorf("%v\n（對局結果要以本桌金鑰簽章：修好金鑰檔，或移走它讓 wolftable 重新產生，並請主辦重新登記公鑰）", err)
+	}
+	pub := key.Public().(ed25519.PublicKey)
+	if created {
+		fmt.Fprintf(out, "journal: made the table's signing key %s; its public key, for the organiser to register (`wolftable record pubkey`):\n%s\n", path, journal.FormatPublicKey(pub))
+	} else {
+		fmt.Fprintf(out, "journal: signing key %s (public key %s)\n", path, journal.KeyFingerprint([32]byte(pub)))
+	}
+	return key, nil
+}
+
+// endLines are the transcript's last lines and the judge's notice at a
+// game's end: the final hash's fingerprint for the paper score sheet.
+// ok is false when no end record was written.
+func (tg *tableGame) endLines(result string) (line, notice string, ok bool) {
+	if tg.end == nil {
+		return "", "", false
+	}
+	fp := journal.Fingerprint(tg.final)
+	sig := "本桌金鑰簽章"
+	if !tg.end.Signed {
+		sig = "未簽章"
+	}
+	line = fmt.Sprintf("指紋: %s（日誌 %s 的最終雜湊，%s；請法官抄在計分表上）", fp, filepath.Base(tg.writer.Path()), sig)
+	notice = fmt.Sprintf("本局結束：%s。日誌指紋 %s，請抄在計分表上。", resultWords(result), fp)
+	return line, notice, true
+}
+
+func resultWords(r string) string {
+	switch r {
+	case "好人", "狼人":
+		return r + "勝"
+	case "":
+		return "無結果"
+	}
+	return r
 }
 
 // tableGame is a game ready for the daemon: new, or resumed from its journal.
@@ -35,13 +94,24 @@ type tableGame struct {
 	writer   *journal.Writer
 	resumed  string               // the journal resumed, if any
 	replayed []daemon.TimedEffect // the resumed game's effects so far (for the console's history)
+	// notice is for the judge's console: the unfinished journal that could
+	// not be resumed and was moved aside ("" = none).
+	notice string
+	key    ed25519.PrivateKey // the table's signing key (nil: the end record is unsigned)
+	end    *journal.Record    // the end record, once written
+	final  [32]byte           // the journal's final hash, once ended
 }
 
 // newOrResumed finds an unfinished journal in dir and resumes it (when
 // resume is set), or deals a new game and creates its journal. dir "" = no
-// journal. A damaged unfinished journal stops the start with a clear error:
-// never a silent new game over a lost one.
+// journal. An unfinished journal that cannot be resumed (damaged, or not
+// replaying on this build) is moved aside, never deleted
+// (journal.MoveAside: "NAME.damaged-<time>"), reported on log and in the
+// tableGame's notice for the judge's console, and a new game is dealt:
+// one bad file must not keep the table in a restart loop. Any other
+// problem (permissions, the disk) stops the start with the error.
 func newOrResumed(dir string, resume bool, b *engine.Board, seed uint64, deal []engine.Role, seats int, speed float64, log io.Writer) (*tableGame, error) {
+	notice := ""
 	if dir != "" && resume {
 		list, err := journal.Unfinished(dir)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -49,17 +119,29 @@ func newOrResumed(dir string, resume bool, b *engine.Board, seed uint64, deal []
 		}
 		if len(list) > 0 {
 			u := list[0]
-			if u.Err != nil {
-				return nil, fmt.Errorf("the unfinished journal %s cannot be resumed: %v\n(move it aside to start a new game; `wolftable record verify %s` shows the damage)", u.Path, u.Err, u.Path)
+			err := u.Err
+			if err == nil {
+				var tg *tableGame
+				if tg, err = resumeJournal(u.Path, speed, log); err == nil {
+					return tg, nil
+				}
 			}
-			return resumeJournal(u.Path, speed, log)
+			if !journal.Unresumable(err) {
+				return nil, err
+			}
+			moved, merr := journal.MoveAside(u.Path, time.Now())
+			if merr != nil {
+				return nil, fmt.Errorf("the unfinished journal %s cannot be resumed (%v), and %v", u.Path, err, merr)
+			}
+			fmt.Fprintf(log, "journal: the unfinished journal %s cannot be resumed: %v\njournal: moved aside to %s (`wolftable record verify` shows the damage); a new game is dealt\n", u.Path, err, moved)
+			notice = fmt.Sprintf("上一局的日誌損壞，無法續局：已改名保存為 %s（未刪除），改開新局。", filepath.Base(moved))
 		}
 	}
 	g, err := engine.New(engine.Config{Board: b, Deal: deal, Seed: seed})
 	if err != nil {
 		return nil, err
 	}
-	tg := &tableGame{board: b, deal: deal, seed: seed, game: g}
+	tg := &tableGame{board: b, deal: deal, seed: seed, game: g, notice: notice}
 	if dir != "" {
 		if err := os.MkdirAll(dir, 0o750); err != nil {
 			return nil, err
@@ -114,6 +196,13 @@ func resumeJournal(path string, speed float64, log io.Writer) (*tableGame, error
 		w.Close()
 		return nil, err
 	}
+	if r.Start.IsZero() {
+		// Dealt but never started (the power went while the table waited for
+		// the pedal): the same game, journaled so far, starts as a new one
+		// would — a restored game that never started would never start.
+		fmt.Fprintf(log, "journal: %s: the dealt game had not started; it starts as dealt\n", path)
+		return &tableGame{board: b, deal: h.Deal, seed: h.Seed, game: g, writer: w}, nil
+	}
 	fmt.Fprintf(log, "resuming journal %s (%d records%s)\n", path, len(j.Records), map[bool]string{true: ", torn tail dropped"}[j.TornTail])
 	return &tableGame{board: b, deal: h.Deal, seed: h.Seed, game: g, restored: r, writer: w, resumed: path, replayed: timed}, nil
 }
@@ -122,7 +211,7 @@ func (tg *tableGame) journal() daemon.Journal {
 	if tg.writer == nil {
 		return nil
 	}
-	return journalWriter{tg.writer}
+	return journalWriter{tg.writer, tg}
 }
 
 func (tg *tableGame) close() {

@@ -33,10 +33,14 @@ usage:
                                         the judge's voice: recording checklist, pack check, audition
   wolftable selftest [--config F] [--report F] | --emulate [--fault KIND:SEAT[:KEY]]...
                                         the technician's hardware self-test
-  wolftable record verify FILE          check a game journal's hash chain
+  wolftable record verify FILE [--pubkey KEY|FILE] [--unfinished] [--unsigned]
+                                        check that a game journal proves its result
+                                        (hash chain, replay, end record signed by the table's key)
   wolftable record show FILE [--format text|md|json]
-                                        the game record (復盤) of a journal
-  wolftable config check [--config FILE]
+                                        the game record (復盤) of a journal, with its fingerprint
+  wolftable record keygen | pubkey [--key FILE]
+                                        the table's signing key; its public key for the organiser
+  wolftable config check [--config FILE] [--no-paths]
                                         validate the configuration
   wolftable console pin [--config FILE] a new judge's PIN (printed once, only its hash kept)
   wolftable console cert [--config FILE]

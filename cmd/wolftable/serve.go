@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/binary"
 	"errors"
@@ -139,6 +140,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	tr := &transcript{w: stdout, speed: *speed, cues: false}
 	// The voice pack decodes in the background (seconds on a Pi): the table
 	// is ready and a resumed game goes on at once; the voice joins when ready.
+	var key ed25519.PrivateKey // the table's signing key: each game's end record is signed with it
 	var judge daemon.Voice
 	if !*mute {
 		lv := &lateVoice{}
@@ -159,6 +161,20 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			fmt.Fprintln(stderr, "serve:", err)
 			return 1
+		}
+		if key == nil { // read after the first journal is on the disk: a kill at start loses nothing
+			if key, err = tableKey(c.Journal.Dir, stdout); err != nil {
+				tg.close()
+				fmt.Fprintln(stderr, "serve:", err)
+				return 1
+			}
+		}
+		tg.key = key
+		if tg.notice != "" {
+			log.Warn("an unfinished journal could not be resumed: moved aside, a new game is dealt", "notice", tg.notice)
+			if con != nil {
+				con.Notice(tg.notice)
+			}
 		}
 		var req *hostRequest
 		if tg.resumed == "" && (!*autostart || c.Game.Deal == "manual") {
@@ -190,10 +206,14 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 				req.done <- err
 				continue
 			}
+			tg.key = key
 			onConsole = req.ng.OnEvent
 		} else if con != nil {
 			onConsole = con.Attach(spec, tg.game)
 			tg.replayTo(onConsole) // a resumed game's history, up to the power cut
+			if tg.notice != "" {
+				con.Notice(tg.notice) // the new game's view starts without it
+			}
 		}
 		tr.start = time.Time{} // each game's clock counts from its first event,
 		if r := tg.restored; r != nil && !r.Start.IsZero() {
@@ -236,6 +256,12 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 		}
 		_, w := tg.game.Over()
 		fmt.Fprintf(stdout, "result: %s\n", w)
+		if line, notice, ok := tg.endLines(w); ok {
+			fmt.Fprintln(stdout, line) // the judge copies the fingerprint onto the score sheet
+			if con != nil {
+				con.Notice(notice)
+			}
+		}
 		if *once {
 			return 0
 		}

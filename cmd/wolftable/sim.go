@@ -154,6 +154,12 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	defer tg.close()
+	if *jdir != "" { // the end record is signed with the table's key
+		if tg.key, err = tableKey(*jdir, stdout); err != nil {
+			fmt.Fprintln(stderr, "sim:", err)
+			return 2
+		}
+	}
 	g, b, s := tg.game, tg.board, tg.seed
 	fmt.Fprintf(stdout, "wolftable sim: %s %s, seed %d, speed %gx\n", b.ID, b.Name, s, *speed)
 	var dealt []string
@@ -253,6 +259,9 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 	table.Close()
 	_, w := g.Over()
 	fmt.Fprintf(stdout, "result: %s\n", w)
+	if line, _, ok := tg.endLines(w); ok {
+		fmt.Fprintln(stdout, line)
+	}
 	return 0
 }
 

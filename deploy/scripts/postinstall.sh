@@ -1,7 +1,7 @@
 #!/bin/sh
 # wolftable postinst: create the system user, give it the device groups,
-# reload systemd. It never enables or starts the service; on an upgrade it
-# restarts it only if it was already running.
+# make the table's signing key, reload systemd. It never enables or starts
+# the service; on an upgrade it restarts it only if it was already running.
 set -e
 
 case "$1" in
@@ -31,11 +31,24 @@ for g in gpio spi i2c dialout audio; do
   fi
 done
 
+# The state directory (systemd's StateDirectory= makes it too, at the first
+# start) and the table's signing key: every game's end record is signed
+# with it, so a result cannot be rewritten without it. Made once, never
+# replaced (an upgrade keeps it); private key mode 0600, owned by wolftable.
+install -d -o wolftable -g wolftable -m 0750 /var/lib/wolftable /var/lib/wolftable/journals
+if [ ! -e /var/lib/wolftable/table.key ]; then
+  /usr/bin/wolftable record keygen --key /var/lib/wolftable/table.key >/dev/null
+  chown wolftable:wolftable /var/lib/wolftable/table.key /var/lib/wolftable/table.pub
+  chmod 0600 /var/lib/wolftable/table.key
+  chmod 0644 /var/lib/wolftable/table.pub
+  echo "wolftable: made this table's signing key; register its public key with the organiser:"
+  cat /var/lib/wolftable/table.pub
+fi
+
 # The console's state directory and its HTTPS certificate (self-signed, made
 # once, kept across upgrades); the fingerprint printed here is the one phones
 # compare. The judge's PIN is not made here (apt logs this output): the first
 # start draws one, `sudo wolftable console pin` makes a new one.
-[ -d /var/lib/wolftable ] || install -d -o wolftable -g wolftable -m 0750 /var/lib/wolftable
 install -d -o wolftable -g wolftable -m 0700 /var/lib/wolftable/console
 /usr/bin/wolftable console cert --config /etc/wolftable/config.toml || true
 
