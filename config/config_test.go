@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -208,7 +209,7 @@ func TestDeployConfigDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	def := Default()
-	if base.Voice != def.Voice || base.Journal != def.Journal || base.Console != def.Console || base.Pedal != def.Pedal {
+	if base.Voice != def.Voice || base.Journal != def.Journal || !reflect.DeepEqual(base.Console, def.Console) || base.Pedal != def.Pedal {
 		t.Fatalf("the shipped file is not the defaults: %+v %+v", base.Voice, base.Journal)
 	}
 	ours := map[string]bool{"game": true, "voice": true, "journal": true, "console": true, "pedal_actions": true}
@@ -231,7 +232,7 @@ func TestDeployConfigDefaults(t *testing.T) {
 			t.Errorf("line %d %q uncommented: %v", i+1, m[1], err)
 			continue
 		}
-		if c.Voice != base.Voice || c.Journal != base.Journal || c.Console != base.Console || c.Pedal != base.Pedal ||
+		if c.Voice != base.Voice || c.Journal != base.Journal || !reflect.DeepEqual(c.Console, base.Console) || c.Pedal != base.Pedal ||
 			c.Game.Board != base.Game.Board || c.Game.Deal != base.Game.Deal {
 			t.Errorf("line %d [%s] %q: the documented value is not the default", i+1, section, m[1])
 		}
