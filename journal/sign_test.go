@@ -228,9 +228,12 @@ func TestVerifyFlippedByte(t *testing.T) {
 	if code != 1 || !strings.Contains(out, "驗證失敗") {
 		t.Fatalf("the last flip: exit %d\n%s", code, out)
 	}
-	// A flip in the middle: the hash names the record, in Chinese.
+	// A flip in the middle (the last byte of the middle record's chain
+	// hash, so it is neither a length nor a field): the hash names the
+	// record, in Chinese.
 	d := append([]byte(nil), data...)
-	d[len(d)/2] ^= 0x10
+	mid := len(j.Records) / 2
+	d[int(j.Records[mid+1].Offset)-1] ^= 0x10
 	os.WriteFile(f, d, 0o644)
 	if _, out, _ := verifyCmd(f, "--pubkey", testPub); !strings.Contains(out, "雜湊不符：日誌寫入後被修改或損壞") {
 		t.Fatalf("a flip mid-file:\n%s", out)
