@@ -391,17 +391,10 @@ func knownRole(r engine.Role) bool {
 	return ok && ri.ID == r
 }
 
-// wakesWithWolves reports whether a role opens its eyes in the wolves' step:
-// seed 000 二（一）1 writes these boards' wolves step as "X+狼人". The
-// gargoyle (石像鬼) never meets the wolves (seed 000 三（十一）備註 5).
-func wakesWithWolves(r engine.Role) bool {
-	switch r {
-	case engine.Werewolf, engine.WolfKing, engine.WhiteWolfKing, engine.WolfBeauty, engine.EvilKnight,
-		engine.BloodMoon, engine.Nightmare, engine.EclipseQueen, engine.WolfWitch:
-		return true
-	}
-	return false
-}
+// wakesWithWolves reports whether a role opens its eyes in the wolves' step
+// on some night: the engine's role table says (seed 000 二（一）1 writes these
+// boards' wolves step as "X+狼人"; 石像鬼 never meets the wolves).
+func wakesWithWolves(r engine.Role) bool { ri := r.Info(); return ri.WakesWithWolves(0) }
 
 func checkID(id string) string {
 	if id == "" || len(id) > maxIDLen {

@@ -380,12 +380,12 @@ func (m *judgeModel) state(now time.Time, speed float64) JudgeState {
 	}
 	if pr != nil && !m.over && pr.prompt.Step != "" {
 		p := pr.prompt
-		st.Step = &StepView{Step: p.Step, Kind: p.Kind, Label: stepLabel(p), Seat: p.Seat,
-			Actors: append([]int{}, p.Actors...), Window: p.Window, Pedal: p.Pedal, Input: p.Input}
-		if p.Step == "night" {
+		st.Step = &StepView{Step: string(p.Step), Kind: p.Kind, Label: stepLabel(p), Seat: p.Seat,
+			Actors: append([]int{}, p.Actors...), Window: string(p.Window), Pedal: p.Pedal, Input: p.Input}
+		if p.Step == engine.WaitNight {
 			st.Wake = m.wake(p, pr)
 		}
-		if p.Step == "vote" {
+		if p.Step == engine.WaitVote {
 			st.LiveVote = m.liveVote(p, pr)
 		}
 	}

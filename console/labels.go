@@ -131,7 +131,7 @@ func stepLabel(p engine.Prompt) string {
 	case "prince":
 		return "王子是否發動技能"
 	}
-	return strings.TrimSpace(p.Step + " " + p.Kind + " " + seat)
+	return strings.TrimSpace(string(p.Step) + " " + p.Kind + " " + seat)
 }
 
 // cueGesture is what the judge shows with a hand: 👍, 狼爪, a number, a wave.

@@ -116,14 +116,12 @@ func (g *Game) deathTasks(b *batch) []func() {
 // canSkill: 獵人 and 狼王 shoot when killed by the wolves, exiled, shot or
 // taken; never when poisoned, exploding, DQ'd, charmed away or duelled.
 func (g *Game) canSkill(s int) bool {
-	switch g.role(s) {
-	case Hunter, WolfKing:
-	default:
+	shot := g.role(s).row().ShotOn
+	if shot == nil {
 		return false
 	}
 	for _, c := range g.seats[s].causes {
-		switch c {
-		case CausePoison, CauseExplode, CauseDQ, CauseCharm, CauseDuel, CauseDream, CauseReflect, CauseHunt, CauseCheck:
+		if !containsCause(shot, c) {
 			return false
 		}
 	}
@@ -137,7 +135,7 @@ func (g *Game) canSkill(s int) bool {
 
 // skillStep: "X號玩家是否發動技能" 10 s, 5-4-3-2-1 at 5 s (A6).
 func (g *Game) skillStep(b *batch, s int) {
-	st := &step{name: "skill", seat: s, actors: []int{s}, outOK: true}
+	st := &step{name: WaitSkill, seat: s, actors: []int{s}, outOK: true}
 	g.wait(st)
 	switch {
 	case b.exiled == s && b.wordsFirst:
@@ -261,7 +259,7 @@ func (g *Game) badgeFor(b *batch) {
 // badgeStep: the dying sheriff passes the badge to a living player or tears
 // it (移交/撕毀警徽); time running out tears it.
 func (g *Game) badgeStep(s int) {
-	st := &step{name: "badge", seat: s, actors: []int{s}, outOK: true, pedal: nil}
+	st := &step{name: WaitBadge, seat: s, actors: []int{s}, outOK: true, pedal: nil}
 	g.wait(st)
 	g.say("badge.ask", s)
 	to, decided := 0, false
@@ -313,7 +311,7 @@ func (g *Game) lastWords(b *batch) {
 			if s == b.exiled && !b.wordsFirst {
 				line = "lastwords.exile" // X號玩家請留遺言: "出局" was said with the skill question
 			}
-			t = append(t, func() { g.speechSaying(line, "last-words", s, g.opt.LastWordsSeconds, "") })
+			t = append(t, func() { g.speechSaying(line, SpeechLastWords, s, g.opt.LastWordsSeconds, NoWindow) })
 		}
 	}
 	g.next(t...)
@@ -338,17 +336,17 @@ func (g *Game) leave(b *batch) {
 
 // speech: "X號玩家請發言", a warning 30 s before the end, "X號玩家發言結束";
 // the judge's pedal ends it early (A7).
-func (g *Game) speech(kind string, s, secs int, window string) {
+func (g *Game) speech(kind SpeechKind, s, secs int, window Window) {
 	line := "speech.start"
-	if kind == "last-words" {
+	if kind == SpeechLastWords {
 		line = "lastwords.start"
 	}
 	g.speechSaying(line, kind, s, secs, window)
 }
 
 // speechSaying is a speech whose opening line is line (with the seat).
-func (g *Game) speechSaying(line, kind string, s, secs int, window string) {
-	st := &step{name: "speech", kind: kind, seat: s, window: window}
+func (g *Game) speechSaying(line string, kind SpeechKind, s, secs int, window Window) {
+	st := &step{name: WaitSpeech, kind: kind, seat: s, window: window}
 	g.wait(st)
 	st.rerun = func() { g.speechSaying(line, kind, s, secs, window) }
 	g.say(line, s)
@@ -405,8 +403,8 @@ func (g *Game) clockOrder(rule string, eligible func(int) bool) []int {
 // vote runs one round (A9): helmets on, 3-2-1, one changeable vote per
 // voter, abstain allowed; the tally is read in seat order; the sheriff's
 // vote weighs sheriff.weight. done gets the seats with the most votes.
-func (g *Game) vote(kind string, voters, targets []int, pk bool, done func(top []int)) {
-	st := &step{name: "vote", kind: kind, actors: voters}
+func (g *Game) vote(kind VoteKind, voters, targets []int, pk bool, done func(top []int)) {
+	st := &step{name: WaitVote, kind: kind, actors: voters}
 	g.wait(st)
 	blue := pk && g.opt.PKVotersBlue
 	if blue {

@@ -19,7 +19,7 @@ func (g *Game) exileDay() {
 
 // orderStep: the sheriff's 順 (up) or 逆 (down); time running out means 順.
 func (g *Game) orderStep(sh int) {
-	st := &step{name: "order", seat: sh, actors: []int{sh}}
+	st := &step{name: WaitOrder, seat: sh, actors: []int{sh}}
 	g.wait(st)
 	g.say("exile.order.ask")
 	dir := 1
@@ -60,7 +60,7 @@ func (g *Game) exileSpeeches(order []int) {
 			if s == g.sheriff {
 				secs = g.opt.SheriffSeconds
 			}
-			g.speech("exile", s, secs, "放逐")
+			g.speech(SpeechExile, s, secs, WindowExile)
 		})
 	}
 	t = append(t, g.guide, func() { g.exileVote(order) })
@@ -73,7 +73,7 @@ func (g *Game) guide() {
 	if sh == 0 || !g.present(sh) {
 		return
 	}
-	st := &step{name: "guide", seat: sh, actors: []int{sh}}
+	st := &step{name: WaitGuide, seat: sh, actors: []int{sh}}
 	g.wait(st)
 	g.say("guide.ask")
 	var picks []int
@@ -132,7 +132,7 @@ func (g *Game) exileVote(order []int) {
 			targets = append(targets, s)
 		}
 	}
-	g.vote("exile", g.exileVoters(nil), targets, false, func(top []int) {
+	g.vote(VoteExile, g.exileVoters(nil), targets, false, func(top []int) {
 		switch len(top) {
 		case 0:
 			g.nobodyExiled("exile.novote") // nobody voted: no tie, no PK
@@ -153,7 +153,7 @@ func (g *Game) exilePK(top, order []int) {
 		if contains(top, s) {
 			t = append(t, func() {
 				if g.present(s) {
-					g.speech("exile-pk", s, g.opt.SpeechSeconds, "放逐")
+					g.speech(SpeechExilePK, s, g.opt.SpeechSeconds, WindowExile)
 				}
 			})
 		}
@@ -170,7 +170,7 @@ func (g *Game) exilePK(top, order []int) {
 			g.nobodyExiled("exile.novote")
 			return
 		}
-		g.vote("exile-pk", voters, stage, true, func(top2 []int) {
+		g.vote(VoteExilePK, voters, stage, true, func(top2 []int) {
 			switch len(top2) {
 			case 0:
 				g.nobodyExiled("exile.novote")
@@ -239,7 +239,7 @@ func (g *Game) princeWindow(s int, order []int) {
 		g.exile(s)
 		return
 	}
-	st := &step{name: "prince", seat: s}
+	st := &step{name: WaitPrince, seat: s}
 	for _, p := range g.holders(Prince) {
 		if g.present(p) && !g.lockedNow(p) {
 			st.actors = append(st.actors, p)
@@ -261,7 +261,7 @@ func (g *Game) princeWindow(s int, order []int) {
 		g.princeRevealed = true
 		g.say("prince.reveal", p)
 		g.record(Record{Type: RecReveal, Seat: p, Role: Prince})
-		g.next(func() { g.speech("prince", p, g.opt.SpeechSeconds, "") }, func() { g.exileVote(order) })
+		g.next(func() { g.speech(SpeechPrince, p, g.opt.SpeechSeconds, NoWindow) }, func() { g.exileVote(order) })
 	}
 }
 

@@ -9,13 +9,7 @@ package engine
 // explodeConfirmSeconds is how long the judge waits for other hands.
 const explodeConfirmSeconds = 3
 
-func canExplode(r Role) bool {
-	switch r {
-	case WolfBeauty, EvilKnight, Gargoyle:
-		return false
-	}
-	return r.IsWolf()
-}
+func canExplode(r Role) bool { return r.row().Explodes }
 
 func (g *Game) boom(seat int) error {
 	if g.over {
@@ -29,7 +23,7 @@ func (g *Game) boom(seat int) error {
 		return errf(ErrNotActor, "seat %d is out", seat)
 	}
 	r := g.role(seat)
-	if s.name == "prince" {
+	if s.name == WaitPrince {
 		if r == Prince && g.lockedNow(seat) {
 			return errf(ErrRule, "定序王子 is locked (蝕時狼妃) and cannot reveal today")
 		}
@@ -39,7 +33,7 @@ func (g *Game) boom(seat int) error {
 		s.reveal(seat)
 		return nil
 	}
-	if s.name == "explode" {
+	if s.name == WaitExplode {
 		if !canExplode(r) {
 			return errf(ErrRule, "seat %d cannot explode", seat)
 		}
@@ -48,14 +42,14 @@ func (g *Game) boom(seat int) error {
 		}
 		return nil
 	}
-	if s.window == "" {
+	if s.window == NoWindow {
 		return errf(ErrNotNow, "explosions are allowed only in the election speeches, 退水 and the exile-day speeches")
 	}
 	if r == Knight {
 		if g.lockedNow(seat) {
 			return errf(ErrRule, "the knight is locked (蝕時狼妃) and cannot duel today")
 		}
-		if s.window != "放逐" || s.name != "speech" {
+		if s.window != WindowExile || s.name != WaitSpeech {
 			return errf(ErrNotNow, "the knight duels only during the exile-day speeches")
 		}
 		if g.knightUsed {
@@ -77,7 +71,7 @@ func (g *Game) boom(seat int) error {
 func (g *Game) startExplode(seat int, interrupted *step) {
 	window := interrupted.window
 	g.finish(interrupted)
-	st := &step{name: "explode", window: window, actors: []int{seat}, seat: seat}
+	st := &step{name: WaitExplode, window: window, actors: []int{seat}, seat: seat}
 	g.wait(st)
 	resolve := func() {
 		g.finish(st)
@@ -93,7 +87,7 @@ func (g *Game) startExplode(seat int, interrupted *step) {
 	g.timer(st, explodeConfirmSeconds, resolve)
 }
 
-func (g *Game) explode(s int, window string) {
+func (g *Game) explode(s int, window Window) {
 	g.interrupt()
 	// 警上環節自爆吞毒: poisoned last night, exploding in the election: announced
 	// only as exploded; a white wolf king poisoned last night has no skill.
@@ -125,16 +119,16 @@ func (g *Game) explode(s int, window string) {
 		t = append(t, func() { g.takeStep(s) })
 	}
 	switch window {
-	case "警上":
+	case WindowElection:
 		if !g.el.resumed && g.opt.DoubleExplode {
 			g.el.resumed = true // the election resumes next day at 退水
 		} else {
 			g.loseBadge() // 雙爆吞警徽
 		}
-	case "退水":
+	case WindowWithdraw:
 		g.loseBadge() // 退水環節自爆警徽流失
 	}
-	if window != "放逐" {
+	if window != WindowExile {
 		t = append(t, g.nightResults)
 	}
 	g.next(append(t, g.nightfall)...)
@@ -151,7 +145,7 @@ func (g *Game) causedBy(s int, c Cause) bool {
 
 // takeStep: the white wolf king takes one player with him (no last words).
 func (g *Game) takeStep(w int) {
-	st := &step{name: "take", seat: w, actors: []int{w}, outOK: true}
+	st := &step{name: WaitTake, seat: w, actors: []int{w}, outOK: true}
 	g.wait(st)
 	g.say("explode.take.ask", w)
 	target := g.pointOrWave(st, "白狼王 points at the player he takes", "seat %d cannot be taken", nil)
@@ -186,7 +180,7 @@ func (g *Game) startDuel(k int, interrupted *step) {
 		}
 	}
 	g.finish(interrupted)
-	st := &step{name: "duel", seat: k, actors: []int{k}}
+	st := &step{name: WaitDuel, seat: k, actors: []int{k}}
 	g.wait(st)
 	g.say("duel.ask", k)
 	chosen := g.pointOrWave(st, "the knight points at the player he duels", "seat %d cannot be duelled", nil)
@@ -203,7 +197,7 @@ func (g *Game) startDuel(k int, interrupted *step) {
 		g.finish(st)
 		g.knightUsed = true
 		g.say("duel.announce", k, target)
-		g.record(Record{Type: RecAction, Kind: "duel", By: k, Target: target, When: g.when()})
+		g.record(Record{Type: RecAction, Kind: ActionDuel, By: k, Target: target, When: g.when()})
 		if g.role(target).IsWolf() {
 			g.interrupt()
 			g.say("duel.wolf", target)

@@ -35,7 +35,7 @@ type Game struct {
 	night, day int
 	started    bool
 	over       bool
-	winner     string
+	winner     Winner
 	paused     bool
 
 	sheriff    int
@@ -71,7 +71,7 @@ type Game struct {
 	exiledDay       int
 	princeRevealed  bool
 	pending         []int // last night's dead, not announced, in the order they died
-	pendingResult   string
+	pendingResult   Winner
 	resultsRead     bool // this day's night results have been read
 
 	el election
@@ -235,10 +235,10 @@ func (g *Game) applySeat(in Input) error {
 	if s == nil || s.act == nil {
 		return errf(ErrNotNow, "no step takes seat input now")
 	}
-	if !s.isActor(in.Seat) || (!s.outOK && !g.present(in.Seat) && !(s.name == "night" && contains(g.exploded, in.Seat))) {
+	if !s.isActor(in.Seat) || (!s.outOK && !g.present(in.Seat) && !(s.name == WaitNight && contains(g.exploded, in.Seat))) {
 		return errf(ErrNotActor, "seat %d does not act in this step (%s)", in.Seat, s.describe())
 	}
-	if s.name == "night" && s.kind != string(StepWolves) && in.Action != ActWave && g.nightBlocked(in.Seat) {
+	if s.name == WaitNight && s.kind != string(StepWolves) && in.Action != ActWave && g.nightBlocked(in.Seat) {
 		// 噩夢之影's fear, 蝕時狼妃's lock, 血月使徒's seal: 技能被禁止
 		return errf(ErrRule, "seat %d's skill is blocked tonight (feared, locked or sealed)", in.Seat)
 	}
@@ -411,33 +411,8 @@ func (g *Game) when() string {
 	return fmt.Sprintf("night-%d", g.night)
 }
 
-// winCheck is the 屠邊 rule (A12), counting only living seats.
-func (g *Game) winCheck() string {
-	var wolves, villagers, gods int
-	for s := 1; s <= g.n; s++ {
-		if !g.living(s) {
-			continue
-		}
-		switch g.role(s).Camp() {
-		case CampWolf:
-			wolves++
-		case CampVillager:
-			villagers++
-		case CampGod:
-			gods++
-		}
-	}
-	switch {
-	case wolves == 0:
-		return "好人"
-	case villagers == 0 || gods == 0:
-		return "狼人"
-	}
-	return ""
-}
-
 // end finishes the game: nothing owed is taken any more (獵人封槍).
-func (g *Game) end(winner string) {
+func (g *Game) end(winner Winner) {
 	if g.over {
 		return
 	}
@@ -450,14 +425,14 @@ func (g *Game) end(winner string) {
 		}
 	}
 	switch winner {
-	case "好人":
+	case WinGood:
 		g.say("game.over.good")
-	case "狼人":
+	case WinWolves:
 		g.say("game.over.wolves")
 	default:
 		g.say("game.over.void")
 	}
-	g.record(Record{Type: RecResult, Result: winner})
+	g.record(Record{Type: RecResult, Result: string(winner)})
 }
 
 // dies takes a seat out by day (or a DQ at any time), records it and checks

@@ -23,19 +23,6 @@ func (g *Game) beginNight() {
 	g.then(g.endNight)
 }
 
-// wakesWithWolves: the wolf-camp roles that open eyes in the wolves' step
-// (seed 000 writes them "X+狼人"). 石像鬼 never does; 噩夢之影 does not meet
-// the wolves on night 1 (rules.md B).
-func wakesWithWolves(r Role, night int) bool {
-	switch r {
-	case Werewolf, WolfKing, WhiteWolfKing, WolfBeauty, EvilKnight, BloodMoon, EclipseQueen, WolfWitch:
-		return true
-	case Nightmare:
-		return night > 1
-	}
-	return false
-}
-
 // nightActors are the seats that act in a night step.
 func (g *Game) nightActors(k StepKind) []int {
 	var out []int
@@ -44,21 +31,11 @@ func (g *Game) nightActors(k StepKind) []int {
 			continue
 		}
 		r := g.role(s)
-		if kr, _ := k.Role(); (k == StepWolves && wakesWithWolves(r, g.night)) || (k != StepWolves && kr == r) {
+		if kr, _ := k.Role(); (k == StepWolves && r.row().WakesWithWolves(g.night)) || (k != StepWolves && kr == r) {
 			out = append(out, s)
 		}
 	}
 	return out
-}
-
-// hasConfirm: steps where the judge asks "確認是他嗎？" after the gesture.
-func hasConfirm(k StepKind) bool {
-	switch k {
-	case StepWolves, StepGuard, StepSeer, StepWitch, StepWolfBeauty, StepDreamweaver, StepNightmare,
-		StepEclipseQueen, StepDemonHunter, StepWolfWitch, StepPureWhite, StepGargoyle, StepGargoyleKill:
-		return true
-	}
-	return false
 }
 
 // nightStep runs one step. Its public output — the lines, their order and
@@ -73,7 +50,7 @@ func hasConfirm(k StepKind) bool {
 func (g *Game) nightStep(st Step) {
 	k := st.Kind
 	actors := g.nightActors(k)
-	s := &step{name: "night", kind: string(k), actors: actors, lines: st}
+	s := &step{name: WaitNight, kind: string(k), actors: actors, lines: st}
 	live := len(actors) > 0
 	if k == StepWolves {
 		s.actors = append(s.actors, g.exploded...)
@@ -201,7 +178,7 @@ func (g *Game) nightStep(st Step) {
 // eyes.
 func (g *Game) closeNightStep(s *step, st Step, live bool) {
 	k := st.Kind
-	if hasConfirm(k) && !st.OpenOnly {
+	if _, si, _ := k.info(); si.Confirm && !st.OpenOnly {
 		g.say("night.confirm")
 	}
 	if s.commit != nil && live {
@@ -214,12 +191,12 @@ func (g *Game) closeNightStep(s *step, st Step, live bool) {
 		g.say("night.seer.result")
 		if live && g.ns.check > 0 {
 			seer, t := s.actors[0], g.ns.check
-			res, line := "好人", "cue.seer.good"
+			res, line := WinGood, "cue.seer.good"
 			if g.role(t).IsWolf() {
-				res, line = "狼人", "cue.seer.wolf"
+				res, line = WinWolves, "cue.seer.wolf"
 			}
 			g.cue(seer, line, seer, t)
-			g.record(Record{Type: RecCheck, By: seer, Target: t, Result: res})
+			g.record(Record{Type: RecCheck, By: seer, Target: t, Result: string(res)})
 			if g.role(t) == EvilKnight && (!g.reflectUsed || g.ns.reflectWitch) {
 				// 反傷: the seer dies tonight — instead of the witch when both
 				// hit him the same night
@@ -246,7 +223,7 @@ func (g *Game) wolvesStep(s *step) {
 		if t != 0 && !g.living(t) {
 			return errf(ErrBadTarget, "seat %d is out", t)
 		}
-		if t != 0 && g.role(t) == WolfBeauty {
+		if t != 0 && g.role(t).row().NoKnife {
 			return errf(ErrRule, "狼美人 cannot be knifed by her own side")
 		}
 		point[seat] = t
@@ -271,9 +248,9 @@ func (g *Game) wolvesStep(s *step) {
 	s.commit = func() {
 		if t, ok := s.agreed(); ok {
 			g.ns.kill = t
-			g.record(Record{Type: RecAction, Kind: "kill", Target: t, When: g.when()})
+			g.record(Record{Type: RecAction, Kind: ActionKill, Target: t, When: g.when()})
 		} else {
-			g.record(Record{Type: RecAction, Kind: "kill", Target: 0, When: g.when()})
+			g.record(Record{Type: RecAction, Kind: ActionKill, Target: 0, When: g.when()})
 		}
 	}
 }
@@ -348,7 +325,7 @@ func (g *Game) witchStep(s *step, live bool) {
 		if save {
 			g.antidoteUsed = true
 			g.ns.saved = true
-			g.record(Record{Type: RecAction, Kind: "save", By: witch, Target: g.ns.kill, When: g.when()})
+			g.record(Record{Type: RecAction, Kind: ActionSave, By: witch, Target: g.ns.kill, When: g.when()})
 		}
 		if poison > 0 {
 			g.poisonUsed = true
@@ -359,7 +336,7 @@ func (g *Game) witchStep(s *step, live bool) {
 				// tonight, only the seer dies (rules.md B 惡靈騎士)
 				g.reflectUsed, g.ns.reflect, g.ns.reflectWitch = true, witch, true
 			}
-			g.record(Record{Type: RecAction, Kind: "poison", By: witch, Target: poison, When: g.when()})
+			g.record(Record{Type: RecAction, Kind: ActionPoison, By: witch, Target: poison, When: g.when()})
 		}
 	}
 }
@@ -369,7 +346,7 @@ func (g *Game) selfSaveAllowed() bool {
 	case "first_night":
 		return g.night == 1
 	case "no_guard":
-		return !g.b.Has(Guard)
+		return !g.b.hasProtector()
 	}
 	return false
 }
@@ -438,7 +415,7 @@ func (g *Game) guardStep(s *step) {
 	s.done = func() bool { return chosen }
 	s.commit = func() {
 		g.ns.guard = target
-		g.record(Record{Type: RecAction, Kind: "guard", By: s.actors[0], Target: target, When: g.when()})
+		g.record(Record{Type: RecAction, Kind: ActionGuard, By: s.actors[0], Target: target, When: g.when()})
 	}
 }
 
@@ -458,7 +435,7 @@ func (g *Game) charmStep(s *step) {
 		return nil
 	}, func(actor, target int) {
 		g.ns.charm = target
-		g.record(Record{Type: RecAction, Kind: "charm", By: actor, Target: target, When: g.when()})
+		g.record(Record{Type: RecAction, Kind: ActionCharm, By: actor, Target: target, When: g.when()})
 	})
 }
 
@@ -470,7 +447,7 @@ func (g *Game) canShootTonight(h int) bool {
 
 // signup: night 1, after the steps (A4): "上警玩家請舉手" 3-2-1, hands with eyes closed.
 func (g *Game) signup() {
-	s := &step{name: "signup"}
+	s := &step{name: WaitSignup}
 	for x := 1; x <= g.n; x++ {
 		if g.living(x) {
 			s.actors = append(s.actors, x)
@@ -497,7 +474,7 @@ func (g *Game) signup() {
 		g.el = election{candidates: c, ran: map[int]bool{}, withdrawn: map[int]bool{}}
 		for _, x := range c {
 			g.el.ran[x] = true
-			g.record(Record{Type: RecAction, Kind: "signup", By: x, When: g.when()})
+			g.record(Record{Type: RecAction, Kind: ActionSignup, By: x, When: g.when()})
 		}
 		g.el.pending = len(c) > 0
 		if len(c) == 0 {
@@ -526,7 +503,7 @@ func (g *Game) endNight() {
 			g.nightDeath(k, CauseWolf)
 		}
 	}
-	if p := g.ns.poison; p > 0 && (g.living(p) || g.seats[p].dying) && !g.immuneAtNight(p) && g.role(p) != DemonHunter {
+	if p := g.ns.poison; p > 0 && (g.living(p) || g.seats[p].dying) && !g.immuneAtNight(p) && !g.role(p).row().PoisonOK {
 		g.nightDeath(p, CausePoison)
 	}
 	g.resolveRoles2()

@@ -47,7 +47,7 @@ func (g *Game) dreamweaverStep(s *step) {
 			g.cue(dw, "cue.dream.random", dw, target)
 		}
 		g.ns.dream = target
-		g.record(Record{Type: RecAction, Kind: "dream", By: dw, Target: target, When: g.when()})
+		g.record(Record{Type: RecAction, Kind: ActionDream, By: dw, Target: target, When: g.when()})
 	})
 }
 
@@ -64,7 +64,7 @@ func (g *Game) nightmareStep(s *step) {
 	}, func(actor, target int) {
 		g.ns.fear = target
 		if target > 0 {
-			g.record(Record{Type: RecAction, Kind: "fear", By: actor, Target: target, When: g.when()})
+			g.record(Record{Type: RecAction, Kind: ActionFear, By: actor, Target: target, When: g.when()})
 		}
 	})
 }
@@ -82,7 +82,7 @@ func (g *Game) eclipseStep(s *step) {
 	}, func(actor, target int) {
 		if target > 0 {
 			g.lockUsed, g.locked, g.lockNight = true, target, g.night
-			g.record(Record{Type: RecAction, Kind: "lock", By: actor, Target: target, When: g.when()})
+			g.record(Record{Type: RecAction, Kind: ActionLock, By: actor, Target: target, When: g.when()})
 		}
 	})
 }
@@ -98,7 +98,7 @@ func (g *Game) demonHunterStep(s *step) {
 	}, func(actor, target int) {
 		if target > 0 {
 			g.ns.hunt, g.ns.hunter = target, actor
-			g.record(Record{Type: RecAction, Kind: "hunt", By: actor, Target: target, When: g.when()})
+			g.record(Record{Type: RecAction, Kind: ActionHunt, By: actor, Target: target, When: g.when()})
 		}
 	})
 }
@@ -188,7 +188,7 @@ func (g *Game) gargoyleKillStep(s *step, live bool) {
 	s.commit = func() {
 		if alone && target > 0 {
 			g.ns.kill = target
-			g.record(Record{Type: RecAction, Kind: "kill", By: s.actors[0], Target: target, When: g.when()})
+			g.record(Record{Type: RecAction, Kind: ActionKill, By: s.actors[0], Target: target, When: g.when()})
 		}
 	}
 }
@@ -206,16 +206,16 @@ func (g *Game) gravekeeperStep(s *step, live bool) {
 		g.cue(gk, "cue.gravekeeper.none", gk)
 	case g.role(x).IsWolf():
 		g.cue(gk, "cue.gravekeeper.wolf", gk, x)
-		g.record(Record{Type: RecCheck, By: gk, Target: x, Result: "狼人"})
+		g.record(Record{Type: RecCheck, By: gk, Target: x, Result: string(WinWolves)})
 	default:
 		g.cue(gk, "cue.gravekeeper.good", gk, x)
-		g.record(Record{Type: RecCheck, By: gk, Target: x, Result: "好人"})
+		g.record(Record{Type: RecCheck, By: gk, Target: x, Result: string(WinGood)})
 	}
 }
 
 // immuneAtNight: the sleepwalker is immune to all night harm; 惡靈騎士
 // cannot die at night.
-func (g *Game) immuneAtNight(s int) bool { return s == g.ns.dream || g.role(s) == EvilKnight }
+func (g *Game) immuneAtNight(s int) bool { return s == g.ns.dream || g.role(s).row().NightProof }
 
 // resolveRoles2 resolves the new roles' night deaths after the knife and
 // the poison: hunt, check-kills, reflection, dream deaths.

@@ -135,7 +135,8 @@ func playJournal(t testing.TB, dir, board string, seed uint64, end bool) *played
 	if failed != nil {
 		t.Fatal(failed)
 	}
-	_, p.winner = g.Over()
+	_, won := g.Over()
+	p.winner = string(won)
 	if end {
 		at := wall()
 		p.written = append(p.written, EndRecord(at, "console:judge@192.0.2.1", p.winner))

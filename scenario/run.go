@@ -170,7 +170,8 @@ func Run(f *File, boards BoardSource) *Result {
 			return res
 		}
 	}
-	_, res.Winner = g.Over()
+	_, w := g.Over()
+	res.Winner = string(w)
 	res.Failures = r.expectations()
 	return res
 }
@@ -491,9 +492,9 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 		}
 		return ok(r.seatInputs(d, ins...))
 	case KSignup, KWithdraw:
-		want := "signup"
+		want := engine.WaitSignup
 		if d.Kind == KWithdraw {
-			want = "withdraw"
+			want = engine.WaitWithdraw
 		}
 		if p.Step != want {
 			return false, nil, nil
@@ -554,7 +555,7 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 		if len(d.Seats) == 2 && r.g.RoleOf(d.Seats[0]) != engine.WhiteWolfKing {
 			return fail("自爆 %d 帶走 %d: seat %d is %s, not the white wolf king", d.Seats[0], d.Seats[1], d.Seats[0], r.g.RoleOf(d.Seats[0]).Name())
 		}
-		inWindow := p.Step == "explode" || ((p.Step == "speech" || p.Step == "withdraw") && p.Window != "" && (d.Window == "" || d.Window == p.Window))
+		inWindow := p.Step == engine.WaitExplode || ((p.Step == engine.WaitSpeech || p.Step == engine.WaitWithdraw) && p.Window != engine.NoWindow && (d.Window == "" || engine.Window(d.Window) == p.Window))
 		if !inWindow {
 			return false, nil, nil
 		}
@@ -645,7 +646,7 @@ func (r *runner) expectations() []Failure {
 			if want == "无" {
 				want = "無"
 			}
-			got := w
+			got := string(w)
 			if !over {
 				got = "無"
 			}
