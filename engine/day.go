@@ -125,12 +125,9 @@ func (g *Game) canSkill(s int) bool {
 			return false
 		}
 	}
-	// 噩夢之影: feared tonight and killed tonight → no shot (by day the fear
-	// is over: an exiled hunter may shoot); 蝕時狼妃's lock holds the next day.
-	if g.lockedNow(s) || (g.day == g.night && g.ns.fear == s && g.seats[s].when == fmt.Sprintf("night-%d", g.night)) {
-		return false
-	}
-	return true
+	// a locked player (蝕時狼妃) has no skill; a board role may take the shot
+	// (噩夢之影: feared and killed tonight)
+	return !g.silenced(s) && !g.any(func(h *roleHooks) func(*Game, int) bool { return h.noShot }, s)
 }
 
 // skillStep: "X號玩家是否發動技能" 10 s, 5-4-3-2-1 at 5 s (A6).
@@ -221,26 +218,10 @@ func (g *Game) shoot(b *batch, s, t int) {
 		return
 	}
 	tasks := []func(){func() { g.skillStep(b, t) }}
-	if g.role(t) == WolfBeauty {
-		tasks = append(tasks, func() { g.charmFollow(b, t) })
+	if h := g.self(t).follow; h != nil {
+		tasks = append(tasks, h(g, b, t))
 	}
 	g.next(tasks...)
-}
-
-// charmFollow: when 狼美人 is exiled or shot by day, last night's charmed
-// player dies with her (rules.md B 狼美人).
-func (g *Game) charmFollow(b *batch, beauty int) {
-	c := g.charmed
-	if c == 0 || !g.present(c) {
-		return
-	}
-	g.say("charm.follow", c)
-	b.insertAfter(beauty, c, b.wordsOf(beauty))
-	g.dies(c, CauseCharm, false)
-	if g.over {
-		return
-	}
-	g.next(func() { g.skillStep(b, c) })
 }
 
 func (g *Game) badgeFor(b *batch) {

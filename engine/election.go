@@ -90,7 +90,7 @@ func (g *Game) withdrawal() {
 func (g *Game) electionVoters() []int {
 	var v []int
 	for s := 1; s <= g.n; s++ {
-		if g.present(s) && !g.el.ran[s] && !g.lockedNow(s) {
+		if g.present(s) && !g.el.ran[s] && !g.silenced(s) {
 			v = append(v, s)
 		}
 	}
@@ -101,7 +101,7 @@ func (g *Game) electionVoters() []int {
 func (g *Game) pkVoters(stage []int) []int {
 	var v []int
 	for s := 1; s <= g.n; s++ {
-		if g.present(s) && !contains(stage, s) && !g.lockedNow(s) {
+		if g.present(s) && !contains(stage, s) && !g.silenced(s) {
 			v = append(v, s)
 		}
 	}

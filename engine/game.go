@@ -38,61 +38,38 @@ type Game struct {
 	winner     Winner
 	paused     bool
 
-	sheriff    int
-	badgeGone  bool // no sheriff for the rest of the game
-	hour, min  int
-	agenda     []func()
-	cur        *step
-	nextTimer  TimerID
-	stepSeq    int
-	recs       []Record // slab the records are handed out from
-	out        []Effect
-	buf        []Effect // reused by Apply: its result is valid until the next call
-	lastSay    Effect   // the last line said, for "repeat" (Kind EffSay when set)
-	knightUsed bool
+	sheriff   int
+	badgeGone bool // no sheriff for the rest of the game
+	hour, min int
+	agenda    []func()
+	cur       *step
+	nextTimer TimerID
+	stepSeq   int
+	recs      []Record // slab the records are handed out from
+	out       []Effect
+	buf       []Effect // reused by Apply: its result is valid until the next call
+	lastSay   Effect   // the last line said, for "repeat" (Kind EffSay when set)
 
 	// night bookkeeping
-	ns              nightState
-	lastGuard       int
-	lastCharm       int
-	charmed         int // the charm of the most recent night
-	antidoteUsed    bool
-	poisonUsed      bool
-	exploded        []int // wolves that exploded the day before: they point the next kill
-	lastDream       int
-	lastFear        int
-	lockUsed        bool
-	locked          int // 蝕時狼妃's locked seat
-	lockNight       int // the night of the lock: it holds through the next day
-	reflectUsed     bool
-	sealNight       int // 血月使徒 exploded: good roles' night skills fail on this night
-	gargoyleChecked map[int]bool
-	exiledYesterday int // for 守墓人
-	exiledDay       int
-	princeRevealed  bool
-	pending         []int // last night's dead, not announced, in the order they died
-	pendingResult   Winner
-	resultsRead     bool // this day's night results have been read
+	ns            nightState
+	exploded      []int // wolves that exploded the day before: they point the next kill
+	pending       []int // last night's dead, not announced, in the order they died
+	pendingResult Winner
+	resultsRead   bool // this day's night results have been read
 
 	el election
+
+	rs        roleStates  // each role's own state (its file defines it)
+	hooks     []roleHooks // the hooks of the board's roles, in table order
+	hookRoles []Role      // … and their roles
 }
 
 // nightState is what the night's steps decided.
 type nightState struct {
-	kill         int // wolves' agreed target, 0 = none
-	guard        int
-	saved        bool
-	poison       int
-	check        int
-	charm        int
-	poisoned     map[int]bool
-	dream        int   // 攝夢人's sleepwalker
-	fear         int   // 噩夢之影's feared player
-	hunt         int   // 獵魔人's target
-	hunter       int   // … and the demon hunter
-	checkKills   []int // 純白之女 / 狼巫 checks that remove a player (night 2+)
-	reflect      int   // the seer or witch hit by 惡靈騎士's reflection
-	reflectWitch bool  // … the witch, so far tonight
+	kill     int  // wolves' agreed target, 0 = none
+	saved    bool // the witch saved the wolves' target
+	poison   int
+	poisoned map[int]bool
 }
 
 // New deals a game. The deal must be a permutation of the board's roles.
@@ -103,9 +80,6 @@ func New(cfg Config) (*Game, error) {
 	}
 	if r, bad := b.Unimplemented(); bad {
 		return nil, &ErrNotImplemented{Role: r}
-	}
-	if b.Options.SheriffRetry {
-		return nil, errf(ErrBadInput, "option sheriff.retry_next_day is not implemented yet")
 	}
 	if len(cfg.Deal) != b.Players {
 		return nil, errf(ErrBadInput, "deal has %d roles, board %s has %d players", len(cfg.Deal), b.ID, b.Players)
@@ -128,6 +102,7 @@ func New(cfg Config) (*Game, error) {
 	for i, r := range cfg.Deal {
 		g.seats[i+1].role = r
 	}
+	g.boardHooks()
 	return g, nil
 }
 

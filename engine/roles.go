@@ -69,6 +69,10 @@ type StepInfo struct {
 	Kind    StepKind
 	Confirm bool // the judge asks "確認是他嗎？" when the step closes
 	Result  bool // the judge says "他的身份為" when the step closes (a check)
+	// Unblocked: no "skill blocked" cue at the step's open (the wolves' kill,
+	// 石像鬼's kill); a blocked actor's input is refused all the same,
+	// except in the wolves' step.
+	Unblocked bool
 }
 
 // RoleInfo is one row of the role table: every trait of a role.
@@ -125,7 +129,7 @@ func shotCauses() []Cause { return []Cause{CauseWolf, CauseExile, CauseShot, Cau
 // (doc.go: the engine keeps no mutable globals); Roles hands out a copy.
 var roleTab = [...]RoleInfo{
 	{ID: Werewolf, Name: "狼人", Simplified: "狼人", Side: SideWolf, WolvesFrom: 1, Explodes: true,
-		Steps: []StepInfo{{Kind: StepWolves, Confirm: true}}},
+		Steps: []StepInfo{{Kind: StepWolves, Confirm: true, Unblocked: true}}},
 	{ID: Villager, Name: "村民", Simplified: "村民", Category: CatVillager},
 	{ID: Seer, Name: "預言家", Simplified: "预言家", Category: CatGod,
 		Steps: []StepInfo{{Kind: StepSeer, Confirm: true, Result: true}}},
@@ -161,7 +165,7 @@ var roleTab = [...]RoleInfo{
 	{ID: PureWhite, Name: "純白之女", Simplified: "纯白之女", Category: CatGod,
 		Steps: []StepInfo{{Kind: StepPureWhite, Confirm: true, Result: true}}},
 	{ID: Gargoyle, Name: "石像鬼", Simplified: "石像鬼", Side: SideWolf,
-		Steps: []StepInfo{{Kind: StepGargoyle, Confirm: true, Result: true}, {Kind: StepGargoyleKill, Confirm: true}}},
+		Steps: []StepInfo{{Kind: StepGargoyle, Confirm: true, Result: true}, {Kind: StepGargoyleKill, Confirm: true, Unblocked: true}}},
 	{ID: Gravekeeper, Name: "守墓人", Simplified: "守墓人", Category: CatGod,
 		Steps: []StepInfo{{Kind: StepGravekeeper}}},
 }
@@ -268,4 +272,85 @@ func (k StepKind) Role() (Role, bool) {
 		return ri.ID, true
 	}
 	return "", false
+}
+
+// stepHooks returns the step's traits and the hooks of the role acting in it.
+func (k StepKind) stepHooks() (StepInfo, roleHooks) {
+	ri, si, ok := k.info()
+	if !ok {
+		return si, roleHooks{}
+	}
+	return si, hooksFor(ri.ID)
+}
+
+// hooksFor returns a role's hooks: its rules, in its own file.
+func hooksFor(r Role) roleHooks {
+	switch r {
+	case Werewolf:
+		return werewolfHooks()
+	case Seer:
+		return seerHooks()
+	case Witch:
+		return witchHooks()
+	case Hunter:
+		return hunterHooks()
+	case Idiot:
+		return idiotHooks()
+	case Guard:
+		return guardHooks()
+	case WhiteWolfKing:
+		return whiteWolfKingHooks()
+	case WolfBeauty:
+		return wolfBeautyHooks()
+	case Knight:
+		return knightHooks()
+	case Dreamweaver:
+		return dreamweaverHooks()
+	case Nightmare:
+		return nightmareHooks()
+	case EvilKnight:
+		return evilKnightHooks()
+	case BloodMoon:
+		return bloodMoonHooks()
+	case DemonHunter:
+		return demonHunterHooks()
+	case EclipseQueen:
+		return eclipseQueenHooks()
+	case Prince:
+		return princeHooks()
+	case WolfWitch:
+		return wolfWitchHooks()
+	case PureWhite:
+		return pureWhiteHooks()
+	case Gargoyle:
+		return gargoyleHooks()
+	case Gravekeeper:
+		return gravekeeperHooks()
+	}
+	return roleHooks{} // 村民, 狼王: traits only
+}
+
+// nightDeathOrder is the order in which the roles' own night deaths resolve,
+// after the knife and the poison: the hunt, the check kills, the
+// reflection, the dream.
+func nightDeathOrder() [4]Role { return [4]Role{DemonHunter, PureWhite, EvilKnight, Dreamweaver} }
+
+// roleStates holds each role's own state; each type is defined in the
+// role's file.
+type roleStates struct {
+	seer     seerState
+	witch    witchState
+	guard    guardState
+	beauty   wolfBeautyState
+	knight   knightState
+	dream    dreamweaverState
+	fear     nightmareState
+	eclipse  eclipseQueenState
+	evil     evilKnightState
+	blood    bloodMoonState
+	hunt     demonHunterState
+	checks   pureWhiteState
+	gargoyle gargoyleState
+	grave    gravekeeperState
+	prince   princeState
 }
