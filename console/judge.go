@@ -378,7 +378,7 @@ func (m *judgeModel) state(now time.Time, speed float64) JudgeState {
 	for _, r := range m.records {
 		st.Records = append(st.Records, RecordView{At: r.at, Type: string(r.rec.Type), Text: recordText(&r.rec)})
 	}
-	if pr != nil && !m.over && pr.prompt.Step != "" {
+	if pr != nil && !m.over && pr.prompt.Step != engine.StepName("") {
 		p := pr.prompt
 		st.Step = &StepView{Step: string(p.Step), Kind: p.Kind, Label: stepLabel(p), Seat: p.Seat,
 			Actors: append([]int{}, p.Actors...), Window: string(p.Window), Pedal: p.Pedal, Input: p.Input}

@@ -432,7 +432,7 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 	case KVoid:
 		return ok(r.seatInputs(d, engine.Judge(engine.JudgeVoid, 0, 0)))
 	case KReveal:
-		if p.Step != "prince" {
+		if p.Step != engine.WaitPrince {
 			return false, nil, nil
 		}
 		return ok(r.seatInputs(d, gesture(d.Seats[0], engine.ActBoom)))
@@ -444,10 +444,10 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 			}
 			kind = string(engine.StepGargoyleKill)
 		}
-		if p.Step == "night" && p.Kind == kind && !p.Input && !r.laterStep(p, kind) {
+		if p.Step == engine.WaitNight && p.Kind == kind && !p.Input && !r.laterStep(p, kind) {
 			return fail("%s only opens and closes its eyes in this step", d.Role.Name())
 		}
-		if p.Step != "night" || p.Kind != kind || !p.Input {
+		if p.Step != engine.WaitNight || p.Kind != kind || !p.Input {
 			return false, nil, nil
 		}
 		if len(p.Actors) == 0 {
@@ -505,7 +505,7 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 		}
 		return ok(r.seatInputs(d, ins...))
 	case KVote:
-		if p.Step != "vote" || p.Kind != d.VoteKind {
+		if p.Step != engine.WaitVote || p.Kind != d.VoteKind {
 			return false, nil, nil
 		}
 		var ins []engine.Input
@@ -514,7 +514,7 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 		}
 		return ok(r.seatInputs(d, ins...))
 	case KSkill:
-		if p.Step != "skill" || p.Seat != d.Seats[0] {
+		if p.Step != engine.WaitSkill || p.Seat != d.Seats[0] {
 			return false, nil, nil
 		}
 		if d.Word == "不發動" {
@@ -523,7 +523,7 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 		// the skill is used (UP: "請選擇目標"), then the target
 		return ok(r.seatInputs(d, gesture(p.Seat, engine.ActUp), target(p.Seat, d.Seats[1])))
 	case KBadge:
-		if p.Step != "badge" {
+		if p.Step != engine.WaitBadge {
 			return false, nil, nil
 		}
 		if d.Word == "撕毀" {
@@ -531,7 +531,7 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 		}
 		return ok(r.seatInputs(d, target(p.Seat, d.Seats[0])))
 	case KOrder:
-		if p.Step != "order" {
+		if p.Step != engine.WaitOrder {
 			return false, nil, nil
 		}
 		a := engine.ActUp
@@ -540,7 +540,7 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 		}
 		return ok(r.seatInputs(d, gesture(p.Seat, a)))
 	case KGuide:
-		if p.Step != "guide" {
+		if p.Step != engine.WaitGuide {
 			return false, nil, nil
 		}
 		if d.Word == "不歸" {
@@ -567,7 +567,7 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 		}
 		return true, nil, nil
 	case KTake:
-		if p.Step != "take" || p.Seat != d.Seats[0] {
+		if p.Step != engine.WaitTake || p.Seat != d.Seats[0] {
 			return false, nil, nil
 		}
 		return ok(r.seatInputs(d, target(p.Seat, d.Seats[1])))
@@ -575,7 +575,7 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 		if role := r.g.RoleOf(d.Seats[0]); role != engine.Knight {
 			return fail("決鬥: seat %d is %s, not the knight", d.Seats[0], role.Name())
 		}
-		if p.Step != "speech" || p.Window != "放逐" {
+		if p.Step != engine.WaitSpeech || p.Window != engine.WindowExile {
 			return false, nil, nil
 		}
 		return ok(r.seatInputs(d, gesture(d.Seats[0], engine.ActBoom), target(d.Seats[0], d.Seats[1])))
