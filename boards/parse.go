@@ -15,6 +15,7 @@ import (
 const (
 	minPlayers = 6
 	maxPlayers = 18
+	maxBottom  = 2 // bottom cards beyond the seats (a thief picks from two)
 	maxSeconds = 600
 	maxNight   = 99
 	maxIDLen   = 64
@@ -231,8 +232,8 @@ func (p *parser) roles(n int, toks []string) error {
 		if !ok {
 			return p.errorf(n, "unknown role %q", name)
 		}
-		if total += count; total > maxPlayers {
-			return p.errorf(n, "more than %d roles", maxPlayers)
+		if total += count; total > maxPlayers+maxBottom {
+			return p.errorf(n, "more than %d roles", maxPlayers+maxBottom)
 		}
 		for j := 0; j < count; j++ {
 			p.b.Roles = append(p.b.Roles, ri.ID)
@@ -501,8 +502,11 @@ func validate(b *engine.Board, at *lines) error {
 			good = true
 		}
 	}
-	if len(b.Roles) != b.Players {
+	if len(b.Roles) < b.Players {
 		return e(at.roles, "%d roles for %d players", len(b.Roles), b.Players)
+	}
+	if len(b.Roles) > b.Players+maxBottom {
+		return e(at.roles, "%d roles for %d players (at most %d bottom cards)", len(b.Roles), b.Players, maxBottom)
 	}
 	if !wolf {
 		return e(at.roles, "no wolf-camp role")

@@ -48,8 +48,8 @@ type NightPlan struct {
 type Board struct {
 	ID      string
 	Name    string
-	Players int
-	Roles   []Role // the composition, as a multiset (order is not the deal)
+	Players int    // seats: 6..18
+	Roles   []Role // the cards, as a multiset (order is not the deal): one a seat, and any more are bottom cards (a thief's two)
 	Nights  []NightPlan
 	Options Options
 	Source  string // file the board came from, for messages
@@ -60,6 +60,9 @@ type Board struct {
 	// every member out (rules-more.md D0.2).
 	Third [][]int
 }
+
+// Bottom is the number of bottom cards: the cards beyond the seats.
+func (b *Board) Bottom() int { return len(b.Roles) - b.Players }
 
 // StepsFor returns the night order of night n (1-based).
 func (b *Board) StepsFor(n int) []Step {

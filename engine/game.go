@@ -19,13 +19,17 @@ type seatState struct {
 // Config is what a game starts from.
 type Config struct {
 	Board *Board
-	Deal  []Role // Deal[i] is the role of seat i+1; must be the board's composition
-	Seed  uint64 // seeds the engine's own random choices (plausible step lengths)
+	Deal  []Role // Deal[i] is the role of seat i+1
+	// Bottom holds the cards dealt to no seat (Board.Bottom of them); Deal
+	// and Bottom together must be the board's cards.
+	Bottom []Role
+	Seed   uint64 // seeds the engine's own random choices (plausible step lengths)
 }
 
 // Game is one game: a pure state machine. Apply inputs, get effects.
 type Game struct {
 	b      Board
+	bottom []Role // the cards dealt to no seat
 	opt    Options
 	n      int
 	seats  []seatState // index 1..n
@@ -84,11 +88,17 @@ func New(cfg Config) (*Game, error) {
 	if len(cfg.Deal) != b.Players {
 		return nil, errf(ErrBadInput, "deal has %d roles, board %s has %d players", len(cfg.Deal), b.ID, b.Players)
 	}
+	if len(cfg.Bottom) != b.Bottom() {
+		return nil, errf(ErrBadInput, "deal has %d bottom cards, board %s has %d", len(cfg.Bottom), b.ID, b.Bottom())
+	}
 	want := map[Role]int{}
 	for _, r := range b.Roles {
 		want[r]++
 	}
 	for _, r := range cfg.Deal {
+		want[r]--
+	}
+	for _, r := range cfg.Bottom {
 		want[r]--
 	}
 	for _, r := range b.Roles {
@@ -98,6 +108,7 @@ func New(cfg Config) (*Game, error) {
 	}
 	g := &Game{b: *b, opt: b.Options, n: b.Players, rng: cfg.Seed ^ 0x9E3779B97F4A7C15}
 	g.halves = int(g.opt.SheriffWeight*2 + 0.5)
+	g.bottom = append([]Role(nil), cfg.Bottom...)
 	g.seats = make([]seatState, g.n+1)
 	for i, r := range cfg.Deal {
 		g.seats[i+1].role = r
@@ -106,15 +117,26 @@ func New(cfg Config) (*Game, error) {
 	return g, nil
 }
 
-// Deal shuffles a board's composition with a seeded generator (A2).
+// Deal shuffles a board's cards with a seeded generator (A2) and returns
+// the seats' cards (DealCards also returns the bottom cards).
 func Deal(b *Board, seed uint64) []Role {
+	seats, _ := DealCards(b, seed)
+	return seats
+}
+
+// DealCards shuffles a board's cards with a seeded generator (A2): the
+// first Players cards go to seats 1..Players, the rest are the bottom cards.
+func DealCards(b *Board, seed uint64) (seats, bottom []Role) {
 	d := append([]Role(nil), b.Roles...)
 	r := seed ^ 0xD1B54A32D192ED03
 	for i := len(d) - 1; i > 0; i-- {
 		j := int(splitmix(&r) % uint64(i+1))
 		d[i], d[j] = d[j], d[i]
 	}
-	return d
+	if b.Players >= 0 && b.Players < len(d) {
+		return d[:b.Players:b.Players], d[b.Players:]
+	}
+	return d, nil
 }
 
 func splitmix(s *uint64) uint64 {

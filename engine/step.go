@@ -187,6 +187,9 @@ func (g *Game) RoleOf(s int) Role {
 	return g.seats[s].role
 }
 
+// Bottom returns the cards dealt to no seat (a copy; none on most boards).
+func (g *Game) Bottom() []Role { return append([]Role(nil), g.bottom...) }
+
 // Players is the seat count.
 func (g *Game) Players() int { return g.n }
 
