@@ -400,7 +400,8 @@ func (m *judgeModel) wake(p engine.Prompt, pr *probe) *WakeView {
 	for i, r := range m.spec.Deal {
 		hold := r == role
 		if engine.StepKind(p.Kind) == engine.StepWolves {
-			hold = r.IsWolf() && r != engine.Gargoyle
+			ri := r.Info()
+			hold = ri.WakesWithWolves(0) // the role table: 石像鬼 never wakes with the wolves
 		}
 		if hold {
 			out := i < len(pr.seats) && (pr.seats[i].Out || pr.seats[i].Dying)

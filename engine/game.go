@@ -14,6 +14,7 @@ type seatState struct {
 	when     string  // "night-2" / "day-3"
 	revealed bool    // a revealed idiot: alive, no vote
 	lightOff bool    // the light is off (left the table)
+	hooks    int     // the index of its role's hooks in Game.hooks
 }
 
 // Config is what a game starts from.

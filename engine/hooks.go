@@ -36,24 +36,30 @@ type roleHooks struct {
 
 // boardHooks sets up the hooks of the board's roles, in table order.
 func (g *Game) boardHooks() {
+	n := 0
+	for i := range roleTab {
+		if g.b.Has(roleTab[i].ID) {
+			n++
+		}
+	}
+	g.hooks, g.hookRoles = make([]roleHooks, 0, n), make([]Role, 0, n)
 	for i := range roleTab {
 		if g.b.Has(roleTab[i].ID) {
 			g.hooks = append(g.hooks, hooksFor(roleTab[i].ID))
 			g.hookRoles = append(g.hookRoles, roleTab[i].ID)
 		}
 	}
+	for s := 1; s <= g.n; s++ {
+		for i, r := range g.hookRoles {
+			if r == g.seats[s].role {
+				g.seats[s].hooks = i
+			}
+		}
+	}
 }
 
 // self returns the hooks of a seat's role.
-func (g *Game) self(s int) *roleHooks {
-	r := g.role(s)
-	for i, x := range g.hookRoles {
-		if x == r {
-			return &g.hooks[i]
-		}
-	}
-	return &roleHooks{}
-}
+func (g *Game) self(s int) *roleHooks { return &g.hooks[g.seats[s].hooks] }
 
 // hooksOf returns the hooks of a role of the board (nil: not on the board).
 func (g *Game) hooksOf(r Role) *roleHooks {
