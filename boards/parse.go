@@ -15,6 +15,7 @@ import (
 const (
 	minPlayers = 6
 	maxPlayers = 18
+	maxBottom  = 2 // bottom cards beyond the seats (a thief picks from two)
 	maxSeconds = 600
 	maxNight   = 99
 	maxIDLen   = 64
@@ -231,8 +232,8 @@ func (p *parser) roles(n int, toks []string) error {
 		if !ok {
 			return p.errorf(n, "unknown role %q", name)
 		}
-		if total += count; total > maxPlayers {
-			return p.errorf(n, "more than %d roles", maxPlayers)
+		if total += count; total > maxPlayers+maxBottom {
+			return p.errorf(n, "more than %d roles", maxPlayers+maxBottom)
 		}
 		for j := 0; j < count; j++ {
 			p.b.Roles = append(p.b.Roles, ri.ID)
@@ -391,17 +392,10 @@ func knownRole(r engine.Role) bool {
 	return ok && ri.ID == r
 }
 
-// wakesWithWolves reports whether a role opens its eyes in the wolves' step:
-// seed 000 二（一）1 writes these boards' wolves step as "X+狼人". The
-// gargoyle (石像鬼) never meets the wolves (seed 000 三（十一）備註 5).
-func wakesWithWolves(r engine.Role) bool {
-	switch r {
-	case engine.Werewolf, engine.WolfKing, engine.WhiteWolfKing, engine.WolfBeauty, engine.EvilKnight,
-		engine.BloodMoon, engine.Nightmare, engine.EclipseQueen, engine.WolfWitch:
-		return true
-	}
-	return false
-}
+// wakesWithWolves reports whether a role opens its eyes in the wolves' step
+// on some night: the engine's role table says (seed 000 二（一）1 writes these
+// boards' wolves step as "X+狼人"; 石像鬼 never meets the wolves).
+func wakesWithWolves(r engine.Role) bool { ri := r.Info(); return ri.WakesWithWolves(0) }
 
 func checkID(id string) string {
 	if id == "" || len(id) > maxIDLen {
@@ -508,8 +502,11 @@ func validate(b *engine.Board, at *lines) error {
 			good = true
 		}
 	}
-	if len(b.Roles) != b.Players {
+	if len(b.Roles) < b.Players {
 		return e(at.roles, "%d roles for %d players", len(b.Roles), b.Players)
+	}
+	if len(b.Roles) > b.Players+maxBottom {
+		return e(at.roles, "%d roles for %d players (at most %d bottom cards)", len(b.Roles), b.Players, maxBottom)
 	}
 	if !wolf {
 		return e(at.roles, "no wolf-camp role")

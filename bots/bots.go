@@ -178,7 +178,7 @@ func (d *Driver) Choices(p engine.Prompt) []engine.Input {
 	t := engine.SeatTarget
 	gest := engine.SeatGesture
 	switch p.Step {
-	case "night":
+	case engine.WaitNight:
 		switch engine.StepKind(p.Kind) {
 		case engine.StepWolves:
 			target := d.pick(d.living())
@@ -209,51 +209,51 @@ func (d *Driver) Choices(p engine.Prompt) []engine.Input {
 				out = append(out, t(a, d.pick(d.living())))
 			}
 		}
-	case "signup":
+	case engine.WaitSignup:
 		for _, a := range p.Actors {
 			if d.chance(40) {
 				out = append(out, gest(a, engine.ActHand))
 			}
 		}
-	case "withdraw":
+	case engine.WaitWithdraw:
 		for _, a := range p.Actors {
 			if d.chance(15) {
 				out = append(out, gest(a, engine.ActHand))
 			}
 		}
-	case "vote":
+	case engine.WaitVote:
 		for _, a := range p.Actors {
 			if d.chance(85) {
 				out = append(out, t(a, d.pick(d.present())))
 			}
 		}
-	case "skill", "take":
+	case engine.WaitSkill, engine.WaitTake:
 		if d.chance(60) {
 			out = append(out, t(p.Seat, d.pick(d.present())))
 		} else {
 			out = append(out, gest(p.Seat, engine.ActWave))
 		}
-	case "badge":
+	case engine.WaitBadge:
 		if d.chance(80) {
 			out = append(out, t(p.Seat, d.pick(d.present())))
 		} else {
 			out = append(out, gest(p.Seat, engine.ActDown))
 		}
-	case "order":
+	case engine.WaitOrder:
 		out = append(out, gest(p.Seat, []engine.Action{engine.ActUp, engine.ActDown}[d.rng.IntN(2)]))
-	case "guide":
+	case engine.WaitGuide:
 		if d.chance(70) {
 			out = append(out, t(p.Seat, d.pick(d.present())))
 		}
-	case "duel":
+	case engine.WaitDuel:
 		out = append(out, t(p.Seat, d.pick(d.present())))
-	case "prince":
+	case engine.WaitPrince:
 		for _, a := range p.Actors {
 			if d.chance(30) {
 				out = append(out, gest(a, engine.ActBoom))
 			}
 		}
-	case "speech", "explode":
+	case engine.WaitSpeech, engine.WaitExplode:
 		if p.Window != "" && d.chance(4) {
 			out = append(out, gest(d.pick(d.present()), engine.ActBoom))
 		}

@@ -378,14 +378,14 @@ func (m *judgeModel) state(now time.Time, speed float64) JudgeState {
 	for _, r := range m.records {
 		st.Records = append(st.Records, RecordView{At: r.at, Type: string(r.rec.Type), Text: recordText(&r.rec)})
 	}
-	if pr != nil && !m.over && pr.prompt.Step != "" {
+	if pr != nil && !m.over && pr.prompt.Step != engine.StepName("") {
 		p := pr.prompt
-		st.Step = &StepView{Step: p.Step, Kind: p.Kind, Label: stepLabel(p), Seat: p.Seat,
-			Actors: append([]int{}, p.Actors...), Window: p.Window, Pedal: p.Pedal, Input: p.Input}
-		if p.Step == "night" {
+		st.Step = &StepView{Step: string(p.Step), Kind: p.Kind, Label: stepLabel(p), Seat: p.Seat,
+			Actors: append([]int{}, p.Actors...), Window: string(p.Window), Pedal: p.Pedal, Input: p.Input}
+		if p.Step == engine.WaitNight {
 			st.Wake = m.wake(p, pr)
 		}
-		if p.Step == "vote" {
+		if p.Step == engine.WaitVote {
 			st.LiveVote = m.liveVote(p, pr)
 		}
 	}
@@ -400,7 +400,8 @@ func (m *judgeModel) wake(p engine.Prompt, pr *probe) *WakeView {
 	for i, r := range m.spec.Deal {
 		hold := r == role
 		if engine.StepKind(p.Kind) == engine.StepWolves {
-			hold = r.IsWolf() && r != engine.Gargoyle
+			ri := r.Info()
+			hold = ri.WakesWithWolves(0) // the role table: 石像鬼 never wakes with the wolves
 		}
 		if hold {
 			out := i < len(pr.seats) && (pr.seats[i].Out || pr.seats[i].Dying)

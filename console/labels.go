@@ -98,40 +98,40 @@ func stepLabel(p engine.Prompt) string {
 	switch p.Step {
 	case "":
 		return ""
-	case "night":
+	case engine.WaitNight:
 		return "夜間：" + stepRoleName(p.Kind)
-	case "signup":
+	case engine.WaitSignup:
 		return "上警舉手"
-	case "speech":
+	case engine.WaitSpeech:
 		w, ok := speechWords[p.Kind]
 		if !ok {
 			w = "發言"
 		}
 		return w + " " + seat
-	case "withdraw":
+	case engine.WaitWithdraw:
 		return "退水"
-	case "vote":
+	case engine.WaitVote:
 		return voteLabel(p.Kind)
-	case "skill":
+	case engine.WaitSkill:
 		return seat + " 是否發動技能"
-	case "badge":
+	case engine.WaitBadge:
 		return seat + " 移交警徽"
-	case "order":
+	case engine.WaitOrder:
 		return "警長決定發言順序"
-	case "guide":
+	case engine.WaitGuide:
 		return "警長歸票"
 	case "last-words":
 		return "遺言 " + seat
-	case "explode":
+	case engine.WaitExplode:
 		return seat + " 自爆確認"
-	case "take":
+	case engine.WaitTake:
 		return seat + " 白狼王帶人"
-	case "duel":
+	case engine.WaitDuel:
 		return seat + " 騎士決鬥"
-	case "prince":
+	case engine.WaitPrince:
 		return "王子是否發動技能"
 	}
-	return strings.TrimSpace(p.Step + " " + p.Kind + " " + seat)
+	return strings.TrimSpace(string(p.Step) + " " + p.Kind + " " + seat)
 }
 
 // cueGesture is what the judge shows with a hand: 👍, 狼爪, a number, a wave.
@@ -256,7 +256,7 @@ func recordText(r *engine.Record) string {
 		}
 		return fmt.Sprintf("%s %s", w, seat(r.Seat))
 	case engine.RecResult:
-		if r.Result == "流局" {
+		if r.Result == string(engine.WinVoid) {
 			return "結果：流局"
 		}
 		return "結果：" + r.Result + "勝利"
@@ -274,7 +274,7 @@ func recordText(r *engine.Record) string {
 		target := ""
 		if r.Target > 0 {
 			target = " " + seat(r.Target)
-		} else if r.Kind == "kill" || r.Kind == "guard" {
+		} else if r.Kind == engine.ActionKill || r.Kind == engine.ActionGuard {
 			target = " 空"
 		}
 		return fmt.Sprintf("%s：%s%s%s", phaseLabel(r.When), by, w, target)

@@ -228,7 +228,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 	for {
 		if over, w := d.g.Over(); over {
 			if j := d.cfg.Journal; j != nil {
-				if err := j.Finish(d.now(), w); err != nil {
+				if err := j.Finish(d.now(), string(w)); err != nil {
 					d.log.Error("journal: end of game not written", "err", err)
 				}
 			}

@@ -167,7 +167,7 @@ func TestBotGameEndsAndReplays(t *testing.T) {
 			t.Fatal(err)
 		}
 		_ = r
-		if over, w := g2.Over(); !over || w != rec.result {
+		if over, w := g2.Over(); !over || string(w) != rec.result {
 			t.Fatalf("seed %d: replay ended %v %q, live %q", seed, over, w, rec.result)
 		}
 		_ = replayed

@@ -116,28 +116,23 @@ func (g *Game) deathTasks(b *batch) []func() {
 // canSkill: 獵人 and 狼王 shoot when killed by the wolves, exiled, shot or
 // taken; never when poisoned, exploding, DQ'd, charmed away or duelled.
 func (g *Game) canSkill(s int) bool {
-	switch g.role(s) {
-	case Hunter, WolfKing:
-	default:
+	shot := g.role(s).row().ShotOn
+	if shot == nil {
 		return false
 	}
 	for _, c := range g.seats[s].causes {
-		switch c {
-		case CausePoison, CauseExplode, CauseDQ, CauseCharm, CauseDuel, CauseDream, CauseReflect, CauseHunt, CauseCheck:
+		if !containsCause(shot, c) {
 			return false
 		}
 	}
-	// 噩夢之影: feared tonight and killed tonight → no shot (by day the fear
-	// is over: an exiled hunter may shoot); 蝕時狼妃's lock holds the next day.
-	if g.lockedNow(s) || (g.day == g.night && g.ns.fear == s && g.seats[s].when == fmt.Sprintf("night-%d", g.night)) {
-		return false
-	}
-	return true
+	// a locked player (蝕時狼妃) has no skill; a board role may take the shot
+	// (噩夢之影: feared and killed tonight)
+	return !g.silenced(s) && !g.any(func(h *roleHooks) func(*Game, int) bool { return h.noShot }, s)
 }
 
 // skillStep: "X號玩家是否發動技能" 10 s, 5-4-3-2-1 at 5 s (A6).
 func (g *Game) skillStep(b *batch, s int) {
-	st := &step{name: "skill", seat: s, actors: []int{s}, outOK: true}
+	st := &step{name: WaitSkill, seat: s, actors: []int{s}, outOK: true}
 	g.wait(st)
 	switch {
 	case b.exiled == s && b.wordsFirst:
@@ -223,26 +218,10 @@ func (g *Game) shoot(b *batch, s, t int) {
 		return
 	}
 	tasks := []func(){func() { g.skillStep(b, t) }}
-	if g.role(t) == WolfBeauty {
-		tasks = append(tasks, func() { g.charmFollow(b, t) })
+	if h := g.self(t).follow; h != nil {
+		tasks = append(tasks, h(g, b, t))
 	}
 	g.next(tasks...)
-}
-
-// charmFollow: when 狼美人 is exiled or shot by day, last night's charmed
-// player dies with her (rules.md B 狼美人).
-func (g *Game) charmFollow(b *batch, beauty int) {
-	c := g.charmed
-	if c == 0 || !g.present(c) {
-		return
-	}
-	g.say("charm.follow", c)
-	b.insertAfter(beauty, c, b.wordsOf(beauty))
-	g.dies(c, CauseCharm, false)
-	if g.over {
-		return
-	}
-	g.next(func() { g.skillStep(b, c) })
 }
 
 func (g *Game) badgeFor(b *batch) {
@@ -261,7 +240,7 @@ func (g *Game) badgeFor(b *batch) {
 // badgeStep: the dying sheriff passes the badge to a living player or tears
 // it (移交/撕毀警徽); time running out tears it.
 func (g *Game) badgeStep(s int) {
-	st := &step{name: "badge", seat: s, actors: []int{s}, outOK: true, pedal: nil}
+	st := &step{name: WaitBadge, seat: s, actors: []int{s}, outOK: true, pedal: nil}
 	g.wait(st)
 	g.say("badge.ask", s)
 	to, decided := 0, false
@@ -313,7 +292,7 @@ func (g *Game) lastWords(b *batch) {
 			if s == b.exiled && !b.wordsFirst {
 				line = "lastwords.exile" // X號玩家請留遺言: "出局" was said with the skill question
 			}
-			t = append(t, func() { g.speechSaying(line, "last-words", s, g.opt.LastWordsSeconds, "") })
+			t = append(t, func() { g.speechSaying(line, SpeechLastWords, s, g.opt.LastWordsSeconds, NoWindow) })
 		}
 	}
 	g.next(t...)
@@ -334,159 +313,6 @@ func (g *Game) leave(b *batch) {
 	for _, s := range sortedCopy(gone) {
 		g.lightOff(s)
 	}
-}
-
-// speech: "X號玩家請發言", a warning 30 s before the end, "X號玩家發言結束";
-// the judge's pedal ends it early (A7).
-func (g *Game) speech(kind string, s, secs int, window string) {
-	line := "speech.start"
-	if kind == "last-words" {
-		line = "lastwords.start"
-	}
-	g.speechSaying(line, kind, s, secs, window)
-}
-
-// speechSaying is a speech whose opening line is line (with the seat).
-func (g *Game) speechSaying(line, kind string, s, secs int, window string) {
-	st := &step{name: "speech", kind: kind, seat: s, window: window}
-	g.wait(st)
-	st.rerun = func() { g.speechSaying(line, kind, s, secs, window) }
-	g.say(line, s)
-	g.record(Record{Type: RecSpeech, Day: g.day, Kind: kind, Seat: s})
-	pulse := g.opt.SpeakerPulse && !g.seats[s].lightOff
-	if pulse {
-		g.light(s, g.seatLight(s), true)
-		// However the speech ends — its time, the pedal, or an explosion or
-		// a duel that interrupts it — the light stops pulsing: no light
-		// animates at night (A1, A15).
-		st.stop = func() {
-			if !g.seats[s].lightOff {
-				g.light(s, g.seatLight(s), false)
-			}
-		}
-	}
-	end := func() {
-		g.say("speech.end", s)
-		g.finish(st)
-	}
-	st.pedal, st.abort = end, end
-	if w := g.opt.SpeechWarn; w > 0 && w < secs {
-		g.timer(st, secs-w, func() { g.say("speech.warn") })
-	}
-	g.timer(st, secs, end)
-}
-
-// clockOrder is the clock rule for the first speaker (A8): minute mod N or
-// the sum of the minute's digits (0 → N); odd minute ascending, even
-// descending; seats that cannot speak are passed in the direction of travel.
-func (g *Game) clockOrder(rule string, eligible func(int) bool) []int {
-	m := g.min
-	first := m % g.n
-	if rule == "minute_digit_sum" {
-		first = (m/10 + m%10) % g.n
-	}
-	if first == 0 {
-		first = g.n
-	}
-	dir := -1
-	if m%2 == 1 {
-		dir = 1
-	}
-	var out []int
-	for i := 0; i < g.n; i++ {
-		s := ((first-1+i*dir)%g.n+g.n)%g.n + 1
-		if eligible(s) {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-// vote runs one round (A9): helmets on, 3-2-1, one changeable vote per
-// voter, abstain allowed; the tally is read in seat order; the sheriff's
-// vote weighs sheriff.weight. done gets the seats with the most votes.
-func (g *Game) vote(kind string, voters, targets []int, pk bool, done func(top []int)) {
-	st := &step{name: "vote", kind: kind, actors: voters}
-	g.wait(st)
-	blue := pk && g.opt.PKVotersBlue
-	if blue {
-		for _, v := range voters {
-			if !g.seats[v].lightOff {
-				g.light(v, LightBlue, false)
-			}
-		}
-	}
-	g.say("vote." + kind)
-	ballot := map[int]int{}
-	st.act = func(seat int, a Action, t int) error {
-		switch a {
-		case ActWave:
-			delete(ballot, seat)
-			return nil
-		case ActTarget:
-		default:
-			return errf(ErrNotNow, "vote for a seat (0 or wave = abstain)")
-		}
-		if t == 0 {
-			delete(ballot, seat)
-			return nil
-		}
-		if !contains(targets, t) || !g.present(t) {
-			return errf(ErrBadTarget, "seat %d cannot be voted for in this vote", t)
-		}
-		ballot[seat] = t
-		return nil
-	}
-	st.reset = func() { ballot = map[int]int{} }
-	closeVote := func() {
-		g.finish(st)
-		halves := map[int]int{}
-		var votes []Vote
-		for _, v := range sortedCopy(voters) {
-			if !g.present(v) {
-				continue
-			}
-			t := ballot[v]
-			votes = append(votes, Vote{v, t})
-			if t > 0 && g.present(t) {
-				w := 2
-				if v == g.sheriff {
-					w = g.halves
-				}
-				halves[t] += w
-				g.say("tally.vote", v, t)
-			} else {
-				g.say("tally.abstain", v)
-			}
-		}
-		var tally []Tally
-		best := 0
-		for s := 1; s <= g.n; s++ {
-			if h := halves[s]; h > 0 {
-				tally = append(tally, Tally{s, h})
-				if h > best {
-					best = h
-				}
-			}
-		}
-		var top []int
-		for _, t := range tally {
-			if t.Halves == best {
-				top = append(top, t.Seat)
-			}
-		}
-		g.record(Record{Type: RecVote, Kind: kind, Day: g.day, Ballots: &Ballots{Votes: votes, Tally: tally}})
-		if blue {
-			for _, v := range voters {
-				if !g.seats[v].lightOff {
-					g.light(v, g.seatLight(v), false)
-				}
-			}
-		}
-		done(top)
-	}
-	st.pedal = closeVote
-	g.timer(st, g.opt.VoteSeconds, closeVote)
 }
 
 // nightfall: "所有玩家戴盔，天黑請閉眼".

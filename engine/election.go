@@ -46,7 +46,7 @@ func (g *Game) electionOpen() {
 	for _, c := range g.el.order {
 		t = append(t, func() {
 			if contains(g.onStage(), c) {
-				g.speech("sheriff", c, g.opt.SpeechSeconds, "警上")
+				g.speech(SpeechSheriff, c, g.opt.SpeechSeconds, WindowElection)
 			}
 		})
 	}
@@ -56,7 +56,7 @@ func (g *Game) electionOpen() {
 // withdrawal: "退水玩家請退水，仍在警上玩家有：……". Explosions allowed; one
 // here loses the badge for the game (A11).
 func (g *Game) withdrawal() {
-	st := &step{name: "withdraw", actors: g.onStage(), window: "退水"}
+	st := &step{name: WaitWithdraw, actors: g.onStage(), window: WindowWithdraw}
 	g.wait(st)
 	g.say("withdraw.ask")
 	hands := map[int]bool{}
@@ -74,7 +74,7 @@ func (g *Game) withdrawal() {
 			if hands[c] {
 				g.el.drop(c)
 				g.el.withdrawn[c] = true
-				g.record(Record{Type: RecAction, Kind: "withdraw", By: c, When: g.when()})
+				g.record(Record{Type: RecAction, Kind: ActionWithdraw, By: c, When: g.when()})
 				g.light(c, g.seatLight(c), false)
 			}
 		}
@@ -90,7 +90,7 @@ func (g *Game) withdrawal() {
 func (g *Game) electionVoters() []int {
 	var v []int
 	for s := 1; s <= g.n; s++ {
-		if g.present(s) && !g.el.ran[s] && !g.lockedNow(s) {
+		if g.present(s) && !g.el.ran[s] && !g.silenced(s) {
 			v = append(v, s)
 		}
 	}
@@ -101,7 +101,7 @@ func (g *Game) electionVoters() []int {
 func (g *Game) pkVoters(stage []int) []int {
 	var v []int
 	for s := 1; s <= g.n; s++ {
-		if g.present(s) && !contains(stage, s) && !g.lockedNow(s) {
+		if g.present(s) && !contains(stage, s) && !g.silenced(s) {
 			v = append(v, s)
 		}
 	}
@@ -123,7 +123,7 @@ func (g *Game) electionCount() {
 		g.noSheriff()
 		return
 	}
-	g.vote("sheriff", voters, c, false, func(top []int) {
+	g.vote(VoteSheriff, voters, c, false, func(top []int) {
 		switch len(top) {
 		case 0:
 			g.noSheriff()
@@ -153,7 +153,7 @@ func (g *Game) electionPK(top []int) {
 			}
 			t = append(t, func() {
 				if g.present(c) {
-					g.speechSaying(line, "sheriff-pk", c, g.opt.SpeechSeconds, "警上")
+					g.speechSaying(line, SpeechSheriffPK, c, g.opt.SpeechSeconds, WindowElection)
 				}
 			})
 		}
@@ -170,7 +170,7 @@ func (g *Game) electionPK(top []int) {
 			g.noSheriff()
 			return
 		}
-		g.vote("sheriff-pk", voters, stage, true, func(top2 []int) {
+		g.vote(VoteSheriffPK, voters, stage, true, func(top2 []int) {
 			if len(top2) == 1 {
 				g.elect(top2[0])
 			} else {

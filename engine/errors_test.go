@@ -62,7 +62,7 @@ func advanceTo(t *testing.T, g *engine.Game, d *bots.Driver, step, kind string) 
 	t.Helper()
 	for i := 0; i < 10000; i++ {
 		p := g.Awaiting()
-		if p.Step == step && (kind == "" || p.Kind == kind) {
+		if string(p.Step) == step && (kind == "" || p.Kind == kind) {
 			return p
 		}
 		if p.Over {

@@ -19,7 +19,7 @@ func (g *Game) exileDay() {
 
 // orderStep: the sheriff's 順 (up) or 逆 (down); time running out means 順.
 func (g *Game) orderStep(sh int) {
-	st := &step{name: "order", seat: sh, actors: []int{sh}}
+	st := &step{name: WaitOrder, seat: sh, actors: []int{sh}}
 	g.wait(st)
 	g.say("exile.order.ask")
 	dir := 1
@@ -60,7 +60,7 @@ func (g *Game) exileSpeeches(order []int) {
 			if s == g.sheriff {
 				secs = g.opt.SheriffSeconds
 			}
-			g.speech("exile", s, secs, "放逐")
+			g.speech(SpeechExile, s, secs, WindowExile)
 		})
 	}
 	t = append(t, g.guide, func() { g.exileVote(order) })
@@ -73,7 +73,7 @@ func (g *Game) guide() {
 	if sh == 0 || !g.present(sh) {
 		return
 	}
-	st := &step{name: "guide", seat: sh, actors: []int{sh}}
+	st := &step{name: WaitGuide, seat: sh, actors: []int{sh}}
 	g.wait(st)
 	g.say("guide.ask")
 	var picks []int
@@ -118,7 +118,7 @@ func (g *Game) guide() {
 func (g *Game) exileVoters(except []int) []int {
 	var v []int
 	for s := 1; s <= g.n; s++ {
-		if g.present(s) && !g.seats[s].revealed && !contains(except, s) && !g.lockedNow(s) {
+		if g.present(s) && !g.seats[s].revealed && !contains(except, s) && !g.silenced(s) {
 			v = append(v, s)
 		}
 	}
@@ -132,12 +132,12 @@ func (g *Game) exileVote(order []int) {
 			targets = append(targets, s)
 		}
 	}
-	g.vote("exile", g.exileVoters(nil), targets, false, func(top []int) {
+	g.vote(VoteExile, g.exileVoters(nil), targets, false, func(top []int) {
 		switch len(top) {
 		case 0:
 			g.nobodyExiled("exile.novote") // nobody voted: no tie, no PK
 		case 1:
-			g.princeWindow(top[0], order)
+			g.exileResult(top[0], order)
 		default:
 			g.exilePK(top, order)
 		}
@@ -153,7 +153,7 @@ func (g *Game) exilePK(top, order []int) {
 		if contains(top, s) {
 			t = append(t, func() {
 				if g.present(s) {
-					g.speech("exile-pk", s, g.opt.SpeechSeconds, "放逐")
+					g.speech(SpeechExilePK, s, g.opt.SpeechSeconds, WindowExile)
 				}
 			})
 		}
@@ -170,12 +170,12 @@ func (g *Game) exilePK(top, order []int) {
 			g.nobodyExiled("exile.novote")
 			return
 		}
-		g.vote("exile-pk", voters, stage, true, func(top2 []int) {
+		g.vote(VoteExilePK, voters, stage, true, func(top2 []int) {
 			switch len(top2) {
 			case 0:
 				g.nobodyExiled("exile.novote")
 			case 1:
-				g.princeWindow(top2[0], order)
+				g.exileResult(top2[0], order)
 			default:
 				g.nobodyExiled("exile.none") // 再次平票
 			}
@@ -191,24 +191,30 @@ func (g *Game) nobodyExiled(line string) {
 	g.next(g.nightfall)
 }
 
-// exile: the idiot's first exile reveals him; anyone else is out with skill,
+// exileResult: an exile result is read; a board role may take over (定序王子's
+// window), else the player is exiled.
+func (g *Game) exileResult(s int, order []int) {
+	for i := range g.hooks {
+		if h := g.hooks[i].exileResult; h != nil && h(g, s, order) {
+			return
+		}
+	}
+	g.exile(s)
+}
+
+// exile: the role's own exile hook may take over (the idiot's first exile
+// reveals him); anyone else is out with skill,
 // badge and last words (always), then leaves.
 func (g *Game) exile(s int) {
 	g.record(Record{Type: RecExile, Day: g.day, Seat: s})
-	g.exiledYesterday, g.exiledDay = s, g.day
-	if g.role(s) == BloodMoon && g.lastWolf(s) {
-		g.revealBloodMoon(s) // exiled as the last wolf: revealed automatically
-	}
-	if g.role(s) == Idiot && !g.seats[s].revealed {
-		g.seats[s].revealed = true
-		g.say("idiot.reveal", s)
-		g.record(Record{Type: RecReveal, Seat: s, Role: Idiot})
-		if g.sheriff == s && !g.opt.IdiotKeepsBadge {
-			g.loseBadge()
-			g.light(s, g.seatLight(s), false)
+	for i := range g.hooks {
+		if h := g.hooks[i].exileSeen; h != nil {
+			h(g, s)
 		}
-		g.next(g.nightfall)
-		return
+	}
+	h := g.self(s)
+	if h.exiled != nil && h.exiled(g, s) {
+		return // the role's own exile (a revealed idiot stays)
 	}
 	g.dies(s, CauseExile, false)
 	if g.over {
@@ -219,8 +225,8 @@ func (g *Game) exile(s int) {
 	b := &batch{entries: []lwEntry{{seat: s, words: true}}, exiled: s}
 	b.wordsFirst = g.opt.LastWordsFirst && g.day > 1
 	t := g.deathTasks(b) // skill, badge, last words, leave
-	if g.role(s) == WolfBeauty {
-		t = append([]func(){t[0], func() { g.charmFollow(b, s) }}, t[1:]...)
+	if h.follow != nil {
+		t = append([]func(){t[0], h.follow(g, b, s)}, t[1:]...)
 	}
 	if b.wordsFirst {
 		// 狼王攝夢人: from day 2 the exiled player's last words come before the
@@ -228,55 +234,4 @@ func (g *Game) exile(s int) {
 		t = append([]func(){func() { g.lastWords(b) }}, t...)
 	}
 	g.next(append(t, g.nightfall)...)
-}
-
-// princeWindow: once per game, when an exile result is read, 定序王子 may
-// reveal: he speaks once (120 s) and the vote is held again (seed 000 永序之輪:
-// "王子是否選擇發動技能 10S … 發言結束後重新投票"). The window runs on every
-// exile result until he has revealed, whether he is alive or not (A15).
-func (g *Game) princeWindow(s int, order []int) {
-	if !g.b.Has(Prince) || g.princeRevealed {
-		g.exile(s)
-		return
-	}
-	st := &step{name: "prince", seat: s}
-	for _, p := range g.holders(Prince) {
-		if g.present(p) && !g.lockedNow(p) {
-			st.actors = append(st.actors, p)
-		}
-	}
-	g.wait(st)
-	g.say("prince.ask", s)
-	proceed := func() {
-		g.finish(st)
-		g.exile(s)
-	}
-	st.pedal, st.abort = proceed, proceed
-	if g.opt.SkillSeconds > 5 {
-		g.timer(st, g.opt.SkillSeconds-5, func() { g.say("count.54321") })
-	}
-	g.timer(st, g.opt.SkillSeconds, proceed)
-	st.reveal = func(p int) {
-		g.finish(st)
-		g.princeRevealed = true
-		g.say("prince.reveal", p)
-		g.record(Record{Type: RecReveal, Seat: p, Role: Prince})
-		g.next(func() { g.speech("prince", p, g.opt.SpeechSeconds, "") }, func() { g.exileVote(order) })
-	}
-}
-
-// lastWolf: s is the only wolf-camp player left.
-func (g *Game) lastWolf(s int) bool {
-	for x := 1; x <= g.n; x++ {
-		if x != s && g.living(x) && g.role(x).IsWolf() {
-			return false
-		}
-	}
-	return true
-}
-
-// revealBloodMoon: 血月使徒 explodes, or is exiled as the last wolf → revealed.
-func (g *Game) revealBloodMoon(s int) {
-	g.say("bloodmoon.reveal", s)
-	g.record(Record{Type: RecReveal, Seat: s, Role: BloodMoon})
 }

@@ -9,13 +9,7 @@ package engine
 // explodeConfirmSeconds is how long the judge waits for other hands.
 const explodeConfirmSeconds = 3
 
-func canExplode(r Role) bool {
-	switch r {
-	case WolfBeauty, EvilKnight, Gargoyle:
-		return false
-	}
-	return r.IsWolf()
-}
+func canExplode(r Role) bool { return r.row().Explodes }
 
 func (g *Game) boom(seat int) error {
 	if g.over {
@@ -29,17 +23,16 @@ func (g *Game) boom(seat int) error {
 		return errf(ErrNotActor, "seat %d is out", seat)
 	}
 	r := g.role(seat)
-	if s.name == "prince" {
-		if r == Prince && g.lockedNow(seat) {
-			return errf(ErrRule, "定序王子 is locked (蝕時狼妃) and cannot reveal today")
+	h := g.self(seat)
+	if h.reveal != nil {
+		if mine, err := h.reveal(g, seat, s); mine {
+			return err
 		}
-		if r != Prince || !contains(s.actors, seat) {
-			return errf(ErrNotActor, "only 定序王子 may reveal now")
-		}
-		s.reveal(seat)
-		return nil
 	}
-	if s.name == "explode" {
+	if s.name == WaitPrince {
+		return errf(ErrNotActor, "only 定序王子 may reveal now")
+	}
+	if s.name == WaitExplode {
 		if !canExplode(r) {
 			return errf(ErrRule, "seat %d cannot explode", seat)
 		}
@@ -48,21 +41,11 @@ func (g *Game) boom(seat int) error {
 		}
 		return nil
 	}
-	if s.window == "" {
+	if s.window == NoWindow {
 		return errf(ErrNotNow, "explosions are allowed only in the election speeches, 退水 and the exile-day speeches")
 	}
-	if r == Knight {
-		if g.lockedNow(seat) {
-			return errf(ErrRule, "the knight is locked (蝕時狼妃) and cannot duel today")
-		}
-		if s.window != "放逐" || s.name != "speech" {
-			return errf(ErrNotNow, "the knight duels only during the exile-day speeches")
-		}
-		if g.knightUsed {
-			return errf(ErrRule, "the knight has already duelled")
-		}
-		g.startDuel(seat, s)
-		return nil
+	if h.boom != nil {
+		return h.boom(g, seat, s)
 	}
 	if !r.IsWolf() {
 		return errf(ErrRule, "seat %d is not a wolf and cannot explode", seat)
@@ -77,7 +60,7 @@ func (g *Game) boom(seat int) error {
 func (g *Game) startExplode(seat int, interrupted *step) {
 	window := interrupted.window
 	g.finish(interrupted)
-	st := &step{name: "explode", window: window, actors: []int{seat}, seat: seat}
+	st := &step{name: WaitExplode, window: window, actors: []int{seat}, seat: seat}
 	g.wait(st)
 	resolve := func() {
 		g.finish(st)
@@ -93,7 +76,7 @@ func (g *Game) startExplode(seat int, interrupted *step) {
 	g.timer(st, explodeConfirmSeconds, resolve)
 }
 
-func (g *Game) explode(s int, window string) {
+func (g *Game) explode(s int, window Window) {
 	g.interrupt()
 	// 警上環節自爆吞毒: poisoned last night, exploding in the election: announced
 	// only as exploded; a white wolf king poisoned last night has no skill.
@@ -102,11 +85,9 @@ func (g *Game) explode(s int, window string) {
 		g.seats[s].causes = nil
 	}
 	g.say("explode.announce", s)
-	if g.role(s) == BloodMoon {
-		g.revealBloodMoon(s)
-		if g.opt.BloodMoonSeal {
-			g.sealNight = g.night + 1 // std: good roles' night skills fail the following night
-		}
+	h := g.self(s)
+	if h.exploding != nil {
+		h.exploding(g, s)
 	}
 	g.dies(s, CauseExplode, true)
 	if g.over {
@@ -121,20 +102,20 @@ func (g *Game) explode(s int, window string) {
 			g.loseBadge()
 		}
 	}
-	if g.role(s) == WhiteWolfKing && !poisoned {
-		t = append(t, func() { g.takeStep(s) })
+	if h.exploded != nil {
+		t = append(t, h.exploded(g, s, poisoned)...)
 	}
 	switch window {
-	case "警上":
+	case WindowElection:
 		if !g.el.resumed && g.opt.DoubleExplode {
 			g.el.resumed = true // the election resumes next day at 退水
 		} else {
 			g.loseBadge() // 雙爆吞警徽
 		}
-	case "退水":
+	case WindowWithdraw:
 		g.loseBadge() // 退水環節自爆警徽流失
 	}
-	if window != "放逐" {
+	if window != WindowExile {
 		t = append(t, g.nightResults)
 	}
 	g.next(append(t, g.nightfall)...)
@@ -147,88 +128,4 @@ func (g *Game) causedBy(s int, c Cause) bool {
 		}
 	}
 	return false
-}
-
-// takeStep: the white wolf king takes one player with him (no last words).
-func (g *Game) takeStep(w int) {
-	st := &step{name: "take", seat: w, actors: []int{w}, outOK: true}
-	g.wait(st)
-	g.say("explode.take.ask", w)
-	target := g.pointOrWave(st, "白狼王 points at the player he takes", "seat %d cannot be taken", nil)
-	st.after = func() {
-		g.finish(st)
-		target := *target
-		if target == 0 {
-			return
-		}
-		g.say("explode.take", w, target)
-		g.dies(target, CauseTaken, false)
-		if g.over {
-			return
-		}
-		b := &batch{entries: []lwEntry{{seat: target}}}
-		g.next(g.deathTasks(b)...)
-	}
-	st.pedal = func() { g.finish(st) }
-	g.timer(st, g.opt.ChoiceSeconds, func() { g.finish(st) })
-}
-
-// startDuel: the knight reveals during an exile-day speech and names a
-// player. A wolf dies (no last words) and night falls at once; a good player
-// → the knight dies (no last words: project decision) and the interrupted
-// speaker starts again — unless that was the knight himself: then the next
-// living speaker goes on (a dead seat is never given a speech).
-func (g *Game) startDuel(k int, interrupted *step) {
-	speaker, again := interrupted.seat, interrupted.rerun
-	rerun := func() {
-		if g.present(speaker) {
-			again()
-		}
-	}
-	g.finish(interrupted)
-	st := &step{name: "duel", seat: k, actors: []int{k}}
-	g.wait(st)
-	g.say("duel.ask", k)
-	chosen := g.pointOrWave(st, "the knight points at the player he duels", "seat %d cannot be duelled", nil)
-	cancel := func() {
-		g.finish(st)
-		g.next(rerun)
-	}
-	st.after = func() {
-		target := *chosen
-		if target == 0 {
-			cancel()
-			return
-		}
-		g.finish(st)
-		g.knightUsed = true
-		g.say("duel.announce", k, target)
-		g.record(Record{Type: RecAction, Kind: "duel", By: k, Target: target, When: g.when()})
-		if g.role(target).IsWolf() {
-			g.interrupt()
-			g.say("duel.wolf", target)
-			g.dies(target, CauseDuel, true)
-			if g.over {
-				return
-			}
-			var t []func()
-			if g.sheriff == target {
-				t = append(t, func() { g.badgeStep(target) })
-			}
-			g.next(append(t, g.nightfall)...)
-			return
-		}
-		g.say("duel.good", k)
-		g.dies(k, CauseDuel, true)
-		if g.over {
-			return
-		}
-		var t []func()
-		if g.sheriff == k {
-			t = append(t, func() { g.badgeStep(k) })
-		}
-		g.next(append(t, rerun)...)
-	}
-	st.pedal = cancel
-	g.timer(st, g.opt.ChoiceSeconds, cancel)
 }

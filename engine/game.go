@@ -14,18 +14,23 @@ type seatState struct {
 	when     string  // "night-2" / "day-3"
 	revealed bool    // a revealed idiot: alive, no vote
 	lightOff bool    // the light is off (left the table)
+	hooks    int     // the index of its role's hooks in Game.hooks
 }
 
 // Config is what a game starts from.
 type Config struct {
 	Board *Board
-	Deal  []Role // Deal[i] is the role of seat i+1; must be the board's composition
-	Seed  uint64 // seeds the engine's own random choices (plausible step lengths)
+	Deal  []Role // Deal[i] is the role of seat i+1
+	// Bottom holds the cards dealt to no seat (Board.Bottom of them); Deal
+	// and Bottom together must be the board's cards.
+	Bottom []Role
+	Seed   uint64 // seeds the engine's own random choices (plausible step lengths)
 }
 
 // Game is one game: a pure state machine. Apply inputs, get effects.
 type Game struct {
 	b      Board
+	bottom []Role // the cards dealt to no seat
 	opt    Options
 	n      int
 	seats  []seatState // index 1..n
@@ -35,64 +40,41 @@ type Game struct {
 	night, day int
 	started    bool
 	over       bool
-	winner     string
+	winner     Winner
 	paused     bool
 
-	sheriff    int
-	badgeGone  bool // no sheriff for the rest of the game
-	hour, min  int
-	agenda     []func()
-	cur        *step
-	nextTimer  TimerID
-	stepSeq    int
-	recs       []Record // slab the records are handed out from
-	out        []Effect
-	buf        []Effect // reused by Apply: its result is valid until the next call
-	lastSay    Effect   // the last line said, for "repeat" (Kind EffSay when set)
-	knightUsed bool
+	sheriff   int
+	badgeGone bool // no sheriff for the rest of the game
+	hour, min int
+	agenda    []func()
+	cur       *step
+	nextTimer TimerID
+	stepSeq   int
+	recs      []Record // slab the records are handed out from
+	out       []Effect
+	buf       []Effect // reused by Apply: its result is valid until the next call
+	lastSay   Effect   // the last line said, for "repeat" (Kind EffSay when set)
 
 	// night bookkeeping
-	ns              nightState
-	lastGuard       int
-	lastCharm       int
-	charmed         int // the charm of the most recent night
-	antidoteUsed    bool
-	poisonUsed      bool
-	exploded        []int // wolves that exploded the day before: they point the next kill
-	lastDream       int
-	lastFear        int
-	lockUsed        bool
-	locked          int // 蝕時狼妃's locked seat
-	lockNight       int // the night of the lock: it holds through the next day
-	reflectUsed     bool
-	sealNight       int // 血月使徒 exploded: good roles' night skills fail on this night
-	gargoyleChecked map[int]bool
-	exiledYesterday int // for 守墓人
-	exiledDay       int
-	princeRevealed  bool
-	pending         []int // last night's dead, not announced, in the order they died
-	pendingResult   string
-	resultsRead     bool // this day's night results have been read
+	ns            nightState
+	exploded      []int // wolves that exploded the day before: they point the next kill
+	pending       []int // last night's dead, not announced, in the order they died
+	pendingResult Winner
+	resultsRead   bool // this day's night results have been read
 
 	el election
+
+	rs        roleStates  // each role's own state (its file defines it)
+	hooks     []roleHooks // the hooks of the board's roles, in table order
+	hookRoles []Role      // … and their roles
 }
 
 // nightState is what the night's steps decided.
 type nightState struct {
-	kill         int // wolves' agreed target, 0 = none
-	guard        int
-	saved        bool
-	poison       int
-	check        int
-	charm        int
-	poisoned     map[int]bool
-	dream        int   // 攝夢人's sleepwalker
-	fear         int   // 噩夢之影's feared player
-	hunt         int   // 獵魔人's target
-	hunter       int   // … and the demon hunter
-	checkKills   []int // 純白之女 / 狼巫 checks that remove a player (night 2+)
-	reflect      int   // the seer or witch hit by 惡靈騎士's reflection
-	reflectWitch bool  // … the witch, so far tonight
+	kill     int  // wolves' agreed target, 0 = none
+	saved    bool // the witch saved the wolves' target
+	poison   int
+	poisoned map[int]bool
 }
 
 // New deals a game. The deal must be a permutation of the board's roles.
@@ -104,17 +86,20 @@ func New(cfg Config) (*Game, error) {
 	if r, bad := b.Unimplemented(); bad {
 		return nil, &ErrNotImplemented{Role: r}
 	}
-	if b.Options.SheriffRetry {
-		return nil, errf(ErrBadInput, "option sheriff.retry_next_day is not implemented yet")
-	}
 	if len(cfg.Deal) != b.Players {
 		return nil, errf(ErrBadInput, "deal has %d roles, board %s has %d players", len(cfg.Deal), b.ID, b.Players)
+	}
+	if len(cfg.Bottom) != b.Bottom() {
+		return nil, errf(ErrBadInput, "deal has %d bottom cards, board %s has %d", len(cfg.Bottom), b.ID, b.Bottom())
 	}
 	want := map[Role]int{}
 	for _, r := range b.Roles {
 		want[r]++
 	}
 	for _, r := range cfg.Deal {
+		want[r]--
+	}
+	for _, r := range cfg.Bottom {
 		want[r]--
 	}
 	for _, r := range b.Roles {
@@ -124,22 +109,35 @@ func New(cfg Config) (*Game, error) {
 	}
 	g := &Game{b: *b, opt: b.Options, n: b.Players, rng: cfg.Seed ^ 0x9E3779B97F4A7C15}
 	g.halves = int(g.opt.SheriffWeight*2 + 0.5)
+	g.bottom = append([]Role(nil), cfg.Bottom...)
 	g.seats = make([]seatState, g.n+1)
 	for i, r := range cfg.Deal {
 		g.seats[i+1].role = r
 	}
+	g.boardHooks()
 	return g, nil
 }
 
-// Deal shuffles a board's composition with a seeded generator (A2).
+// Deal shuffles a board's cards with a seeded generator (A2) and returns
+// the seats' cards (DealCards also returns the bottom cards).
 func Deal(b *Board, seed uint64) []Role {
+	seats, _ := DealCards(b, seed)
+	return seats
+}
+
+// DealCards shuffles a board's cards with a seeded generator (A2): the
+// first Players cards go to seats 1..Players, the rest are the bottom cards.
+func DealCards(b *Board, seed uint64) (seats, bottom []Role) {
 	d := append([]Role(nil), b.Roles...)
 	r := seed ^ 0xD1B54A32D192ED03
 	for i := len(d) - 1; i > 0; i-- {
 		j := int(splitmix(&r) % uint64(i+1))
 		d[i], d[j] = d[j], d[i]
 	}
-	return d
+	if b.Players >= 0 && b.Players < len(d) {
+		return d[:b.Players:b.Players], d[b.Players:]
+	}
+	return d, nil
 }
 
 func splitmix(s *uint64) uint64 {
@@ -210,97 +208,6 @@ func (g *Game) Apply(in Input) ([]Effect, error) {
 		return nil, nil
 	}
 	return g.flush(), nil
-}
-
-func (g *Game) applySeat(in Input) error {
-	if g.over {
-		return errf(ErrGameOver, "the game is over")
-	}
-	if g.paused {
-		return errf(ErrPaused, "timers are paused")
-	}
-	if in.Seat < 1 || in.Seat > g.n {
-		return errf(ErrBadInput, "seat %d out of range 1..%d", in.Seat, g.n)
-	}
-	if in.Action < ActTarget || in.Action > ActBoom {
-		return errf(ErrBadInput, "unknown action %d", in.Action)
-	}
-	if in.Action == ActTarget && (in.Target < 0 || in.Target > g.n) {
-		return errf(ErrBadTarget, "target %d out of range 0..%d", in.Target, g.n)
-	}
-	if in.Action == ActBoom {
-		return g.boom(in.Seat)
-	}
-	s := g.cur
-	if s == nil || s.act == nil {
-		return errf(ErrNotNow, "no step takes seat input now")
-	}
-	if !s.isActor(in.Seat) || (!s.outOK && !g.present(in.Seat) && !(s.name == "night" && contains(g.exploded, in.Seat))) {
-		return errf(ErrNotActor, "seat %d does not act in this step (%s)", in.Seat, s.describe())
-	}
-	if s.name == "night" && s.kind != string(StepWolves) && in.Action != ActWave && g.nightBlocked(in.Seat) {
-		// 噩夢之影's fear, 蝕時狼妃's lock, 血月使徒's seal: 技能被禁止
-		return errf(ErrRule, "seat %d's skill is blocked tonight (feared, locked or sealed)", in.Seat)
-	}
-	if err := s.act(in.Seat, in.Action, in.Target); err != nil {
-		return err
-	}
-	s.inputs = append(s.inputs, in)
-	if s.after != nil {
-		s.after()
-	}
-	return nil
-}
-
-func (g *Game) applyPedal(p PedalPress) error {
-	switch p {
-	case PedalLong:
-		return g.repeat()
-	case PedalDouble:
-		if g.over {
-			return errf(ErrGameOver, "the game is over")
-		}
-		if g.paused {
-			g.paused = false
-			g.emit(Effect{Kind: EffResume})
-		} else {
-			g.paused = true
-			g.emit(Effect{Kind: EffPause})
-		}
-		return nil
-	case PedalShort:
-		if g.over {
-			return errf(ErrGameOver, "the game is over")
-		}
-		if g.paused {
-			return errf(ErrPaused, "timers are paused")
-		}
-		if g.cur == nil || g.cur.pedal == nil {
-			return errf(ErrNotNow, "the pedal does not advance this step")
-		}
-		g.cur.pedal()
-		return nil
-	}
-	return errf(ErrBadInput, "unknown pedal press %d", p)
-}
-
-func (g *Game) applyTimer(id TimerID) error {
-	if g.over {
-		return errf(ErrGameOver, "the game is over")
-	}
-	if g.paused {
-		return errf(ErrPaused, "timers are paused")
-	}
-	if g.cur != nil {
-		for i, t := range g.cur.timers {
-			if t.id == id {
-				g.cur.timers = append(g.cur.timers[:i:i], g.cur.timers[i+1:]...)
-				t.fire()
-				return nil
-			}
-		}
-	}
-	return errf(ErrUnknownTimer, "timer %d is not running", id)
 }
 
 // run starts queued tasks until one waits for input or the game ends.
@@ -411,33 +318,8 @@ func (g *Game) when() string {
 	return fmt.Sprintf("night-%d", g.night)
 }
 
-// winCheck is the 屠邊 rule (A12), counting only living seats.
-func (g *Game) winCheck() string {
-	var wolves, villagers, gods int
-	for s := 1; s <= g.n; s++ {
-		if !g.living(s) {
-			continue
-		}
-		switch g.role(s).Camp() {
-		case CampWolf:
-			wolves++
-		case CampVillager:
-			villagers++
-		case CampGod:
-			gods++
-		}
-	}
-	switch {
-	case wolves == 0:
-		return "好人"
-	case villagers == 0 || gods == 0:
-		return "狼人"
-	}
-	return ""
-}
-
 // end finishes the game: nothing owed is taken any more (獵人封槍).
-func (g *Game) end(winner string) {
+func (g *Game) end(winner Winner) {
 	if g.over {
 		return
 	}
@@ -450,14 +332,14 @@ func (g *Game) end(winner string) {
 		}
 	}
 	switch winner {
-	case "好人":
+	case WinGood:
 		g.say("game.over.good")
-	case "狼人":
+	case WinWolves:
 		g.say("game.over.wolves")
 	default:
 		g.say("game.over.void")
 	}
-	g.record(Record{Type: RecResult, Result: winner})
+	g.record(Record{Type: RecResult, Result: string(winner)})
 }
 
 // dies takes a seat out by day (or a DQ at any time), records it and checks

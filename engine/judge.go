@@ -23,7 +23,7 @@ func (g *Game) applyJudge(in Input) error {
 	case JudgeDQ:
 		return g.dq(in.Seat)
 	case JudgeVoid:
-		g.end("流局")
+		g.end(WinVoid)
 		return nil
 	case JudgeUndo:
 		return g.undo()
@@ -66,7 +66,7 @@ func (g *Game) dq(s int) error {
 		switch {
 		case cur.seat == s && cur.abort != nil:
 			cur.abort()
-		case cur.name == "night" && cur.after != nil:
+		case cur.name == WaitNight && cur.after != nil:
 			cur.after() // the wolves may now agree without the DQ'd wolf
 		}
 	}

@@ -14,7 +14,6 @@ type Options struct {
 	ExileClockRule    string    // speaking.exile_clock_rule: "" = same as ClockRule
 	WitchSelfSave     string    // witch.self_save: never | first_night | no_guard
 	SheriffWeight     float64   // sheriff.weight (1.5)
-	SheriffRetry      bool      // sheriff.retry_next_day
 	DoubleExplode     bool      // sheriff.double_explode: explosion in the speeches resumes the election next day
 	ExplodeKeepsBadge bool      // sheriff.explode_keeps_badge
 	Sheriff           bool      // sheriff.enabled: the board has a sheriff (有警長)
@@ -136,7 +135,6 @@ func optionFields() map[string]optionField {
 			return nil
 		}, func(o *Options) string { return strconv.FormatFloat(o.SheriffWeight, 'f', -1, 64) }},
 		"sheriff.enabled":              boolOpt("the board has a sheriff (有警長)", func(o *Options) *bool { return &o.Sheriff }),
-		"sheriff.retry_next_day":       boolOpt("a second election tie re-runs the election next day (seed 002)", func(o *Options) *bool { return &o.SheriffRetry }),
 		"sheriff.double_explode":       boolOpt("an explosion in the election speeches resumes it next day; a second one ends it (雙爆吞警徽)", func(o *Options) *bool { return &o.DoubleExplode }),
 		"sheriff.explode_keeps_badge":  boolOpt("a sheriff who explodes may still pass the badge", func(o *Options) *bool { return &o.ExplodeKeepsBadge }),
 		"exile.last_words_first":       boolOpt("from day 2, the exiled player's last words come before the skill question (狼王攝夢人)", func(o *Options) *bool { return &o.LastWordsFirst }),

@@ -104,8 +104,8 @@ func TestRandomGamesEnd(t *testing.T) {
 			if !over || inv.results != 1 {
 				t.Fatalf("%s seed %d: over=%v results=%d", board, seed, over, inv.results)
 			}
-			results[w]++
-			perBoard[w]++
+			results[string(w)]++
+			perBoard[string(w)]++
 		}
 	}
 	if results["好人"] == 0 || results["狼人"] == 0 {

@@ -4,11 +4,11 @@ package engine
 // window… Only seats in actors may act in it; its timers are its own and are
 // cancelled when it finishes.
 type step struct {
-	name   string // night signup speech withdraw vote skill badge order guide last-words explode take duel
+	name   StepName
 	kind   string // the night step kind, the vote or speech kind
 	seat   int    // the seat the step is about (speaker, dying player, sheriff)
 	actors []int
-	window string // explosion window: 警上 退水 放逐 ("" = none)
+	window Window // explosion window (NoWindow = none)
 
 	act    func(seat int, a Action, target int) error // validate, then change step-local state
 	after  func()                                     // runs after an accepted input (e.g. close when done)
@@ -40,9 +40,9 @@ func (s *step) isActor(seat int) bool { return contains(s.actors, seat) }
 
 func (s *step) describe() string {
 	if s.kind != "" {
-		return s.name + " " + s.kind
+		return string(s.name) + " " + s.kind
 	}
-	return s.name
+	return string(s.name)
 }
 
 // wait makes s the current step.
@@ -120,13 +120,13 @@ func (g *Game) StepInputs() []Input {
 // Prompt describes what the game waits for: the current step and who may act.
 type Prompt struct {
 	Over   bool
-	Night  int    // the current night (or the last one, by day)
-	Day    int    // the current day, 0 at night
-	Step   string // night signup speech withdraw vote skill badge order guide last-words explode take duel
-	Kind   string // night step kind (wolves, seer…), vote kind, speech kind
+	Night  int      // the current night (or the last one, by day)
+	Day    int      // the current day, 0 at night
+	Step   StepName // what the game waits on ("" = nothing: the game is over)
+	Kind   string   // night step kind (wolves, seer…), vote kind, speech kind
 	Seat   int
 	Actors []int
-	Window string // 警上 退水 放逐: explosions (and the knight's duel by day) are allowed
+	Window Window // 警上 退水 放逐: explosions (and the knight's duel by day) are allowed
 	Pedal  bool   // a short pedal press advances
 	Input  bool   // the step takes seat input (false: open and close only)
 }
@@ -141,7 +141,7 @@ func (g *Game) Awaiting() Prompt {
 		p.Step, p.Kind, p.Seat, p.Window, p.Pedal = s.name, s.kind, s.seat, s.window, s.pedal != nil
 		p.Input = s.act != nil || s.reveal != nil
 		for _, a := range s.actors {
-			if s.name == "night" || g.present(a) {
+			if s.name == WaitNight || g.present(a) {
 				p.Actors = append(p.Actors, a)
 			}
 		}
@@ -187,6 +187,9 @@ func (g *Game) RoleOf(s int) Role {
 	return g.seats[s].role
 }
 
+// Bottom returns the cards dealt to no seat (a copy; none on most boards).
+func (g *Game) Bottom() []Role { return append([]Role(nil), g.bottom...) }
+
 // Players is the seat count.
 func (g *Game) Players() int { return g.n }
 
@@ -194,7 +197,7 @@ func (g *Game) Players() int { return g.n }
 func (g *Game) Sheriff() int { return g.sheriff }
 
 // Over reports whether the game has ended, and the winner (好人 狼人 流局).
-func (g *Game) Over() (bool, string) { return g.over, g.winner }
+func (g *Game) Over() (bool, Winner) { return g.over, g.winner }
 
 // Board is the board the game is played on.
 func (g *Game) Board() *Board { return &g.b }

@@ -143,7 +143,8 @@ func playJournal(t testing.TB, dir, board string, seed uint64, end bool) *played
 	if failed != nil {
 		t.Fatal(failed)
 	}
-	_, p.winner = g.Over()
+	_, won := g.Over()
+	p.winner = string(won)
 	if end { // closed as the runtime closes it: signed with the table's key
 		r, err := w.End(wall(), "console:judge@192.0.2.1", p.winner, testKey)
 		if err != nil {

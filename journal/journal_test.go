@@ -47,7 +47,7 @@ func TestRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if over, w := g.Over(); !over || w != p.winner {
+			if over, w := g.Over(); !over || string(w) != p.winner {
 				t.Fatalf("%s seed %d: replay ends %v %q, the game %q", board, seed, over, w, p.winner)
 			}
 		}

@@ -119,7 +119,7 @@ func Replay(j *Journal, get BoardSource) (*engine.Game, []Event, error) {
 			case r.Result == "":
 			case !over:
 				return nil, nil, fail(r, nil, "the end record says %s, but the replayed game has no result", r.Result)
-			case winner != r.Result:
+			case string(winner) != r.Result:
 				return nil, nil, fail(r, nil, "the end record says %s, the replayed game %s", r.Result, winner)
 			}
 		}

@@ -238,7 +238,7 @@ func (rv *Review) lines(es []Entry) []line {
 
 func runKey(e Entry) string {
 	switch {
-	case e.Type == string(engine.RecAction) && (e.Kind == "signup" || e.Kind == "withdraw"):
+	case e.Type == string(engine.RecAction) && (e.Kind == engine.ActionSignup || e.Kind == engine.ActionWithdraw):
 		return "action/" + e.Kind
 	case e.Type == string(engine.RecSpeech):
 		return "speech/" + e.Kind
@@ -465,12 +465,14 @@ func causeText(c string) string {
 
 func resultText(r string) string {
 	switch r {
-	case "好人":
+	case string(engine.WinGood):
 		return "好人勝利"
-	case "狼人":
+	case string(engine.WinWolves):
 		return "狼人勝利"
-	case "流局":
+	case string(engine.WinVoid):
 		return "流局"
+	case string(engine.WinThird):
+		return "第三方勝利"
 	case "":
 		return "（尚無結果）"
 	}

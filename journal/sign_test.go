@@ -85,7 +85,8 @@ func TestVerifyRefusesRewrittenResult(t *testing.T) {
 		if _, err := w.Apply(g, at, "console:judge@192.0.2.1", engine.Judge(engine.JudgeVoid, 0, 0)); err != nil {
 			t.Fatal(err)
 		}
-		over, winner := g.Over()
+		over, won := g.Over()
+		winner := string(won)
 		if !over || winner == p.winner {
 			t.Fatalf("the rewritten game: over %v, %q (the genuine result %q)", over, winner, p.winner)
 		}

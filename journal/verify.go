@@ -76,7 +76,8 @@ func verify(path string, get BoardSource) (Summary, error) {
 		}
 	}
 	s.Replayed = true
-	s.Over, s.Winner = g.Over()
+	over, w := g.Over()
+	s.Over, s.Winner = over, string(w)
 	return s, nil
 }
 

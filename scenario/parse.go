@@ -165,11 +165,11 @@ func word(tok string) string {
 	case "帶走", "带走", "take":
 		return "帶走"
 	case "@警上", "@警上自爆":
-		return "警上"
+		return string(engine.WindowElection)
 	case "@退水":
-		return "退水"
+		return string(engine.WindowWithdraw)
 	case "@放逐":
-		return "放逐"
+		return string(engine.WindowExile)
 	}
 	return tok
 }

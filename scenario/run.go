@@ -170,7 +170,8 @@ func Run(f *File, boards BoardSource) *Result {
 			return res
 		}
 	}
-	_, res.Winner = g.Over()
+	_, w := g.Over()
+	res.Winner = string(w)
 	res.Failures = r.expectations()
 	return res
 }
@@ -431,7 +432,7 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 	case KVoid:
 		return ok(r.seatInputs(d, engine.Judge(engine.JudgeVoid, 0, 0)))
 	case KReveal:
-		if p.Step != "prince" {
+		if p.Step != engine.WaitPrince {
 			return false, nil, nil
 		}
 		return ok(r.seatInputs(d, gesture(d.Seats[0], engine.ActBoom)))
@@ -443,10 +444,10 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 			}
 			kind = string(engine.StepGargoyleKill)
 		}
-		if p.Step == "night" && p.Kind == kind && !p.Input && !r.laterStep(p, kind) {
+		if p.Step == engine.WaitNight && p.Kind == kind && !p.Input && !r.laterStep(p, kind) {
 			return fail("%s only opens and closes its eyes in this step", d.Role.Name())
 		}
-		if p.Step != "night" || p.Kind != kind || !p.Input {
+		if p.Step != engine.WaitNight || p.Kind != kind || !p.Input {
 			return false, nil, nil
 		}
 		if len(p.Actors) == 0 {
@@ -491,9 +492,9 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 		}
 		return ok(r.seatInputs(d, ins...))
 	case KSignup, KWithdraw:
-		want := "signup"
+		want := engine.WaitSignup
 		if d.Kind == KWithdraw {
-			want = "withdraw"
+			want = engine.WaitWithdraw
 		}
 		if p.Step != want {
 			return false, nil, nil
@@ -504,7 +505,7 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 		}
 		return ok(r.seatInputs(d, ins...))
 	case KVote:
-		if p.Step != "vote" || p.Kind != d.VoteKind {
+		if p.Step != engine.WaitVote || p.Kind != d.VoteKind {
 			return false, nil, nil
 		}
 		var ins []engine.Input
@@ -513,7 +514,7 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 		}
 		return ok(r.seatInputs(d, ins...))
 	case KSkill:
-		if p.Step != "skill" || p.Seat != d.Seats[0] {
+		if p.Step != engine.WaitSkill || p.Seat != d.Seats[0] {
 			return false, nil, nil
 		}
 		if d.Word == "不發動" {
@@ -522,7 +523,7 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 		// the skill is used (UP: "請選擇目標"), then the target
 		return ok(r.seatInputs(d, gesture(p.Seat, engine.ActUp), target(p.Seat, d.Seats[1])))
 	case KBadge:
-		if p.Step != "badge" {
+		if p.Step != engine.WaitBadge {
 			return false, nil, nil
 		}
 		if d.Word == "撕毀" {
@@ -530,7 +531,7 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 		}
 		return ok(r.seatInputs(d, target(p.Seat, d.Seats[0])))
 	case KOrder:
-		if p.Step != "order" {
+		if p.Step != engine.WaitOrder {
 			return false, nil, nil
 		}
 		a := engine.ActUp
@@ -539,7 +540,7 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 		}
 		return ok(r.seatInputs(d, gesture(p.Seat, a)))
 	case KGuide:
-		if p.Step != "guide" {
+		if p.Step != engine.WaitGuide {
 			return false, nil, nil
 		}
 		if d.Word == "不歸" {
@@ -554,7 +555,7 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 		if len(d.Seats) == 2 && r.g.RoleOf(d.Seats[0]) != engine.WhiteWolfKing {
 			return fail("自爆 %d 帶走 %d: seat %d is %s, not the white wolf king", d.Seats[0], d.Seats[1], d.Seats[0], r.g.RoleOf(d.Seats[0]).Name())
 		}
-		inWindow := p.Step == "explode" || ((p.Step == "speech" || p.Step == "withdraw") && p.Window != "" && (d.Window == "" || d.Window == p.Window))
+		inWindow := p.Step == engine.WaitExplode || ((p.Step == engine.WaitSpeech || p.Step == engine.WaitWithdraw) && p.Window != engine.NoWindow && (d.Window == "" || engine.Window(d.Window) == p.Window))
 		if !inWindow {
 			return false, nil, nil
 		}
@@ -566,7 +567,7 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 		}
 		return true, nil, nil
 	case KTake:
-		if p.Step != "take" || p.Seat != d.Seats[0] {
+		if p.Step != engine.WaitTake || p.Seat != d.Seats[0] {
 			return false, nil, nil
 		}
 		return ok(r.seatInputs(d, target(p.Seat, d.Seats[1])))
@@ -574,7 +575,7 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 		if role := r.g.RoleOf(d.Seats[0]); role != engine.Knight {
 			return fail("決鬥: seat %d is %s, not the knight", d.Seats[0], role.Name())
 		}
-		if p.Step != "speech" || p.Window != "放逐" {
+		if p.Step != engine.WaitSpeech || p.Window != engine.WindowExile {
 			return false, nil, nil
 		}
 		return ok(r.seatInputs(d, gesture(d.Seats[0], engine.ActBoom), target(d.Seats[0], d.Seats[1])))
@@ -645,7 +646,7 @@ func (r *runner) expectations() []Failure {
 			if want == "无" {
 				want = "無"
 			}
-			got := w
+			got := string(w)
 			if !over {
 				got = "無"
 			}

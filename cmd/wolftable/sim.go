@@ -259,7 +259,7 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 	table.Close()
 	_, w := g.Over()
 	fmt.Fprintf(stdout, "result: %s\n", w)
-	if line, _, ok := tg.endLines(w); ok {
+	if line, _, ok := tg.endLines(string(w)); ok {
 		fmt.Fprintln(stdout, line)
 	}
 	return 0

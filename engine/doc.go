@@ -1,0 +1,90 @@
+// Package engine is the rules engine of a tournament Werewolf (狼人殺) table:
+// a pure, deterministic state machine that plays docs/rules.md part A (the
+// framework) and part B (the roles) for a Board.
+//
+// # Contract
+//
+//   - New(Config) deals a game: the board, the deal (Deal(board, seed) or a
+//     judge's deal) and a seed. Start says the first lines and opens night 1.
+//   - Apply(Input) feeds one input — a seat's panel (SeatTarget,
+//     SeatGesture), the judge's pedal (Pedal), a timer that ran out
+//     (TimerExpired), the wall clock (Clock) or a judge command (Judge) — and
+//     returns the effects to perform, in order: lines to say, judge-only
+//     cues, lights, timers to start or cancel, record entries, pause/resume.
+//   - A refused input returns a typed *Error (IsCode) and changes nothing.
+//   - Awaiting describes what the game waits for (Prompt): the step, its
+//     kind, who may act, the explosion window, whether the pedal advances.
+//   - The same board, deal, seed and inputs give the same effects, byte for
+//     byte (the golden record, testdata/golden-games.txt, pins this).
+//   - No clock, I/O, network, goroutines or mutable globals: time comes in
+//     as timer and clock inputs, randomness from the seed. The only
+//     package-level variable is the role table (roleTab), data that no code
+//     writes; TestEnginePure (layout_test.go) enforces all this.
+//
+// # Vocabulary
+//
+// Steps (Prompt.Step, a StepName) — who acts, with which actions:
+//
+//	night     the night step Prompt.Kind (a StepKind: wolves, seer, witch…); its actors point (ActTarget) or gesture (ActUp, ActDown, ActWave)
+//	signup    night 1, every living player: ActHand to run for sheriff
+//	speech    the speaker (Prompt.Seat; Kind: sheriff sheriff-pk exile exile-pk last-words prince); the pedal ends it; ActBoom in a window
+//	withdraw  the candidates: ActHand to withdraw (退水); ActBoom allowed
+//	vote      the voters (Kind: sheriff sheriff-pk exile exile-pk): ActTarget (0 or ActWave = abstain)
+//	skill     a dead player whose death leaves a shot: ActUp, then ActTarget; ActWave = none
+//	badge     the dying sheriff: ActTarget passes the badge, ActDown or ActWave tears it
+//	order     the sheriff: ActUp = 順, ActDown = 逆
+//	guide     the sheriff's 歸票: ActTarget once or twice (PK), ActWave = none
+//	explode   the judge's confirmation window after an ActBoom; other wolves may join
+//	take      白狼王 after exploding: ActTarget (0 or ActWave = none)
+//	duel      騎士 after his ActBoom: ActTarget
+//	prince    定序王子's window on an exile result: ActBoom reveals
+//
+// Explosion windows (Window): 警上 (election speeches), 退水 (withdrawal),
+// 放逐 (exile-day speeches; also the knight's duel). Winners (Winner): 好人,
+// 狼人, 流局 (judge's void), 第三方 (a third camp). Causes of death (Cause):
+// wolf poison exile shot explode taken duel charm dq reflect dream hunt
+// check. Record types (RecordType): phase death vote sheriff check exile
+// reveal speech result penalty action; action kinds (ActionKind): kill
+// guard save poison charm dream fear lock hunt duel signup withdraw. The
+// strings are the JSON and journal encodings, unchanged since the first
+// journals.
+//
+// # Files
+//
+//	game.go        Game, New, Deal, Start, Apply; the agenda; saying, cueing, recording; deaths
+//	input.go       seat, pedal and timer inputs
+//	judge.go       the judge's powers (A13)
+//	step.go        the step a game waits on; Awaiting, Prompt and the judge's views
+//	vocab.go       the typed vocabulary above
+//	io.go          inputs, effects, records, errors
+//	board.go       Board, Step, NightPlan
+//	options.go     a board's rule options
+//	roles.go       the role table (every trait of every role), step kinds, hooksFor, roleStates
+//	hooks.go       roleHooks: the points where a role plugs into the shared phases
+//	win.go         the win check (A12, rules-more.md D0.2): 屠邊, 屠城, third camps
+//	night.go       the night (A3, A15): steps, their pace and lines, the night's deaths
+//	day.go         dawn, night results, skills, badge, last words (A5, A6)
+//	election.go    the sheriff election (A5)
+//	exile.go       the exile day (A7)
+//	speech.go      speeches and the clock rule (A7, A8)
+//	vote.go        votes (A9)
+//	explode.go     explosions (A11)
+//	role_<id>.go   one role each (role_purewhite.go: 純白之女 and 狼巫): its state, night step and hooks
+//
+// # Adding a role
+//
+//  1. Add its Role constant and its row to roleTab in roles.go: names, side,
+//     屠邊 category, WolvesFrom, Explodes, NoKnife, NightProof, PoisonOK,
+//     ShotOn, and its night steps (a new StepKind, with Confirm and Result).
+//  2. Write role_<id>.go: its state type (a field of roleStates), a
+//     <role>Hooks() constructor, its night step and the hooks it needs.
+//     If a shared phase has no hook for what it does, add one to roleHooks
+//     and call it from the phase — never name the role outside its file.
+//  3. Return its hooks from hooksFor; if it kills at night, place it in
+//     nightDeathOrder.
+//  4. Add its lines to the script catalogue, its board to boards/data, and
+//     scenario files for its rules; the golden record must not change.
+//
+// TestRoleNamedOnlyInItsFile checks step 2: each role constant other than
+// 狼人 and 村民 appears only in its own file and in roles.go.
+package engine

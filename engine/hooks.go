@@ -1,0 +1,104 @@
+package engine
+
+// roleHooks are a role's rules, plugged into the shared phases. The phase
+// files call them and hold no role-specific branch. Every hook is optional.
+//
+// "Self" hooks run for the role of the seat the event is about (the seat
+// checked, poisoned, exiled, exploding…); "board" hooks run for every role
+// of the board's composition, in the order of the role table (or, for
+// resolve, in the order of nightDeathOrder).
+type roleHooks struct {
+	// night (board hooks unless marked)
+	nightfall func(g *Game)                                      // a night begins, before its steps
+	step      func(g *Game, s *step, k StepKind, live bool) bool // (its own steps) runs a night step; true = the actor has acted
+	closed    func(g *Game, s *step, live bool)                  // (its own steps) at the close, after the commit and the result line
+	blocked   func(g *Game, seat int) bool                       // the seat's night skill is blocked tonight
+	noKill    func(g *Game) bool                                 // the wolves cannot kill tonight
+	guarded   func(g *Game, seat int) bool                       // the seat is guarded against the knife tonight
+	shielded  func(g *Game, seat int) bool                       // the seat is immune to all night harm tonight
+	checked   func(g *Game, by, target int)                      // (self) a seer checked the role
+	poisoned  func(g *Game, witch, target int)                   // (self) the witch poisoned the role
+	resolve   func(g *Game)                                      // the role's night deaths, after the knife and the poison
+	dawn      func(g *Game)                                      // the night is over: its choices become last night's
+
+	// day
+	silenced    func(g *Game, seat int) bool                   // the seat can use no skill and cannot vote today
+	noShot      func(g *Game, seat int) bool                   // the seat's death leaves it no shot
+	exiled      func(g *Game, s int) bool                      // (self) exiled; true = the hook took over (no death)
+	exileSeen   func(g *Game, s int)                           // somebody was exiled
+	exileResult func(g *Game, s int, order []int) bool         // an exile result is read; true = the hook took over
+	follow      func(g *Game, b *batch, s int) func()          // (self) out by day (exiled, shot): a task after its skill
+	exploding   func(g *Game, s int)                           // (self) exploding, before it dies
+	exploded    func(g *Game, s int, poisoned bool) []func()   // (self) exploded: tasks after the badge
+	boom        func(g *Game, seat int, s *step) error         // (self) its guarded key in an explosion window
+	reveal      func(g *Game, seat int, s *step) (bool, error) // (self) its guarded key outside the windows; false = not its window
+}
+
+// boardHooks sets up the hooks of the board's roles, in table order.
+func (g *Game) boardHooks() {
+	n := 0
+	for i := range roleTab {
+		if g.b.Has(roleTab[i].ID) {
+			n++
+		}
+	}
+	g.hooks, g.hookRoles = make([]roleHooks, 0, n), make([]Role, 0, n)
+	for i := range roleTab {
+		if g.b.Has(roleTab[i].ID) {
+			g.hooks = append(g.hooks, hooksFor(roleTab[i].ID))
+			g.hookRoles = append(g.hookRoles, roleTab[i].ID)
+		}
+	}
+	for s := 1; s <= g.n; s++ {
+		for i, r := range g.hookRoles {
+			if r == g.seats[s].role {
+				g.seats[s].hooks = i
+			}
+		}
+	}
+}
+
+// self returns the hooks of a seat's role.
+func (g *Game) self(s int) *roleHooks { return &g.hooks[g.seats[s].hooks] }
+
+// hooksOf returns the hooks of a role of the board (nil: not on the board).
+func (g *Game) hooksOf(r Role) *roleHooks {
+	for i, x := range g.hookRoles {
+		if x == r {
+			return &g.hooks[i]
+		}
+	}
+	return nil
+}
+
+// any reports whether a board hook says yes.
+func (g *Game) any(pick func(h *roleHooks) func(g *Game, seat int) bool, seat int) bool {
+	for i := range g.hooks {
+		if f := pick(&g.hooks[i]); f != nil && f(g, seat) {
+			return true
+		}
+	}
+	return false
+}
+
+// nightBlocked: the seat cannot use a night skill now (噩夢之影's fear,
+// 蝕時狼妃's lock, 血月使徒's seal: 技能被禁止).
+func (g *Game) nightBlocked(s int) bool {
+	return g.any(func(h *roleHooks) func(*Game, int) bool { return h.blocked }, s)
+}
+
+// silenced: the seat can use no skill and cannot vote today.
+func (g *Game) silenced(s int) bool {
+	return g.any(func(h *roleHooks) func(*Game, int) bool { return h.silenced }, s)
+}
+
+// immuneAtNight: the seat cannot be harmed tonight (a role that cannot die
+// at night, or a seat shielded by another role).
+func (g *Game) immuneAtNight(s int) bool {
+	return g.role(s).row().NightProof || g.any(func(h *roleHooks) func(*Game, int) bool { return h.shielded }, s)
+}
+
+// guardedTonight: the knife on the seat is guarded.
+func (g *Game) guardedTonight(s int) bool {
+	return g.any(func(h *roleHooks) func(*Game, int) bool { return h.guarded }, s)
+}

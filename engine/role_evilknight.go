@@ -1,0 +1,34 @@
+package engine
+
+// 惡靈騎士 (rules.md B): cannot die at night (RoleInfo.NightProof) and cannot
+// explode; once per game, the seer who checks him or the witch who poisons
+// him dies that night (反傷) — the seer instead of the witch when both hit
+// him the same night.
+
+type evilKnightState struct {
+	used    bool
+	reflect int  // tonight's reflection: the seer or the witch
+	byWitch bool // … the witch, so far tonight
+}
+
+func evilKnightHooks() roleHooks {
+	return roleHooks{
+		nightfall: func(g *Game) { g.rs.evil.reflect, g.rs.evil.byWitch = 0, false },
+		checked: func(g *Game, seer, _ int) {
+			if e := &g.rs.evil; !e.used || e.byWitch {
+				e.used, e.reflect, e.byWitch = true, seer, false
+			}
+		},
+		poisoned: func(g *Game, witch, _ int) {
+			// if the seer checks him later tonight, only the seer dies
+			if e := &g.rs.evil; !e.used {
+				e.used, e.reflect, e.byWitch = true, witch, true
+			}
+		},
+		resolve: func(g *Game) {
+			if r := g.rs.evil.reflect; r > 0 {
+				g.nightDeath(r, CauseReflect)
+			}
+		},
+	}
+}

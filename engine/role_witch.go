@@ -1,0 +1,104 @@
+package engine
+
+// 女巫 (rules.md B): told the victim while the antidote is unused (std), one
+// potion a night, never saves herself by default (witch.self_save).
+
+type witchState struct {
+	antidoteUsed, poisonUsed bool
+}
+
+func witchHooks() roleHooks { return roleHooks{step: witchStep} }
+
+func witchStep(g *Game, s *step, _ StepKind, live bool) bool {
+	w := &g.rs.witch
+	g.say("night.witch.victim")
+	witch := 0
+	if live {
+		witch = s.actors[0]
+		switch {
+		case g.nightBlocked(witch):
+			// 噩夢之影: a feared witch gets no victim info (rules.md B)
+		case w.antidoteUsed:
+			g.cue(witch, "cue.witch.used", witch)
+		case g.ns.kill > 0:
+			g.cue(witch, "cue.witch.victim", witch, g.ns.kill)
+		default:
+			g.cue(witch, "cue.witch.none", witch)
+		}
+	}
+	g.say("night.witch.ask")
+	var save, armed, wave bool
+	var poison int
+	s.act = func(seat int, a Action, t int) error {
+		if g.nightBlocked(seat) && a != ActWave {
+			return errf(ErrRule, "the witch's skill is blocked tonight (feared, locked or sealed)")
+		}
+		if save || poison > 0 || wave {
+			return errf(ErrRule, "the witch has already chosen tonight (one potion a night)")
+		}
+		switch a {
+		case ActUp:
+			if w.antidoteUsed {
+				return errf(ErrRule, "the antidote is used")
+			}
+			if g.ns.kill == 0 {
+				return errf(ErrRule, "nobody to save tonight")
+			}
+			if g.ns.kill == seat && !g.selfSaveAllowed() {
+				return errf(ErrRule, "the witch cannot save herself (witch.self_save=%s)", g.opt.WitchSelfSave)
+			}
+			save = true
+		case ActDown:
+			if w.poisonUsed {
+				return errf(ErrRule, "the poison is used")
+			}
+			armed = true
+		case ActTarget:
+			if t == 0 {
+				wave = true
+				return nil
+			}
+			if !armed {
+				return errf(ErrNotNow, "thumb down first to poison")
+			}
+			if !g.living(t) {
+				return errf(ErrBadTarget, "seat %d is out", t)
+			}
+			poison = t
+		case ActWave:
+			wave = true
+		default:
+			return errf(ErrNotNow, "the witch saves (up), poisons (down + seat) or waves")
+		}
+		return nil
+	}
+	s.reset = func() { save, armed, wave, poison = false, false, false, 0 }
+	s.done = func() bool { return save || poison > 0 || wave }
+	s.commit = func() {
+		if save {
+			w.antidoteUsed = true
+			g.ns.saved = true
+			g.record(Record{Type: RecAction, Kind: ActionSave, By: witch, Target: g.ns.kill, When: g.when()})
+		}
+		if poison > 0 {
+			w.poisonUsed = true
+			g.ns.poison = poison
+			g.ns.poisoned[poison] = true
+			if h := g.self(poison).poisoned; h != nil {
+				h(g, witch, poison)
+			}
+			g.record(Record{Type: RecAction, Kind: ActionPoison, By: witch, Target: poison, When: g.when()})
+		}
+	}
+	return false
+}
+
+func (g *Game) selfSaveAllowed() bool {
+	switch g.opt.WitchSelfSave {
+	case "first_night":
+		return g.night == 1
+	case "no_guard":
+		return !g.b.hasProtector()
+	}
+	return false
+}

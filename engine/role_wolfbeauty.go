@@ -1,0 +1,56 @@
+package engine
+
+// 狼美人 (rules.md B; seed 003): charms one other player each night, not the
+// same two nights running; when she is exiled or shot by day, last night's
+// charmed player dies with her. The wolves cannot knife her (RoleInfo.NoKnife);
+// she cannot explode.
+
+type wolfBeautyState struct {
+	tonight int // tonight's charm
+	last    int // the charm of the most recent night
+}
+
+func wolfBeautyHooks() roleHooks {
+	return roleHooks{
+		nightfall: func(g *Game) { g.rs.beauty.tonight = 0 },
+		step:      charmStep,
+		dawn:      func(g *Game) { g.rs.beauty.last = g.rs.beauty.tonight },
+		follow: func(g *Game, b *batch, s int) func() {
+			return func() { g.charmFollow(b, s) }
+		},
+	}
+}
+
+func charmStep(g *Game, s *step, _ StepKind, _ bool) bool {
+	g.pickStep(s, "狼美人", func(seat, t int) error {
+		if !g.living(t) {
+			return errf(ErrBadTarget, "seat %d is out", t)
+		}
+		if t == seat {
+			return errf(ErrBadTarget, "狼美人 cannot charm herself")
+		}
+		if t == g.rs.beauty.last {
+			return errf(ErrRule, "狼美人 cannot charm seat %d two nights running", t)
+		}
+		return nil
+	}, func(actor, target int) {
+		g.rs.beauty.tonight = target
+		g.record(Record{Type: RecAction, Kind: ActionCharm, By: actor, Target: target, When: g.when()})
+	})
+	return false
+}
+
+// charmFollow: last night's charmed player dies with her.
+func (g *Game) charmFollow(b *batch, beauty int) {
+	c := g.rs.beauty.last
+	if c == 0 || !g.present(c) {
+		return
+	}
+	g.say("charm.follow", c)
+	b.insertAfter(beauty, c, b.wordsOf(beauty))
+	g.dies(c, CauseCharm, false)
+	if g.over {
+		return
+	}
+	g.next(func() { g.skillStep(b, c) })
+}

@@ -1,0 +1,86 @@
+package engine
+
+// The engine's vocabulary at its boundary: typed words whose encodings (the
+// JSON and journal strings) are their values. doc.go tabulates them.
+
+// StepName names what the game waits on (Prompt.Step).
+type StepName string
+
+const (
+	WaitNight    StepName = "night"    // a night step (Prompt.Kind: its StepKind)
+	WaitSignup   StepName = "signup"   // night 1: hands for the sheriff election
+	WaitSpeech   StepName = "speech"   // a speech (Prompt.Kind: its SpeechKind)
+	WaitWithdraw StepName = "withdraw" // 退水
+	WaitVote     StepName = "vote"     // a vote (Prompt.Kind: its VoteKind)
+	WaitSkill    StepName = "skill"    // a dead player's skill (shot)
+	WaitBadge    StepName = "badge"    // the dying sheriff passes or tears the badge
+	WaitOrder    StepName = "order"    // the sheriff's 順/逆
+	WaitGuide    StepName = "guide"    // the sheriff's 歸票
+	WaitExplode  StepName = "explode"  // an explosion's confirmation window
+	WaitTake     StepName = "take"     // 白狼王 takes a player
+	WaitDuel     StepName = "duel"     // 騎士 names the player he duels
+	WaitPrince   StepName = "prince"   // 定序王子's reveal window
+)
+
+// SpeechKind is the kind of a speech (Prompt.Kind, Record.Kind of a speech).
+type SpeechKind = string
+
+const (
+	SpeechSheriff   SpeechKind = "sheriff"
+	SpeechSheriffPK SpeechKind = "sheriff-pk"
+	SpeechExile     SpeechKind = "exile"
+	SpeechExilePK   SpeechKind = "exile-pk"
+	SpeechLastWords SpeechKind = "last-words"
+	SpeechPrince    SpeechKind = "prince"
+)
+
+// VoteKind is the kind of a vote (Prompt.Kind, Record.Kind of a vote).
+type VoteKind = string
+
+const (
+	VoteSheriff   VoteKind = "sheriff"
+	VoteSheriffPK VoteKind = "sheriff-pk"
+	VoteExile     VoteKind = "exile"
+	VoteExilePK   VoteKind = "exile-pk"
+)
+
+// Window is an explosion window (A11): the steps in which a wolf may explode
+// (and, in 放逐, the knight may duel). "" = none.
+type Window string
+
+const (
+	NoWindow       Window = ""
+	WindowElection Window = "警上" // the election speeches (and its PK)
+	WindowWithdraw Window = "退水" // 退水
+	WindowExile    Window = "放逐" // the exile-day speeches
+)
+
+// Winner is a game's result (Game.Over, Record.Result of a result record).
+type Winner string
+
+const (
+	WinNone   Winner = ""
+	WinGood   Winner = "好人"
+	WinWolves Winner = "狼人"
+	WinVoid   Winner = "流局"  // the judge voided the game
+	WinThird  Winner = "第三方" // a third camp (Board.Third)
+)
+
+// ActionKind is the kind of a night action or day choice recorded for the
+// 復盤 (Record.Kind of an action record).
+type ActionKind = string
+
+const (
+	ActionKill     ActionKind = "kill"
+	ActionGuard    ActionKind = "guard"
+	ActionSave     ActionKind = "save"
+	ActionPoison   ActionKind = "poison"
+	ActionCharm    ActionKind = "charm"
+	ActionDream    ActionKind = "dream"
+	ActionFear     ActionKind = "fear"
+	ActionLock     ActionKind = "lock"
+	ActionHunt     ActionKind = "hunt"
+	ActionDuel     ActionKind = "duel"
+	ActionSignup   ActionKind = "signup"
+	ActionWithdraw ActionKind = "withdraw"
+)
