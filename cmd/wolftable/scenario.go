@@ -105,29 +105,32 @@ func runFile(file string) (*scenario.Result, error) {
 	return scenario.Run(f, boards.Get), nil
 }
 
-// checkFile runs one file. A file whose first line is "# reject-line: N"
-// must stop with exit status 2 at line N; every other file must pass.
+// checkFile runs one file. A file whose first line is
+// "# reject-line: N REASON" must be refused at line N for that reason
+// (scenario.Reject); every other file must pass.
 func checkFile(file string) (bool, string) {
 	src, err := os.ReadFile(file)
 	if err != nil {
 		return false, err.Error()
 	}
-	want := scenario.RejectLine(src)
-	res, err := runFile(file)
+	want, isReject, err := scenario.ParseReject(src)
 	if err != nil {
-		if want > 0 && lineOf(err) == want {
-			return true, ""
-		}
 		return false, err.Error()
 	}
-	if want > 0 {
-		if res.Err != nil && res.Err.Line == want {
-			return true, ""
+	if isReject {
+		f, perr := scenario.Parse(file, src)
+		var res *scenario.Result
+		if perr == nil {
+			res = scenario.Run(f, boards.Get)
 		}
-		if res.Err != nil {
-			return false, fmt.Sprintf("refused at line %d, want line %d: %s", res.Err.Line, want, res.Err.Msg)
+		if err := want.Check(perr, res); err != nil {
+			return false, err.Error()
 		}
-		return false, fmt.Sprintf("line %d was accepted; it must be refused", want)
+		return true, ""
+	}
+	res, err := runFile(file)
+	if err != nil {
+		return false, err.Error()
 	}
 	if res.Err != nil {
 		return false, fmt.Sprintf("line %d: %s", res.Err.Line, res.Err.Msg)
