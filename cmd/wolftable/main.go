@@ -21,7 +21,12 @@ usage:
   wolftable scenario run FILE [--json]  play a scenario; print the transcript or JSON lines
   wolftable scenario check DIR|FILE...  run every .wolf file; summary "N passed, M failed"
   wolftable serve [--config FILE]       the table daemon (systemd: Type=notify)
-  wolftable sim --bots --no-tui [--speed N] [--seed N] [--board ID] [--journal DIR] [--new]
+        [--once] [--autostart] [--mute]  one game; start without the pedal; no voice
+        [--speed N] [--seed N] [--clock HH:MM] [--bots]
+                                        tests and demos: faster timers, a fixed deal,
+                                        the wall clock, random players
+  wolftable sim [--bots] [--no-tui] [--speed N] [--seed N] [--clock HH:MM] [--board ID]
+        [--journal DIR] [--new] [--voice on|off|auto] [--cues=false] [--console ADDR]
                                         a whole game on the simulated table
   wolftable bridge emulate --link PATH [--seats N]
                                         the seat-panel bridge's emulator behind a pty

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"wolftable/boards"
+	"wolftable/internal/cliflag"
 	"wolftable/scenario"
 )
 
@@ -19,26 +20,17 @@ func cmdScenario(args []string, stdout, stderr io.Writer) int {
 	}
 	switch args[0] {
 	case "run":
-		var file string
-		asJSON := false
-		for _, a := range args[1:] {
-			switch {
-			case a == "--json":
-				asJSON = true
-			case strings.HasPrefix(a, "-"):
-				fmt.Fprintf(stderr, "scenario run: unknown flag %s\n", a)
-				return 2
-			case file == "":
-				file = a
-			default:
-				fmt.Fprintln(stderr, "scenario run: one file at a time")
-				return 2
-			}
-		}
-		if file == "" {
-			fmt.Fprintln(stderr, "usage: wolftable scenario run FILE [--json]")
+		fs := cliflag.New("scenario run", usage, stderr)
+		json := fs.Bool("json", false, "JSON lines instead of the transcript")
+		pos, err := cliflag.Interspersed(fs, args[1:])
+		if err != nil {
 			return 2
 		}
+		if len(pos) != 1 {
+			fmt.Fprintln(stderr, "usage: wolftable scenario run FILE [--json] (one file at a time)")
+			return 2
+		}
+		file, asJSON := pos[0], *json
 		res, perr := runFile(file)
 		if perr != nil {
 			if asJSON {
@@ -60,7 +52,11 @@ func cmdScenario(args []string, stdout, stderr io.Writer) int {
 		}
 		return res.ExitStatus()
 	case "check":
-		files, err := collect(args[1:])
+		pos, err := cliflag.Interspersed(cliflag.New("scenario check", usage, stderr), args[1:])
+		if err != nil {
+			return 2
+		}
+		files, err := collect(pos)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			return 2
