@@ -87,7 +87,7 @@ func waitForPedal(ctx context.Context, t hw.Table, requests <-chan hostRequest) 
 // cut resumes from its journal. Under systemd it reports READY and pings the
 // watchdog from the daemon's own loop.
 func cmdServe(args []string, stdout, stderr io.Writer) int {
-	fs := cliflag.New("serve", usage, stderr)
+	fs := cliflag.New("serve", "usage:\n"+serveUsage, stderr)
 	path := fs.String("config", "", "config file (default "+defaultConfigPath+" if present)")
 	once := fs.Bool("once", false, "exit after one game")
 	autostart := fs.Bool("autostart", false, "start each game at once instead of waiting for the pedal")

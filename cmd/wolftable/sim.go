@@ -109,7 +109,7 @@ func (t *transcript) on(e daemon.Event) {
 }
 
 func cmdSim(args []string, stdout, stderr io.Writer) int {
-	fs := cliflag.New("sim", usage, stderr)
+	fs := cliflag.New("sim", "usage:\n"+simUsage, stderr)
 	gf := addGameFlags(fs, "seed for the deal and the engine (0 = from the clock)",
 		"every seat is a random player and the pedal is pressed automatically")
 	board := fs.String("board", "seer-witch-hunter-idiot", "board id or name")
