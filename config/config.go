@@ -2,7 +2,10 @@
 // (/etc/wolftable/config.toml or --config): the table's hardware, the board
 // and its options, the voice, the journal, the console and the pedal.
 // Every key has a default, so `wolftable sim` works with no file at all.
-// Errors name the key and the problem.
+// The file is decoded once; unknown sections and keys are refused. An error
+// (*Error) names the line the user wrote, the key, and the problem in words
+// for a venue technician, Chinese first ("要是 0 到 1 之間的數字"), never a Go
+// type (errors.go).
 //
 // The sections [table], [pedal], [gpio] and [serial] describe the table as
 // a device and are read by the hw package (see hw.Config):
