@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"regexp"
 	"sort"
 	"strings"
@@ -171,11 +172,18 @@ func hwMessage(e *hw.ConfigError) string {
 	return w + " / " + e.Msg
 }
 
-// lineOf is the line where key is written: the key's own line, else the
-// line of the section ([gpio.expanders] for "gpio.expanders[1].address"),
-// else 0 (a default the file does not write).
+// lineOf is the line where key is written: the key's own line (an index
+// of an array of tables counts its [[ ]] headers, "gpio.expanders[1].address";
+// an index into an array value is the array's line, "gpio.led_order[3]"),
+// else the line of its section, else 0 (a default the file does not write).
 func lineOf(data []byte, key string) int {
 	if l := KeyLine(data, key); l > 0 {
+		return l
+	}
+	if l := indexedKeyLine(data, key); l > 0 {
+		return l
+	}
+	if l := indexedKeyLine(data, trailingIndex.ReplaceAllString(key, "")); l > 0 {
 		return l
 	}
 	k := index.ReplaceAllString(key, "")
@@ -188,6 +196,51 @@ func lineOf(data []byte, key string) int {
 			break
 		}
 		k = k[:i]
+	}
+	return 0
+}
+
+var trailingIndex = regexp.MustCompile(`(\[[0-9]+\])+$`)
+
+// indexedKeyLine is KeyLine for keys that name tables of an array of tables
+// by their index ("gpio.expanders[1].address").
+func indexedKeyLine(data []byte, key string) (line int) {
+	defer func() {
+		if recover() != nil {
+			line = 0
+		}
+	}()
+	p := unstable.Parser{}
+	p.Reset(data)
+	count := map[string]int{}
+	table := ""
+	for p.NextExpression() {
+		e := p.Expression()
+		var parts []string
+		var first *unstable.Node
+		it := e.Key()
+		for it.Next() {
+			if first == nil {
+				first = it.Node()
+			}
+			parts = append(parts, string(it.Node().Data))
+		}
+		name := strings.Join(parts, ".")
+		switch e.Kind {
+		case unstable.Table:
+			table = name
+		case unstable.ArrayTable:
+			count[name]++
+			table = fmt.Sprintf("%s[%d]", name, count[name]-1)
+		case unstable.KeyValue:
+			full := name
+			if table != "" {
+				full = table + "." + name
+			}
+			if full == key && first != nil {
+				return p.Shape(first.Raw).Start.Line
+			}
+		}
 	}
 	return 0
 }

@@ -76,6 +76,8 @@ func TestErrorLines(t *testing.T) {
 		{"[voice]\nvolume = nan\n", 2, "voice.volume", "不在 0..1 之間"},
 		{"[voice]\nvolume = 1\n[voice]\npack = \"\"\n", 3, "voice", "寫了兩次"},
 		{"[[voice]]\nvolume = 1\n", 1, "voice", "要是一個段落"},
+		{"[gpio]\nspi = \"SPI0.0\"\nled_order = [1, \"x\"]\n", 3, "gpio.led_order[1]", "要是座位號碼的清單"},
+		{"[gpio]\n[[gpio.expanders]]\naddress = 0x20\n[[gpio.expanders]]\n# the second board\naddress = 0x40\n", 6, "gpio.expanders[1].address", "要是 MCP23017 的位址"},
 		{"voice = 3\n", 1, "voice", "要是一個段落：[voice]，這裡寫的是整數"},
 	}
 	for _, c := range hwCases {
