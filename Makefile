@@ -1,4 +1,4 @@
-# wolftable — see README.md. `make demo` runs the main job, `make test` the tests.
+# wolftable — see README.md. `make sim` runs the main job (a whole game on the virtual table), `make demo` a bundled example game, `make test` the tests.
 export PATH := /usr/local/go/bin:$(PATH)
 GO ?= go
 BIN := bin/wolftable

@@ -2,7 +2,10 @@
 // (/etc/wolftable/config.toml or --config): the table's hardware, the board
 // and its options, the voice, the journal, the console and the pedal.
 // Every key has a default, so `wolftable sim` works with no file at all.
-// Errors name the key and the problem.
+// The file is decoded once; unknown sections and keys are refused. An error
+// (*Error) names the line the user wrote, the key, and the problem in words
+// for a venue technician, Chinese first ("要是 0 到 1 之間的數字"), never a Go
+// type (errors.go).
 //
 // The sections [table], [pedal], [gpio] and [serial] describe the table as
 // a device and are read by the hw package (see hw.Config):
@@ -183,22 +186,22 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("config: %s: %s", loc, e.Msg)
 }
 
+// file is the whole configuration file, decoded once. The daemon's sections
+// decode into a copy of the defaults (a key the file does not write keeps
+// its default); the table's sections, decoded in the same pass, go to
+// hw.ParseDocument, which knows their keys. Unknown keys and sections are
+// refused.
 type file struct {
-	Game  *Game `toml:"game"`
-	Voice *struct {
-		Pack   *string  `toml:"pack"`
-		Volume *float64 `toml:"volume"`
-	} `toml:"voice"`
-	Journal *struct {
-		Dir    *string `toml:"dir"`
-		Resume *bool   `toml:"resume"`
-	} `toml:"journal"`
-	Console *Console `toml:"console"`
-	Pedal   *Pedal   `toml:"pedal_actions"`
+	Table   map[string]any `toml:"table"`
+	Pedal   map[string]any `toml:"pedal"`
+	GPIO    map[string]any `toml:"gpio"`
+	Serial  map[string]any `toml:"serial"`
+	Game    *Game          `toml:"game"`
+	Voice   *Voice         `toml:"voice"`
+	Journal *Journal       `toml:"journal"`
+	Console *Console       `toml:"console"`
+	Actions *Pedal         `toml:"pedal_actions"`
 }
-
-// hwSections are the top-level sections the hw package reads.
-var hwSections = map[string]bool{"table": true, "pedal": true, "gpio": true, "serial": true}
 
 // Load reads a file; a missing file at the default path gives the defaults.
 func Load(path string, mustExist bool) (*Config, error) {
@@ -221,113 +224,46 @@ func Load(path string, mustExist bool) (*Config, error) {
 	return c, nil
 }
 
-// Parse reads a configuration from TOML text over the defaults.
+// Parse reads a configuration from TOML text over the defaults. An error is
+// an *Error naming the line the user wrote, the key and the problem in
+// words (Chinese first), never a Go type.
 func Parse(data []byte) (*Config, error) {
 	c := Default()
-	var doc map[string]any
-	if err := toml.Unmarshal(data, &doc); err != nil {
-		var de *toml.DecodeError
-		if errors.As(err, &de) {
-			line, _ := de.Position()
-			return nil, &Error{Line: line, Key: strings.Join(de.Key(), "."), Msg: de.Error()}
-		}
-		return nil, &Error{Msg: err.Error()}
+	f := file{Game: &c.Game, Voice: &c.Voice, Journal: &c.Journal, Console: &c.Console, Actions: &c.Pedal}
+	dec := toml.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return nil, decodeError(err)
 	}
-	hwDoc, rest := map[string]any{}, map[string]any{}
-	for k, v := range doc {
-		if hwSections[k] {
+	def := Default()
+	for _, kv := range []struct{ v, d *string }{
+		{&c.Game.Board, &def.Game.Board}, {&c.Game.Deal, &def.Game.Deal},
+		{&c.Console.Listen, &def.Console.Listen}, {&c.Console.TLSListen, &def.Console.TLSListen},
+		{&c.Pedal.Short, &def.Pedal.Short}, {&c.Pedal.Long, &def.Pedal.Long}, {&c.Pedal.Double, &def.Pedal.Double},
+	} {
+		if *kv.v == "" { // "" = the default, as an absent key
+			*kv.v = *kv.d
+		}
+	}
+	hwDoc := map[string]any{}
+	for k, v := range map[string]map[string]any{"table": f.Table, "pedal": f.Pedal, "gpio": f.GPIO, "serial": f.Serial} {
+		if v != nil {
 			hwDoc[k] = v
-		} else {
-			rest[k] = v
 		}
 	}
-	hwText, err := toml.Marshal(hwDoc)
-	if err != nil {
-		return nil, &Error{Msg: err.Error()}
-	}
-	tab, err := hw.ParseConfig(hwText)
+	tab, err := hw.ParseDocument(hwDoc)
 	if err != nil {
 		var he *hw.ConfigError
 		if errors.As(err, &he) {
-			return nil, &Error{Key: he.Key, Line: KeyLine(data, he.Key), Msg: he.Msg}
+			return nil, &Error{Key: he.Key, Line: lineOf(data, he.Key), Msg: hwMessage(he)}
 		}
 		return nil, &Error{Msg: err.Error()}
 	}
 	c.Table = tab
-	restText, err := toml.Marshal(rest)
-	if err != nil {
-		return nil, &Error{Msg: err.Error()}
-	}
-	var f file
-	dec := toml.NewDecoder(bytes.NewReader(restText))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
-		var de *toml.DecodeError
-		if errors.As(err, &de) {
-			line, _ := de.Position()
-			return nil, &Error{Line: line, Key: strings.Join(de.Key(), "."), Msg: de.Error()}
-		}
-		var se *toml.StrictMissingError
-		if errors.As(err, &se) && len(se.Errors) > 0 {
-			k := se.Errors[0]
-			line, _ := k.Position()
-			return nil, &Error{Line: line, Key: strings.Join(k.Key(), "."), Msg: "unknown key"}
-		}
-		return nil, &Error{Msg: err.Error()}
-	}
-	if f.Game != nil {
-		if f.Game.Board != "" {
-			c.Game.Board = f.Game.Board
-		}
-		if f.Game.Deal != "" {
-			c.Game.Deal = f.Game.Deal
-		}
-		c.Game.Options = f.Game.Options
-	}
-	if f.Voice != nil {
-		if f.Voice.Pack != nil {
-			c.Voice.Pack = *f.Voice.Pack
-		}
-		if f.Voice.Volume != nil {
-			c.Voice.Volume = *f.Voice.Volume
-		}
-	}
-	if f.Journal != nil {
-		if f.Journal.Dir != nil {
-			c.Journal.Dir = *f.Journal.Dir
-		}
-		if f.Journal.Resume != nil {
-			c.Journal.Resume = *f.Journal.Resume
-		}
-	}
-	if f.Console != nil {
-		if f.Console.Listen != "" {
-			c.Console.Listen = f.Console.Listen
-		}
-		c.Console.PINHash = f.Console.PINHash
-		c.Console.Hosts = f.Console.Hosts
-		c.Console.StateDir = f.Console.StateDir
-		if f.Console.TLSListen != "" {
-			c.Console.TLSListen = f.Console.TLSListen
-		}
-		c.Console.TLSCert, c.Console.TLSKey = f.Console.TLSCert, f.Console.TLSKey
-		c.Console.RedirectHTTP = f.Console.RedirectHTTP
-	}
-	if f.Pedal != nil {
-		if f.Pedal.Short != "" {
-			c.Pedal.Short = f.Pedal.Short
-		}
-		if f.Pedal.Long != "" {
-			c.Pedal.Long = f.Pedal.Long
-		}
-		if f.Pedal.Double != "" {
-			c.Pedal.Double = f.Pedal.Double
-		}
-	}
 	if err := c.Validate(); err != nil {
 		var ce *Error
 		if errors.As(err, &ce) && ce.Line == 0 && ce.Key != "" {
-			ce.Line = KeyLine(data, ce.Key)
+			ce.Line = lineOf(data, ce.Key)
 		}
 		return c, err
 	}
@@ -338,10 +274,10 @@ func Parse(data []byte) (*Config, error) {
 func (c *Config) Validate() error {
 	b, err := boards.Get(c.Game.Board)
 	if err != nil {
-		return &Error{Key: "game.board", Msg: err.Error()}
+		return &Error{Key: "game.board", Msg: fmt.Sprintf("不認得板子 %q：%s / %v", c.Game.Board, want("game.board"), err)}
 	}
 	if r, bad := b.Unimplemented(); bad {
-		return &Error{Key: "game.board", Msg: fmt.Sprintf("board %s: role %s not implemented yet", b.ID, r.Name())}
+		return &Error{Key: "game.board", Msg: fmt.Sprintf("板子 %s 的角色 %s 還沒有實作，請選別的板子 / board %s: role %s not implemented yet", b.ID, r.Name(), b.ID, r.Name())}
 	}
 	keys := make([]string, 0, len(c.Game.Options))
 	for k := range c.Game.Options {
@@ -350,39 +286,39 @@ func (c *Config) Validate() error {
 	sort.Strings(keys)
 	for _, k := range keys {
 		if err := b.Options.Set(k, c.Game.Options[k]); err != nil {
-			return &Error{Key: "game.options." + k, Msg: err.Error()}
+			return &Error{Key: "game.options." + k, Msg: optionMessage(b.ID, err)}
 		}
 	}
 	switch c.Game.Deal {
 	case "random", "manual":
 	default:
-		return &Error{Key: "game.deal", Msg: fmt.Sprintf("%q: want random or manual", c.Game.Deal)}
+		return &Error{Key: "game.deal", Msg: fmt.Sprintf("%q 不行：%s / want random or manual", c.Game.Deal, want("game.deal"))}
 	}
 	if v := c.Voice.Volume; !(v >= 0 && v <= 1) { // NaN fails both
-		return &Error{Key: "voice.volume", Msg: fmt.Sprintf("%v 不在 0..1 之間（0 靜音，1 原音量；不寫則為 1）", v)}
+		return &Error{Key: "voice.volume", Msg: fmt.Sprintf("%v 不在 0..1 之間：%s / want a number from 0 to 1", v, want("voice.volume"))}
 	}
 	if c.Journal.Dir == "" {
-		return &Error{Key: "journal.dir", Msg: "must not be empty"}
+		return &Error{Key: "journal.dir", Msg: "不可為空：" + want("journal.dir") + " / must not be empty"}
 	}
 	if l := c.Console.Listen; l == "off" {
 		// no console
 	} else if _, _, err := net.SplitHostPort(l); err != nil {
-		return &Error{Key: "console.listen", Msg: fmt.Sprintf("%q: want host:port (%v)", c.Console.Listen, err)}
+		return &Error{Key: "console.listen", Msg: fmt.Sprintf("%q 不行：%s / want host:port", c.Console.Listen, want("console.listen"))}
 	}
 	if h := c.Console.PINHash; h != "" && (!strings.HasPrefix(h, "sha256:") || len(h) != len("sha256:")+64) {
-		return &Error{Key: "console.pin_hash", Msg: "want sha256:<64 hex digits>"}
+		return &Error{Key: "console.pin_hash", Msg: want("console.pin_hash") + " / want sha256:<64 hex digits>"}
 	}
 	if err := c.validateConsoleTLS(); err != nil {
 		return err
 	}
 	for _, kv := range [][2]string{{"pedal_actions.short", c.Pedal.Short}, {"pedal_actions.long", c.Pedal.Long}, {"pedal_actions.double", c.Pedal.Double}} {
 		if _, err := PedalAction(kv[1]); err != nil {
-			return &Error{Key: kv[0], Msg: err.Error()}
+			return &Error{Key: kv[0], Msg: fmt.Sprintf("%q 不行：%s / %v", kv[1], want(kv[0]), err)}
 		}
 	}
 	if c.Table != nil && c.Table.Seats != 0 {
 		if b, err := boards.Get(c.Game.Board); err == nil && b.Players != c.Table.Seats {
-			return &Error{Key: "table.seats", Msg: fmt.Sprintf("the table has %d seats but board %s has %d players", c.Table.Seats, b.ID, b.Players)}
+			return &Error{Key: "table.seats", Msg: fmt.Sprintf("桌子有 %d 個座位，板子 %s 是 %d 人局：兩者要相同 / the table has %d seats but board %s has %d players", c.Table.Seats, b.ID, b.Players, c.Table.Seats, b.ID, b.Players)}
 		}
 	}
 	return nil
@@ -394,39 +330,39 @@ func (c *Config) validateConsoleTLS() error {
 	k := c.Console
 	for _, h := range k.Hosts {
 		if !validHostName(h) {
-			return &Error{Key: "console.hosts", Msg: fmt.Sprintf("%q: want a host name such as \"table7.local\" (no scheme, no port)", h)}
+			return &Error{Key: "console.hosts", Msg: fmt.Sprintf("%q 不行：%s / want a host name", h, want("console.hosts"))}
 		}
 	}
 	if k.StateDir != "" && !filepath.IsAbs(k.StateDir) {
-		return &Error{Key: "console.state_dir", Msg: fmt.Sprintf("%q: want an absolute path", k.StateDir)}
+		return &Error{Key: "console.state_dir", Msg: fmt.Sprintf("%q 不行：%s / want an absolute path", k.StateDir, want("console.state_dir"))}
 	}
 	if l := k.TLSListen; l != "" && l != "off" {
 		if _, _, err := net.SplitHostPort(l); err != nil {
-			return &Error{Key: "console.tls_listen", Msg: fmt.Sprintf("%q: want host:port or \"off\" (%v)", l, err)}
+			return &Error{Key: "console.tls_listen", Msg: fmt.Sprintf("%q 不行：%s / want host:port or \"off\"", l, want("console.tls_listen"))}
 		}
 	}
 	if a := c.TLSAddr(); a != "" && a == k.Listen && !strings.HasSuffix(a, ":0") {
-		return &Error{Key: "console.tls_listen", Msg: fmt.Sprintf("%q is console.listen's address too", a)}
+		return &Error{Key: "console.tls_listen", Msg: fmt.Sprintf("%q 與 console.listen 是同一個位址：HTTPS 要用另一個埠 / %q is console.listen's address too", a, a)}
 	}
 	if (k.TLSCert == "") != (k.TLSKey == "") {
-		return &Error{Key: "console.tls_cert", Msg: "set tls_cert and tls_key together (or neither: a self-signed certificate)"}
+		return &Error{Key: "console.tls_cert", Msg: "tls_cert 與 tls_key 要一起寫（或都不寫：用自簽憑證）/ set tls_cert and tls_key together"}
 	}
 	if k.TLSCert != "" {
 		for _, f := range [][2]string{{"console.tls_cert", k.TLSCert}, {"console.tls_key", k.TLSKey}} {
 			fi, err := os.Stat(f[1])
 			if err != nil {
-				return &Error{Key: f[0], Msg: err.Error()}
+				return &Error{Key: f[0], Msg: fmt.Sprintf("讀不到檔案 %s：%s / %v", f[1], want(f[0]), errors.Unwrap(err))}
 			}
 			if !fi.Mode().IsRegular() || fi.Size() > 1<<20 {
-				return &Error{Key: f[0], Msg: fmt.Sprintf("%s: want a PEM file (at most 1 MB)", f[1])}
+				return &Error{Key: f[0], Msg: fmt.Sprintf("%s 不是 PEM 檔（最多 1 MB）/ want a PEM file (at most 1 MB)", f[1])}
 			}
 		}
 		if _, err := tls.LoadX509KeyPair(k.TLSCert, k.TLSKey); err != nil {
-			return &Error{Key: "console.tls_cert", Msg: err.Error()}
+			return &Error{Key: "console.tls_cert", Msg: fmt.Sprintf("憑證與金鑰無法一起使用（檔案壞了或不成對）/ %v", err)}
 		}
 	}
 	if k.RedirectHTTP && c.TLSAddr() == "" {
-		return &Error{Key: "console.redirect_http", Msg: "needs the HTTPS console (console.tls_listen is off)"}
+		return &Error{Key: "console.redirect_http", Msg: "需要 HTTPS 主控台，但 console.tls_listen 是 off / needs the HTTPS console"}
 	}
 	return nil
 }
@@ -448,6 +384,14 @@ func validHostName(h string) bool {
 		}
 	}
 	return true
+}
+
+// optionMessage is a refused board option in words.
+func optionMessage(board string, err error) string {
+	if strings.Contains(err.Error(), "unknown option") {
+		return fmt.Sprintf("板子 %s 沒有這個選項（選項見 docs/rules.md）/ %v", board, err)
+	}
+	return fmt.Sprintf("這個選項不接受這個值 / %v", err)
 }
 
 // PedalAction maps a pedal setting to the engine's pedal press.

@@ -93,7 +93,8 @@ func TestErrorsNameTheKey(t *testing.T) {
 	}
 }
 
-// FuzzParse: never panics; errors are *Error.
+// FuzzParse: never panics; errors are *Error and say the problem in
+// Chinese first.
 func FuzzParse(f *testing.F) {
 	f.Add([]byte("[table]\nseats = 12\n[game]\nboard = \"預女獵愚\"\n"))
 	f.Add([]byte("[journal]\ndir = \"\"\n"))
@@ -101,8 +102,12 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, err := Parse(data)
 		if err != nil {
-			if _, ok := err.(*Error); !ok {
+			ce, ok := err.(*Error)
+			if !ok {
 				t.Fatalf("error of type %T: %v", err, err)
+			}
+			if !startsChinese(ce.Msg) {
+				t.Fatalf("not in Chinese first: %v", err)
 			}
 		}
 	})

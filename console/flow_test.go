@@ -118,7 +118,7 @@ func TestJudgeFlow(t *testing.T) {
 	r.wait("the seer's check", func(st JudgeState) bool { return hasInput(st, 5, 1) })
 	st = r.until("the seer's cue", func(st JudgeState) bool { return cueOf(st, "cue.seer.wolf") != nil })
 	cue := *cueOf(st, "cue.seer.wolf")
-	if cue.Text != "預言家5號查驗1號：狼人（比狼爪）" || cue.Gesture != "🐺 狼爪" || cue.Seat != 5 {
+	if cue.Text != "預言家5號查驗1號：狼人（比狼爪）" || cue.Gesture != "狼爪" || cue.Seat != 5 {
 		t.Fatalf("seer's cue %+v", cue)
 	}
 	_, pub := judge.do("GET", "/api/public/state", nil, nil)

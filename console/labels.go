@@ -134,7 +134,9 @@ func stepLabel(p engine.Prompt) string {
 	return strings.TrimSpace(string(p.Step) + " " + p.Kind + " " + seat)
 }
 
-// cueGesture is what the judge shows with a hand: 👍, 狼爪, a number, a wave.
+// cueGesture is what the judge shows with a hand: ▲ (thumb up), 狼爪, a
+// number, 〜 (a wave). The marks are ones every CJK font has: a judge's
+// machine without an emoji font showed the emoji as empty boxes.
 func cueGesture(line string, args []int) string {
 	arg := func(i int) string {
 		if i < len(args) {
@@ -144,19 +146,19 @@ func cueGesture(line string, args []int) string {
 	}
 	switch {
 	case line == "cue.blocked":
-		return "🙅 雙臂交叉"
+		return "╳ 雙臂交叉"
 	case line == "cue.witch.victim", line == "cue.dream.random":
 		return arg(1)
 	case line == "cue.witch.none", line == "cue.witch.used", line == "cue.gravekeeper.none":
-		return "👋 擺手"
+		return "〜 擺手"
 	case strings.HasPrefix(line, "cue.exact."):
 		return engine.Role(strings.TrimPrefix(line, "cue.exact.")).Name()
 	case strings.HasSuffix(line, ".wolf"):
-		return "🐺 狼爪"
+		return "狼爪"
 	case strings.HasSuffix(line, ".cannot"):
-		return "👎 拇指向下"
+		return "▼ 拇指向下"
 	case strings.HasSuffix(line, ".good"), strings.HasSuffix(line, ".can"):
-		return "👍 拇指向上"
+		return "▲ 拇指向上"
 	}
 	return ""
 }
@@ -167,10 +169,10 @@ var actionNames = map[engine.Action]string{
 }
 
 var actionMarks = map[engine.Action]string{
-	engine.ActUp: "👍 拇指向上", engine.ActDown: "👎 拇指向下", engine.ActWave: "👋 擺手", engine.ActHand: "✋ 舉手", engine.ActBoom: "💥 自爆",
+	engine.ActUp: "▲ 拇指向上", engine.ActDown: "▼ 拇指向下", engine.ActWave: "〜 擺手", engine.ActHand: "☝ 舉手", engine.ActBoom: "★ 自爆",
 }
 
-// inputLabel describes a seat's input: "5號→9", "6號 👍".
+// inputLabel describes a seat's input: "5號→9", "6號 ▲ 拇指向上".
 func inputLabel(in engine.Input) string {
 	s := script.Seat(in.Seat)
 	if in.Action == engine.ActTarget {

@@ -239,6 +239,14 @@ func ParseConfig(data []byte) (*Config, error) {
 		}
 		return nil, &ConfigError{Msg: err.Error()}
 	}
+	return ParseDocument(doc)
+}
+
+// ParseDocument is ParseConfig of a document already decoded, e.g. the
+// [table], [pedal], [gpio] and [serial] sections of the daemon's config file
+// (values as go-toml decodes them into map[string]any). Keys of other
+// sections must not be in doc.
+func ParseDocument(doc map[string]any) (*Config, error) {
 	p := &parser{cfg: DefaultConfig()}
 	p.document(doc)
 	if len(p.errs) > 0 {

@@ -623,18 +623,138 @@ func parseExpect(args []string) (Expect, error) {
 	return e, fmt.Errorf("unknown expectation %q", e.What)
 }
 
-// RejectLine reads the "# reject-line: N" convention of the rules suite: a
-// file whose first line says so must be refused (exit status 2) at line N.
-// 0 = not a rejection case.
-func RejectLine(src []byte) int {
+// Reject is a rejection case of the rules suite: the file's first line is
+//
+//	# reject-line: N REASON
+//
+// and the file must be refused (exit status 2) at line N for that reason.
+// REASON is one of
+//
+//	parse             a parse error (the file is not valid scenario text)
+//	ErrRule           the engine's error code (see CodeName), optionally
+//	ErrRule "words"   followed by a quoted phrase the refusal must contain
+//	"words"           a refusal of the runner itself (not the engine's), e.g.
+//	                  "ended first" for a window that never opened
+//
+// so a file passes only on the refusal it was written for.
+type Reject struct {
+	Line   int
+	Code   string // "parse", an engine code name, or "" (the runner's refusal)
+	Phrase string // "" = any message
+}
+
+// codeNames are the names of engine.ErrorCode values in a reject header:
+// the engine's constant names.
+var codeNames = map[engine.ErrorCode]string{
+	engine.ErrNotNow:       "ErrNotNow",
+	engine.ErrNotActor:     "ErrNotActor",
+	engine.ErrBadTarget:    "ErrBadTarget",
+	engine.ErrRule:         "ErrRule",
+	engine.ErrGameOver:     "ErrGameOver",
+	engine.ErrUnknownTimer: "ErrUnknownTimer",
+	engine.ErrPaused:       "ErrPaused",
+	engine.ErrBadInput:     "ErrBadInput",
+}
+
+// CodeName is the name of an engine error code in a reject header; "" for 0
+// (not the engine's refusal).
+func CodeName(c engine.ErrorCode) string {
+	if c == 0 {
+		return ""
+	}
+	if n, ok := codeNames[c]; ok {
+		return n
+	}
+	return fmt.Sprintf("ErrorCode(%d)", int(c))
+}
+
+// ParseReject reads a file's "# reject-line:" header. ok is false when the
+// first line is not one; err says what is wrong with a header that is.
+func ParseReject(src []byte) (r Reject, ok bool, err error) {
 	first, _, _ := strings.Cut(string(src), "\n")
-	v, ok := strings.CutPrefix(strings.TrimSpace(first), "# reject-line:")
-	if !ok {
-		return 0
+	v, found := strings.CutPrefix(strings.TrimSpace(first), "# reject-line:")
+	if !found {
+		return Reject{}, false, nil
 	}
-	n, err := strconv.Atoi(strings.TrimSpace(v))
-	if err != nil {
-		return 0
+	v = strings.TrimSpace(v)
+	num, rest, _ := strings.Cut(v, " ")
+	r.Line, err = strconv.Atoi(num)
+	if err != nil || r.Line < 1 {
+		return r, true, fmt.Errorf("reject-line: %q is not a line number", num)
 	}
-	return n
+	rest = strings.TrimSpace(rest)
+	if rest != "" && rest[0] != '"' {
+		r.Code, rest, _ = strings.Cut(rest, " ")
+		rest = strings.TrimSpace(rest)
+		if r.Code != "parse" && !knownCode(r.Code) {
+			return r, true, fmt.Errorf("reject-line: unknown reason %q (parse, an engine code such as ErrRule, or a quoted phrase)", r.Code)
+		}
+	}
+	if rest != "" {
+		q, err := strconv.Unquote(rest)
+		if err != nil || q == "" {
+			return r, true, fmt.Errorf("reject-line: %s is not a quoted phrase", rest)
+		}
+		r.Phrase = q
+	}
+	if r.Code == "" && r.Phrase == "" {
+		return r, true, fmt.Errorf("reject-line: line %d needs a reason: parse, an engine code such as ErrRule, or a quoted phrase", r.Line)
+	}
+	return r, true, nil
+}
+
+func knownCode(name string) bool {
+	for _, n := range codeNames {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (r Reject) String() string {
+	s := strconv.Itoa(r.Line)
+	if r.Code != "" {
+		s += " " + r.Code
+	}
+	if r.Phrase != "" {
+		s += " " + strconv.Quote(r.Phrase)
+	}
+	return s
+}
+
+// Check says whether a file was refused as r requires: parseErr is what
+// Parse returned, res the run (nil when the parse failed). nil = it was.
+func (r Reject) Check(parseErr error, res *Result) error {
+	line, code, msg := 0, "", ""
+	switch {
+	case parseErr != nil:
+		pe, ok := parseErr.(*ParseError)
+		if !ok {
+			return parseErr
+		}
+		line, code, msg = pe.Line, "parse", pe.Msg
+	case res == nil || res.Err == nil:
+		return fmt.Errorf("line %d was accepted; it must be refused (%s)", r.Line, r)
+	default:
+		line, code, msg = res.Err.Line, CodeName(res.Err.Code), res.Err.Msg
+	}
+	got := fmt.Sprintf("line %d", line)
+	if code != "" {
+		got += " " + code
+	}
+	got += ": " + msg
+	switch {
+	case line != r.Line:
+		return fmt.Errorf("refused at %s; want line %d", got, r.Line)
+	case code != r.Code:
+		want := r.Code
+		if want == "" {
+			want = "the runner's own refusal"
+		}
+		return fmt.Errorf("refused at %s; want %s", got, want)
+	case !strings.Contains(msg, r.Phrase):
+		return fmt.Errorf("refused at %s; want the phrase %q", got, r.Phrase)
+	}
+	return nil
 }

@@ -50,6 +50,20 @@ type Failure struct {
 type RunError struct {
 	Line int
 	Msg  string
+	// Code is the engine's error code when the engine refused an input;
+	// 0 when the runner itself stopped (a window that never opened, a
+	// decision the role cannot take, a board that does not exist).
+	Code engine.ErrorCode
+}
+
+// refused is the RunError of an error at line: the engine's code is kept.
+func refused(line int, err error) *RunError {
+	e := &RunError{Line: line, Msg: err.Error()}
+	var ee *engine.Error
+	if errors.As(err, &ee) {
+		e.Code = ee.Code
+	}
+	return e
 }
 
 func (e *RunError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
@@ -96,17 +110,17 @@ const maxSteps = 200000
 // Run plays a parsed scenario through the engine.
 func Run(f *File, boards BoardSource) *Result {
 	res := &Result{}
-	fail := func(line int, format string, a ...any) *Result {
-		res.Err = &RunError{Line: line, Msg: fmt.Sprintf(format, a...)}
+	fail := func(line int, err error) *Result {
+		res.Err = refused(line, err)
 		return res
 	}
 	b, err := boards(f.Board)
 	if err != nil {
-		return fail(f.BoardLine, "%v", err)
+		return fail(f.BoardLine, err)
 	}
 	for _, o := range f.Options {
 		if err := b.Options.Set(o.Key, o.Value); err != nil {
-			return fail(o.Line, "%v", err)
+			return fail(o.Line, err)
 		}
 	}
 	g, err := engine.New(engine.Config{Board: b, Deal: f.Roles, Seed: f.Seed})
@@ -116,19 +130,19 @@ func Run(f *File, boards BoardSource) *Result {
 		if errors.As(err, &ni) || line == 0 {
 			line = f.BoardLine
 		}
-		return fail(line, "%v", err)
+		return fail(line, err)
 	}
 	r := &runner{f: f, g: g, cat: script.New(), timers: map[engine.TimerID]int{}}
 	res.Game = g
 	defer func() { res.Events = r.events }()
 	if f.Clock != nil {
 		if _, err := r.apply(engine.Clock(f.Clock.Hour, f.Clock.Minute)); err != nil {
-			return fail(f.Clock.Line, "%v", err)
+			return fail(f.Clock.Line, err)
 		}
 	}
 	effs, err := g.Start()
 	if err != nil {
-		return fail(f.BoardLine, "%v", err)
+		return fail(f.BoardLine, err)
 	}
 	r.observe(effs)
 	for _, sec := range f.Sections {
@@ -232,7 +246,7 @@ func (r *runner) leave(sec Section) *RunError {
 func (r *runner) advance(p engine.Prompt, line int) *RunError {
 	if p.Pedal {
 		if _, err := r.apply(engine.Pedal(engine.PedalShort)); err != nil {
-			return &RunError{Line: line, Msg: err.Error()}
+			return refused(line, err)
 		}
 		return nil
 	}
@@ -248,7 +262,7 @@ func (r *runner) advance(p engine.Prompt, line int) *RunError {
 	}
 	r.now = bestAt
 	if _, err := r.apply(engine.TimerExpired(best)); err != nil {
-		return &RunError{Line: line, Msg: err.Error()}
+		return refused(line, err)
 	}
 	return nil
 }
@@ -374,7 +388,7 @@ func halves(h int) any {
 func (r *runner) seatInputs(d Decision, ins ...engine.Input) *RunError {
 	for _, in := range ins {
 		if _, err := r.apply(in); err != nil {
-			return &RunError{Line: d.Line, Msg: err.Error()}
+			return refused(d.Line, err)
 		}
 	}
 	return nil
@@ -422,7 +436,7 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 	case KClock:
 		_, err := r.apply(engine.Clock(d.Hour, d.Minute))
 		if err != nil {
-			return fail("%v", err)
+			return false, nil, refused(d.Line, err)
 		}
 		return true, nil, nil
 	case KDQ:
@@ -600,7 +614,8 @@ func (r *runner) laterStep(p engine.Prompt, kind string) bool {
 	return false
 }
 
-// why explains a decision the day ended before (for the judge reading the error).
+// why explains a decision the section ended before: the window it needs
+// never opened (for the judge reading the error).
 func (r *runner) why(d Decision) string {
 	switch d.Kind {
 	case KTake:
@@ -615,6 +630,16 @@ func (r *runner) why(d Decision) string {
 		return " (no sheriff left the game in this section)"
 	case KExplode, KDuel:
 		return " (no explosion window came: election speeches, 退水, exile-day speeches)"
+	case KVote:
+		return fmt.Sprintf(" (no %s vote came in this section)", d.VoteKind)
+	case KSignup:
+		return " (no sheriff sign-up came in this section)"
+	case KWithdraw:
+		return " (no 退水 window came in this section)"
+	case KOrder:
+		return " (no speaking-order choice came in this section: no sheriff)"
+	case KReveal:
+		return " (no 翻牌 window came in this section)"
 	}
 	return ""
 }

@@ -12,8 +12,9 @@ import (
 )
 
 // TestSuite runs every .wolf file of the rules suite (../scenarios). Files
-// whose first line is "# reject-line: N" must be refused at line N with exit
-// status 2; every other file must run with all its expectations holding.
+// whose first line is "# reject-line: N REASON" must be refused at line N
+// for that reason (scenario.Reject); every other file must run with all its
+// expectations holding.
 func TestSuite(t *testing.T) {
 	var files []string
 	err := filepath.WalkDir("../scenarios", func(p string, d os.DirEntry, err error) error {
@@ -34,22 +35,25 @@ func TestSuite(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := scenario.RejectLine(src)
-			f, err := scenario.Parse(file, src)
+			want, isReject, err := scenario.ParseReject(src)
 			if err != nil {
-				var pe *scenario.ParseError
-				if want > 0 && asParseError(err, &pe) && pe.Line == want {
-					return
-				}
-				t.Fatalf("parse: %v", err)
+				t.Fatal(err)
 			}
-			res := scenario.Run(f, boards.Get)
-			if want > 0 {
-				if res.ExitStatus() != 2 || res.Err.Line != want {
-					t.Fatalf("want refusal (exit 2) at line %d, got exit %d %+v", want, res.ExitStatus(), res.Err)
+			f, err := scenario.Parse(file, src)
+			if isReject {
+				var res *scenario.Result
+				if err == nil {
+					res = scenario.Run(f, boards.Get)
+				}
+				if err := want.Check(err, res); err != nil {
+					t.Fatal(err)
 				}
 				return
 			}
+			if err != nil {
+				t.Fatalf("parse: %v", err)
+			}
+			res := scenario.Run(f, boards.Get)
 			if res.Err != nil {
 				t.Fatalf("exit 2: line %d: %s", res.Err.Line, res.Err.Msg)
 			}
@@ -250,10 +254,4 @@ func publicLines(t *testing.T, res *scenario.Result) []string {
 		}
 	}
 	return out
-}
-
-func asParseError(err error, pe **scenario.ParseError) bool {
-	p, ok := err.(*scenario.ParseError)
-	*pe = p
-	return ok
 }

@@ -24,6 +24,7 @@ import (
 	"wolftable/firmware-bridge/emulator"
 	"wolftable/hw"
 	"wolftable/hw/virtual"
+	"wolftable/internal/cliflag"
 )
 
 // Usage is the command's help.
@@ -77,9 +78,7 @@ func Command(args []string, env Env) int {
 	}
 	// The plain virtual table writes to stdout from its own goroutine.
 	stdout, stderr := &lockedWriter{w: env.Stdout}, env.Stderr
-	fs := flag.NewFlagSet("wolftable selftest", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, Usage) }
+	fs := cliflag.New("wolftable selftest", Usage, stderr)
 	cfgPath := fs.String("config", "", "config file")
 	var reports, faults multiFlag
 	fs.Var(&reports, "report", "write the report to FILE (.json: JSON)")

@@ -1,11 +1,11 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 
 	"wolftable/config"
+	"wolftable/internal/cliflag"
 )
 
 // defaultConfigPath is where the Debian package installs the config file.
@@ -25,11 +25,10 @@ func cmdConfig(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: wolftable config check [--config FILE] [--no-paths]")
 		return 2
 	}
-	fs := flag.NewFlagSet("config check", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := cliflag.New("config check", usage, stderr)
 	path := fs.String("config", "", "config file (default "+defaultConfigPath+" if present)")
 	noPaths := fs.Bool("no-paths", false, "check the file only, not the journal folder and voice pack it names (a config for another machine)")
-	if err := fs.Parse(args[1:]); err != nil {
+	if pos, err := cliflag.Interspersed(fs, args[1:]); err != nil || len(pos) > 0 {
 		return 2
 	}
 	c, err := loadConfig(*path)

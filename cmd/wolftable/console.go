@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"crypto/tls"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -16,6 +15,7 @@ import (
 	"wolftable/console"
 	"wolftable/hw"
 	"wolftable/hw/virtual"
+	"wolftable/internal/cliflag"
 )
 
 // consoleSetup is what startConsoleWith needs of the config.
@@ -157,10 +157,9 @@ func cmdConsole(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: wolftable console pin|cert [--config FILE]")
 		return 2
 	}
-	fs := flag.NewFlagSet("console "+args[0], flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := cliflag.New("console "+args[0], usage, stderr)
 	path := fs.String("config", "", "config file (default "+defaultConfigPath+" if present)")
-	if err := fs.Parse(args[1:]); err != nil {
+	if pos, err := cliflag.Interspersed(fs, args[1:]); err != nil || len(pos) > 0 {
 		return 2
 	}
 	c, err := loadConfig(*path)

@@ -17,10 +17,13 @@ import (
 	"wolftable/journal"
 )
 
+// buildBinary builds the daemon for the tests that run it as a process,
+// with the journal's fault injector (WOLFTABLE_JOURNAL_TEAR_AT), which the
+// product binary leaves out (journal/tear_inject.go).
 func buildBinary(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "wolftable")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	out, err := exec.Command("go", "build", "-tags", "wolftable_tear", "-o", bin, ".").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}

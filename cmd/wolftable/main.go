@@ -13,17 +13,32 @@ import (
 // version is set at build time with -ldflags "-X main.version=…".
 var version = "0.1.0-dev"
 
-const usage = `wolftable — the tournament 狼人殺 table controller
+const usage = usageHead + serveUsage + simUsage + usageTail
+
+const usageHead = `wolftable — the tournament 狼人殺 table controller
 
 usage:
   wolftable boards                      list boards (id, name, players, composition)
   wolftable boards show ID              night order with timings, options
   wolftable scenario run FILE [--json]  play a scenario; print the transcript or JSON lines
   wolftable scenario check DIR|FILE...  run every .wolf file; summary "N passed, M failed"
-  wolftable serve [--config FILE]       the table daemon (systemd: Type=notify)
-  wolftable sim --bots --no-tui [--speed N] [--seed N] [--board ID] [--journal DIR] [--new]
+`
+
+// serveUsage and simUsage are their commands' part of usage: each lists
+// every flag of its command (TestUsageListsEveryFlag).
+const serveUsage = `  wolftable serve [--config FILE]       the table daemon (systemd: Type=notify)
+        [--once] [--autostart] [--mute]  one game; start without the pedal; no voice
+        [--speed N] [--seed N] [--clock HH:MM] [--bots]
+                                        tests and demos: faster timers, a fixed deal,
+                                        the wall clock, random players
+`
+
+const simUsage = `  wolftable sim [--bots] [--no-tui] [--speed N] [--seed N] [--clock HH:MM] [--board ID]
+        [--journal DIR] [--new] [--voice on|off|auto] [--cues=false] [--console ADDR]
                                         a whole game on the simulated table
-  wolftable bridge emulate --link PATH [--seats N]
+`
+
+const usageTail = `  wolftable bridge emulate --link PATH [--seats N]
                                         the seat-panel bridge's emulator behind a pty
   wolftable bridge probe --port PATH    handshake; print the bridge's hello as JSON
   wolftable bridge watch --port PATH    print key and pedal events as JSON lines

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"wolftable/boards"
+	"wolftable/internal/cliflag"
 	"wolftable/scenario"
 )
 
@@ -19,26 +20,17 @@ func cmdScenario(args []string, stdout, stderr io.Writer) int {
 	}
 	switch args[0] {
 	case "run":
-		var file string
-		asJSON := false
-		for _, a := range args[1:] {
-			switch {
-			case a == "--json":
-				asJSON = true
-			case strings.HasPrefix(a, "-"):
-				fmt.Fprintf(stderr, "scenario run: unknown flag %s\n", a)
-				return 2
-			case file == "":
-				file = a
-			default:
-				fmt.Fprintln(stderr, "scenario run: one file at a time")
-				return 2
-			}
-		}
-		if file == "" {
-			fmt.Fprintln(stderr, "usage: wolftable scenario run FILE [--json]")
+		fs := cliflag.New("scenario run", usage, stderr)
+		json := fs.Bool("json", false, "JSON lines instead of the transcript")
+		pos, err := cliflag.Interspersed(fs, args[1:])
+		if err != nil {
 			return 2
 		}
+		if len(pos) != 1 {
+			fmt.Fprintln(stderr, "usage: wolftable scenario run FILE [--json] (one file at a time)")
+			return 2
+		}
+		file, asJSON := pos[0], *json
 		res, perr := runFile(file)
 		if perr != nil {
 			if asJSON {
@@ -60,7 +52,11 @@ func cmdScenario(args []string, stdout, stderr io.Writer) int {
 		}
 		return res.ExitStatus()
 	case "check":
-		files, err := collect(args[1:])
+		pos, err := cliflag.Interspersed(cliflag.New("scenario check", usage, stderr), args[1:])
+		if err != nil {
+			return 2
+		}
+		files, err := collect(pos)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			return 2
@@ -105,29 +101,32 @@ func runFile(file string) (*scenario.Result, error) {
 	return scenario.Run(f, boards.Get), nil
 }
 
-// checkFile runs one file. A file whose first line is "# reject-line: N"
-// must stop with exit status 2 at line N; every other file must pass.
+// checkFile runs one file. A file whose first line is
+// "# reject-line: N REASON" must be refused at line N for that reason
+// (scenario.Reject); every other file must pass.
 func checkFile(file string) (bool, string) {
 	src, err := os.ReadFile(file)
 	if err != nil {
 		return false, err.Error()
 	}
-	want := scenario.RejectLine(src)
-	res, err := runFile(file)
+	want, isReject, err := scenario.ParseReject(src)
 	if err != nil {
-		if want > 0 && lineOf(err) == want {
-			return true, ""
-		}
 		return false, err.Error()
 	}
-	if want > 0 {
-		if res.Err != nil && res.Err.Line == want {
-			return true, ""
+	if isReject {
+		f, perr := scenario.Parse(file, src)
+		var res *scenario.Result
+		if perr == nil {
+			res = scenario.Run(f, boards.Get)
 		}
-		if res.Err != nil {
-			return false, fmt.Sprintf("refused at line %d, want line %d: %s", res.Err.Line, want, res.Err.Msg)
+		if err := want.Check(perr, res); err != nil {
+			return false, err.Error()
 		}
-		return false, fmt.Sprintf("line %d was accepted; it must be refused", want)
+		return true, ""
+	}
+	res, err := runFile(file)
+	if err != nil {
+		return false, err.Error()
 	}
 	if res.Err != nil {
 		return false, fmt.Sprintf("line %d: %s", res.Err.Line, res.Err.Msg)

@@ -6,7 +6,6 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -25,6 +24,7 @@ import (
 	"wolftable/engine"
 	"wolftable/hw"
 	"wolftable/hw/virtual"
+	"wolftable/internal/cliflag"
 )
 
 // openTable opens the configured table: the virtual table (a terminal, or
@@ -87,25 +87,25 @@ func waitForPedal(ctx context.Context, t hw.Table, requests <-chan hostRequest) 
 // cut resumes from its journal. Under systemd it reports READY and pings the
 // watchdog from the daemon's own loop.
 func cmdServe(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := cliflag.New("serve", "usage:\n"+serveUsage, stderr)
 	path := fs.String("config", "", "config file (default "+defaultConfigPath+" if present)")
-	speed := fs.Float64("speed", 1, "timers run N times faster (tests and demos)")
 	once := fs.Bool("once", false, "exit after one game")
 	autostart := fs.Bool("autostart", false, "start each game at once instead of waiting for the pedal")
 	mute := fs.Bool("mute", false, "no voice: the transcript only")
-	fixedSeed := fs.Uint64("seed", 0, "deal and engine seed (0 = a fresh random seed per game; tests and demos)")
-	bots := fs.Bool("bots", false, "every seat a random player and the pedal pressed by itself (demos, soak and crash tests); implies --autostart")
-	wallFlag := fs.String("clock", "", "the judge's wall clock reads HH:MM when a game starts and runs at --speed (reproducible games; default: the real clock)")
-	if err := fs.Parse(args); err != nil {
+	gf := addGameFlags(fs, "deal and engine seed (0 = a fresh random seed per game; tests and demos)",
+		"every seat a random player and the pedal pressed by itself (demos, soak and crash tests); implies --autostart")
+	if pos, err := cliflag.Interspersed(fs, args); err != nil || len(pos) > 0 {
+		if err == nil {
+			fmt.Fprintf(stderr, "serve: unexpected argument %q\n", pos[0])
+		}
 		return 2
 	}
-	wall, err := parseWallClock(*wallFlag)
-	if err != nil {
+	if err := gf.check(); err != nil {
 		fmt.Fprintln(stderr, "serve:", err)
 		return 2
 	}
-	*autostart = *autostart || *bots
+	speed := gf.speed
+	*autostart = *autostart || *gf.bots
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	c, err := loadConfig(*path)
 	if err != nil {
@@ -137,7 +137,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	if con != nil {
 		table = watchPedal(table, con.PedalHeld) // a long press lets the judge's PIN past the throttle
 	}
-	tr := &transcript{w: stdout, speed: *speed, cues: false}
+	tr := &transcript{w: stdout, speed: *speed, cues: false} // gameRun sets each game's start
 	// The voice pack decodes in the background (seconds on a Pi): the table
 	// is ready and a resumed game goes on at once; the voice joins when ready.
 	var key ed25519.PrivateKey // the table's signing key: each game's end record is signed with it
@@ -153,7 +153,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, err)
 			return 2
 		}
-		seed := *fixedSeed
+		seed := *gf.seed
 		if seed == 0 {
 			seed = randomSeed()
 		}
@@ -215,35 +215,21 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 				con.Notice(tg.notice) // the new game's view starts without it
 			}
 		}
-		tr.start = time.Time{} // each game's clock counts from its first event,
-		if r := tg.restored; r != nil && !r.Start.IsZero() {
-			tr.start = r.Start // or from its start, when it is resumed
-		}
-		var botCfg *daemon.BotConfig
-		if *bots {
-			botCfg = &daemon.BotConfig{Seed: tg.seed}
-		}
-		d, err := daemon.New(daemon.Config{Game: tg.game, Table: table, Speed: *speed, Pedal: pedal, Log: log, Voice: judge,
-			Journal: tg.journal(), Restored: tg.restored, Bots: botCfg, Wall: wall, OnEvent: func(e daemon.Event) {
-				onConsole(e)
-				tr.on(e)
+		wdCtx, wdStop := context.WithCancel(ctx)
+		gr := &gameRun{tg: tg, table: table, flags: gf, pedal: pedal, voice: judge, log: log, host: host, tr: tr,
+			console: onConsole,
+			listeners: []func(daemon.Event){func(e daemon.Event) {
 				if e.Effect != nil && e.Effect.Kind == engine.EffSay {
 					show(e.Text)
 				}
-			}})
-		if err != nil {
-			tg.close()
-			fmt.Fprintln(stderr, "serve:", err)
-			return 1
-		}
-		wdCtx, wdStop := context.WithCancel(ctx)
-		go watchdog(wdCtx, d, log)
-		host.set(d)
-		if req != nil {
-			go func(done chan error) { d.Alive(ctx); done <- nil }(req.done) // answers once Run is serving
-		}
-		err = d.Run(ctx)
-		host.set(nil)
+			}},
+			started: func(d *daemon.Daemon) {
+				go watchdog(wdCtx, d, log)
+				if req != nil {
+					go func(done chan error) { d.Alive(ctx); done <- nil }(req.done) // answers once Run is serving
+				}
+			}}
+		w, err := gr.run(ctx)
 		wdStop()
 		tg.close()
 		if ctx.Err() != nil {
@@ -254,7 +240,6 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "serve:", err)
 			return 1
 		}
-		_, w := tg.game.Over()
 		fmt.Fprintf(stdout, "result: %s\n", w)
 		if line, notice, ok := tg.endLines(string(w)); ok {
 			fmt.Fprintln(stdout, line) // the judge copies the fingerprint onto the score sheet

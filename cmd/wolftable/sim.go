@@ -3,10 +3,8 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"os/signal"
 	"strings"
@@ -20,6 +18,7 @@ import (
 	"wolftable/engine"
 	"wolftable/hw"
 	"wolftable/hw/virtual"
+	"wolftable/internal/cliflag"
 )
 
 // headlessTable is a table with no hardware and no screen: it keeps the
@@ -110,11 +109,9 @@ func (t *transcript) on(e daemon.Event) {
 }
 
 func cmdSim(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	bots := fs.Bool("bots", false, "every seat is a random player and the pedal is pressed automatically")
-	speed := fs.Float64("speed", 1, "timers run N times faster")
-	seed := fs.Uint64("seed", 0, "seed for the deal and the engine (0 = from the clock)")
+	fs := cliflag.New("sim", "usage:\n"+simUsage, stderr)
+	gf := addGameFlags(fs, "seed for the deal and the engine (0 = from the clock)",
+		"every seat is a random player and the pedal is pressed automatically")
 	board := fs.String("board", "seer-witch-hunter-idiot", "board id or name")
 	noTUI := fs.Bool("no-tui", false, "plain transcript on stdout (for logs and tests)")
 	cues := fs.Bool("cues", true, "show the judge's night cues in the transcript")
@@ -122,14 +119,17 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 	voiceMode := fs.String("voice", "auto", "the judge's voice: on, off, or auto (on at --speed 1)")
 	consoleAddr := fs.String("console", "", "serve the judge console on ADDR (e.g. 127.0.0.1:8080)")
 	fresh := fs.Bool("new", false, "start a new game even if the journal directory has an unfinished one")
-	wallFlag := fs.String("clock", "", "the judge's wall clock reads HH:MM when the game starts and runs at --speed (the clock rule reads it; default: the real clock)")
-	if err := fs.Parse(args); err != nil {
+	if pos, err := cliflag.Interspersed(fs, args); err != nil || len(pos) > 0 {
+		if err == nil {
+			fmt.Fprintf(stderr, "sim: unexpected argument %q\n", pos[0])
+		}
 		return 2
 	}
-	if *speed <= 0 || *speed > 10000 {
-		fmt.Fprintln(stderr, "sim: --speed must be in (0, 10000]")
+	if err := gf.check(); err != nil {
+		fmt.Fprintln(stderr, "sim:", err)
 		return 2
 	}
+	speed := *gf.speed
 	b, err := boards.Get(*board)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
@@ -139,16 +139,12 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sim: board %s: role %s not implemented yet\n", b.ID, r.Name())
 		return 2
 	}
-	wall, err := parseWallClock(*wallFlag)
-	if err != nil {
-		fmt.Fprintln(stderr, "sim:", err)
-		return 2
-	}
-	s := *seed
+	log := warnLog(stderr)
+	s := *gf.seed
 	if s == 0 {
 		s = uint64(time.Now().UnixNano())
 	}
-	tg, err := newOrResumed(*jdir, !*fresh, b, s, engine.Deal(b, s), b.Players, *speed, stdout)
+	tg, err := newOrResumed(*jdir, !*fresh, b, s, engine.Deal(b, s), b.Players, speed, stdout)
 	if err != nil {
 		fmt.Fprintln(stderr, "sim:", err)
 		return 2
@@ -161,7 +157,7 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	g, b, s := tg.game, tg.board, tg.seed
-	fmt.Fprintf(stdout, "wolftable sim: %s %s, seed %d, speed %gx\n", b.ID, b.Name, s, *speed)
+	fmt.Fprintf(stdout, "wolftable sim: %s %s, seed %d, speed %gx\n", b.ID, b.Name, s, speed)
 	var dealt []string
 	for i, r := range tg.deal {
 		dealt = append(dealt, fmt.Sprintf("%d:%s", i+1, r.Name()))
@@ -169,23 +165,19 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "deal: %s\n", strings.Join(dealt, " "))
 	var judge daemon.Voice
 	switch v := *voiceMode; {
-	case v == "on" || (v == "auto" && *speed == 1):
-		judge = openVoice(context.Background(), "", 1, slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})), stdout)
+	case v == "on" || (v == "auto" && speed == 1):
+		judge = openVoice(context.Background(), "", 1, log, stdout)
 	case v == "off" || v == "auto":
-		fmt.Fprintf(stdout, "voice: off (at --speed %g; --voice on to hear it)\n", *speed)
+		fmt.Fprintf(stdout, "voice: off (at --speed %g; --voice on to hear it)\n", speed)
 	default:
 		fmt.Fprintln(stderr, "sim: --voice is on, off or auto")
 		return 2
 	}
-	tr := &transcript{w: stdout, speed: *speed, cues: *cues}
-	if r := tg.restored; r != nil && !r.Start.IsZero() {
-		tr.start = r.Start // the game's clock counts from its start
-	}
-	var table hw.Table
-	onEvent := tr.on
+	gr := &gameRun{tg: tg, flags: gf, voice: judge, log: log, host: newGameHost(),
+		tr: &transcript{w: stdout, speed: speed, cues: *cues}}
 	switch {
-	case *noTUI && *bots:
-		table = newHeadless(b.Players)
+	case *noTUI && *gf.bots:
+		gr.table = newHeadless(b.Players)
 	case *noTUI:
 		// plain lines on stdin: "3 OK", "7 9 OK", "pedal short"
 		vt, err := virtual.New(os.Stdin, stdout, virtual.WithSeats(b.Players), virtual.WithStyle(virtual.Plain))
@@ -193,7 +185,7 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "sim:", err)
 			return 2
 		}
-		table = vt
+		gr.table = vt
 	default:
 		if !virtual.IsTerminal(int(os.Stdin.Fd())) || !virtual.IsTerminal(int(os.Stdout.Fd())) {
 			fmt.Fprintln(stderr, "sim: stdin/stdout is not a terminal: use --no-tui for a plain transcript")
@@ -204,75 +196,44 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "sim:", err)
 			return 2
 		}
-		table = vt
-		tui := &transcript{w: io.Discard, start: tr.start, speed: *speed, cues: *cues}
-		onEvent = func(e daemon.Event) {
+		gr.table = vt
+		gr.tr.w = io.Discard // the terminal shows the judge's lines instead
+		gr.listeners = append(gr.listeners, func(e daemon.Event) {
 			if e.Effect != nil && (e.Effect.Kind == engine.EffSay || (e.Effect.Kind == engine.EffCue && *cues)) {
 				prefix := ""
 				if e.Effect.Kind == engine.EffCue {
 					prefix = "〔手勢〕"
 				}
-				vt.Show(tui.stamp(e.At) + "  " + prefix + e.Text)
+				vt.Show(gr.tr.stamp(e.At) + "  " + prefix + e.Text)
 			}
-		}
+		})
 	}
-	defer table.Close()
-	host := newGameHost()
-	onConsole := func(daemon.Event) {}
+	defer gr.table.Close()
 	if *consoleAddr != "" {
-		con, stopConsole, err := startConsole(context.Background(), *consoleAddr, "", *speed, host, stdout,
-			slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+		con, stopConsole, err := startConsole(context.Background(), *consoleAddr, "", speed, gr.host, stdout, log)
 		if err != nil {
 			fmt.Fprintln(stderr, "sim: console:", err)
 			return 2
 		}
 		defer stopConsole()
-		onConsole = con.Attach(console.GameSpec{Board: b, Deal: tg.deal, Seed: s}, g)
+		gr.console = con.Attach(console.GameSpec{Board: b, Deal: tg.deal, Seed: s}, g)
 		go func() { // sim runs one game: new games are for serve
-			for r := range host.requests {
+			for r := range gr.host.requests {
 				r.done <- errors.New("sim runs one game; start games with wolftable serve")
 			}
 		}()
 	}
-	chained := onEvent
-	onEvent = func(e daemon.Event) { onConsole(e); chained(e) }
-	var botCfg *daemon.BotConfig
-	if *bots {
-		botCfg = &daemon.BotConfig{Seed: s}
-	}
-	d, err := daemon.New(daemon.Config{Game: g, Table: table, Speed: *speed,
-		Journal: tg.journal(), Restored: tg.restored, Voice: judge,
-		Log:     slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
-		OnEvent: onEvent, Bots: botCfg, Wall: wall})
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 2
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	host.set(d)
-	if err := d.Run(ctx); err != nil {
-		table.Close()
+	w, err := gr.run(ctx)
+	gr.table.Close()
+	if err != nil {
 		fmt.Fprintln(stderr, "sim:", err)
 		return 1
 	}
-	table.Close()
-	_, w := g.Over()
 	fmt.Fprintf(stdout, "result: %s\n", w)
 	if line, _, ok := tg.endLines(string(w)); ok {
 		fmt.Fprintln(stdout, line)
 	}
 	return 0
-}
-
-// parseWallClock reads --clock HH:MM ("" = the real clock: nil).
-func parseWallClock(s string) (*daemon.WallTime, error) {
-	if s == "" {
-		return nil, nil
-	}
-	var h, m int
-	if n, err := fmt.Sscanf(s, "%d:%d", &h, &m); err != nil || n != 2 || h < 0 || h > 23 || m < 0 || m > 59 {
-		return nil, fmt.Errorf("--clock %q: want HH:MM, e.g. 20:15", s)
-	}
-	return &daemon.WallTime{Hour: h, Minute: m}, nil
 }

@@ -19,3 +19,14 @@ func TestInterspersed(t *testing.T) {
 		t.Fatal("an unknown flag must be an error")
 	}
 }
+
+func TestInUsage(t *testing.T) {
+	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	fs.Bool("seed", false, "")
+	fs.Bool("v", false, "")
+	fs.String("no-tui", "", "")
+	got := InUsage(fs, "usage: t [--seeds N] [-v] [--no-tui]")
+	if !reflect.DeepEqual(got, []string{"--seed"}) {
+		t.Fatalf("missing %v, want [--seed]", got)
+	}
+}

@@ -95,11 +95,11 @@
       r = await WT.post('/api/judge/' + name, payload);
       if (r.status === 403 && (await refreshCSRF())) r = await WT.post('/api/judge/' + name, payload);
     } catch (e) {
-      say('✗ 連不上桌子', true);
+      say('× 連不上桌子', true);
       return false;
     }
     if (r.status === 401) { showLogin('登入已過期，請重新登入'); return false; }
-    say(r.ok ? '✓ ' + what : '✗ ' + what + '：' + ((r.body && r.body.error) || r.status), !r.ok);
+    say(r.ok ? '✓ ' + what : '× ' + what + '：' + ((r.body && r.body.error) || r.status), !r.ok);
     return r.ok;
   }
 
@@ -119,7 +119,7 @@
     $('btn-void').addEventListener('click', () => power('void', {}, '流局', '宣告流局？遊戲立即結束。'));
     const chosen = (id) => {
       const n = Number($(id).value);
-      if (!n) say('✗ 請先選座位（點座位或用選單）', true);
+      if (!n) say('× 請先選座位（點座位或用選單）', true);
       return n;
     };
     $('dq-form').addEventListener('submit', (ev) => {
@@ -335,7 +335,7 @@
     }
     if (Object.keys(opts).length) payload.options = opts;
     if ($('ng-manual').checked) {
-      if (!dealCheck()) { text('ng-msg', '✗ 發牌與板子配置不符'); return; }
+      if (!dealCheck()) { text('ng-msg', '× 發牌與板子配置不符'); return; }
       payload.deal = Array.from({ length: b.players }, (_, i) => $('deal-seat-' + (i + 1)).value);
     }
     const seed = $('ng-seed').value.trim();
@@ -349,7 +349,7 @@
       let r = await WT.post('/api/judge/start', payload);
       if (r.status === 403 && (await refreshCSRF())) r = await WT.post('/api/judge/start', payload);
       if (r.status === 401) { showLogin('登入已過期，請重新登入'); return; }
-      text('ng-msg', r.ok ? '✓ 已開局：' + r.body.game.name : '✗ ' + ((r.body && r.body.error) || r.status));
+      text('ng-msg', r.ok ? '✓ 已開局：' + r.body.game.name : '× ' + ((r.body && r.body.error) || r.status));
       if (r.ok) $('newgame').open = false;
     } finally {
       $('btn-start').disabled = false;

@@ -1,4 +1,4 @@
-//go:build unix
+//go:build unix && wolftable_tear
 
 package journal
 
@@ -13,7 +13,11 @@ import (
 // dies in the middle of writing record N (1 = the first after the header):
 // the first half of its frame reaches the disk, then SIGKILL. It is the
 // power cut the torn-tail rule is for, at the worst moment, on purpose.
-// Unset (always, outside those tests) it costs one comparison per record.
+// Unset it costs one comparison per record. It is compiled only with the
+// build tag wolftable_tear (the crash tests build their binary with it); the
+// product binary has tear_none.go and ignores the variable.
+const tearBuild = true
+
 var tearAt = func() int {
 	n, err := strconv.Atoi(os.Getenv("WOLFTABLE_JOURNAL_TEAR_AT"))
 	if err != nil || n < 1 {

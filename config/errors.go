@@ -1,0 +1,276 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+	"github.com/pelletier/go-toml/v2/unstable"
+
+	"wolftable/hw"
+)
+
+// sections are the configuration file's sections, in the order of the
+// documentation.
+var sections = []string{"table", "pedal", "gpio", "serial", "game", "voice", "journal", "console", "pedal_actions"}
+
+// wants says, for a venue technician, what each key takes. Indexes of
+// arrays are left out of the key ("gpio.expanders.address").
+var wants = map[string]string{
+	"table":                  "要是一個段落：[table]",
+	"pedal":                  "要是一個段落：[pedal]",
+	"gpio":                   "要是一個段落：[gpio]",
+	"serial":                 "要是一個段落：[serial]",
+	"game":                   "要是一個段落：[game]",
+	"voice":                  "要是一個段落：[voice]",
+	"journal":                "要是一個段落：[journal]",
+	"console":                "要是一個段落：[console]",
+	"pedal_actions":          "要是一個段落：[pedal_actions]",
+	"table.seats":            "要是 6 到 18 之間的整數，並等於板子的人數",
+	"table.mode":             `要是 "virtual"、"gpio" 或 "serial"`,
+	"table.brightness":       "要是 1 到 255 之間的整數",
+	"pedal.long":             `要是 100ms 到 10s 之間、帶單位的時間字串，例如 "800ms"`,
+	"pedal.double":           `要是 50ms 到 2s 之間、帶單位的時間字串，例如 "300ms"`,
+	"pedal.debounce":         `要是 0s 到 200ms 之間、帶單位的時間字串，例如 "20ms"`,
+	"pedal.pin":              `要是腳位名稱字串，例如 "GPIO17"；"" 表示踏板不接在 Pi 上`,
+	"pedal.pull":             `要是 "up"、"down" 或 "none"`,
+	"pedal.active":           `要是 "low" 或 "high"`,
+	"gpio.spi":               `要是 SPI 埠名稱字串，例如 "SPI0.0"`,
+	"gpio.leds_per_seat":     "要是 1 到 16 之間的整數",
+	"gpio.private_led":       "要是 true 或 false",
+	"gpio.led_order":         "要是座位號碼的清單，每個座位寫一次，依燈串的順序",
+	"gpio.i2c":               `要是 I2C 匯流排名稱字串，例如 "1"`,
+	"gpio.poll":              `要是 1ms 到 50ms 之間、帶單位的時間字串，例如 "5ms"`,
+	"gpio.key_debounce":      `要是 1ms 到 100ms 之間、帶單位的時間字串，例如 "10ms"`,
+	"gpio.expanders":         "要是 [[gpio.expanders]] 段落，最多 8 個",
+	"gpio.expanders.address": "要是 MCP23017 的位址，0x20 到 0x27，每個擴充板不同",
+	"gpio.expanders.keys":    "要是腳位（A0..A7、B0..B7）對座位按鍵的表",
+	"serial.port":            `要是序列埠路徑字串，例如 "/dev/ttyACM0"`,
+	"serial.vid":             `要是 USB ID 的十六進位字串，例如 "2e8a"（vid 與 pid 一起寫）`,
+	"serial.pid":             `要是 USB ID 的十六進位字串，例如 "000a"（vid 與 pid 一起寫）`,
+	"serial.baud":            "要是 300 到 12000000 之間的整數（不可為 1200）",
+	"game.board":             "要是板子的代號或名稱（`wolftable boards` 列出全部）",
+	"game.deal":              `要是 "random" 或 "manual"`,
+	"game.options":           `要是板子選項的表，值寫成字串，例如 "witch.self_save" = "never"`,
+	"voice.pack":             `要是語音包資料夾的路徑字串；"" 為內建語音`,
+	"voice.volume":           "要是 0 到 1 之間的數字（0 靜音，1 原音量；不寫則為 1）",
+	"journal.dir":            "要是日誌資料夾的路徑字串，不可為空",
+	"journal.resume":         "要是 true 或 false",
+	"console.listen":         `要是「主機:埠」字串，例如 "127.0.0.1:8080"，或 "off"（不開主控台）`,
+	"console.pin_hash":       `要是 "sha256:" 加 64 個十六進位字元，或 ""`,
+	"console.hosts":          `要是主機名稱字串的清單，例如 ["table7.local"]（不含 http:// 與埠號）`,
+	"console.state_dir":      `要是絕對路徑字串，或 ""（日誌資料夾旁的 console）`,
+	"console.tls_listen":     `要是「主機:埠」字串、"off" 或 ""（listen 的主機，埠 8443）`,
+	"console.tls_cert":       `要是 PEM 憑證檔的路徑字串（與 tls_key 一起寫，或都不寫）`,
+	"console.tls_key":        `要是 PEM 金鑰檔的路徑字串（與 tls_cert 一起寫，或都不寫）`,
+	"console.redirect_http":  "要是 true 或 false",
+	"pedal_actions.short":    `要是 "advance"、"repeat" 或 "pause"`,
+	"pedal_actions.long":     `要是 "advance"、"repeat" 或 "pause"`,
+	"pedal_actions.double":   `要是 "advance"、"repeat" 或 "pause"`,
+}
+
+var index = regexp.MustCompile(`\[[0-9]+\]`)
+
+// want is what key takes, in words; "" when the table has nothing.
+func want(key string) string {
+	k := index.ReplaceAllString(key, "")
+	if strings.HasPrefix(k, "game.options.") {
+		return `選項的值要寫成字串，例如 "never"`
+	}
+	for {
+		if w, ok := wants[k]; ok {
+			return w
+		}
+		i := strings.LastIndex(k, ".")
+		if i < 0 {
+			return ""
+		}
+		k = k[:i]
+	}
+}
+
+// tomlKinds are go-toml's names of TOML values in Chinese.
+var tomlKinds = map[string]string{
+	"string": "字串", "integer": "整數", "float": "小數", "boolean": "true/false",
+	"array": "清單", "table": "段落", "datetime": "日期時間", "date": "日期", "time": "時間",
+	"inline table": "表", "array table": "[[ ]] 段落",
+}
+
+var decodeInto = regexp.MustCompile(`cannot (?:decode|store) (?:TOML )?(inline table|array table|[a-z]+)`)
+
+// decodeError turns go-toml's error into the user's line, the key and the
+// problem in words: go-toml names Go types ("into struct field … of type
+// float64"), which a venue technician cannot act on.
+func decodeError(err error) *Error {
+	var se *toml.StrictMissingError
+	if errors.As(err, &se) && len(se.Errors) > 0 {
+		return unknownKey(&se.Errors[0])
+	}
+	var de *toml.DecodeError
+	if !errors.As(err, &de) {
+		return &Error{Msg: "無法讀取設定檔 / cannot read the file"}
+	}
+	line, _ := de.Position()
+	key := strings.Join(de.Key(), ".")
+	msg := strings.TrimPrefix(de.Error(), "toml: ")
+	switch {
+	case msg == "unknown field":
+		return unknownKey(de)
+	case key == "":
+		return &Error{Line: line, Msg: "TOML 格式錯誤 / malformed TOML: " + msg}
+	case strings.Contains(msg, "already exists"):
+		return &Error{Line: line, Key: key, Msg: "這個段落或鍵寫了兩次 / written twice"}
+	}
+	got := ""
+	if m := decodeInto.FindStringSubmatch(msg); m != nil {
+		if k, ok := tomlKinds[m[1]]; ok {
+			got = "，這裡寫的是" + k
+		}
+	}
+	w := want(key)
+	if w == "" {
+		w = "寫法不對"
+	}
+	return &Error{Line: line, Key: key, Msg: w + got + " / wrong kind of value"}
+}
+
+func unknownKey(de *toml.DecodeError) *Error {
+	line, _ := de.Position()
+	k := de.Key()
+	key := strings.Join(k, ".")
+	if len(k) <= 1 {
+		return &Error{Line: line, Key: key, Msg: "不認得這個段落（可用的段落：" + strings.Join(sections, "、") + "）/ unknown section"}
+	}
+	section := strings.Join(k[:len(k)-1], ".")
+	var known []string
+	for w := range wants {
+		if rest, ok := strings.CutPrefix(w, section+"."); ok && !strings.Contains(rest, ".") {
+			known = append(known, rest)
+		}
+	}
+	sort.Strings(known)
+	hint := ""
+	if len(known) > 0 {
+		hint = "（[" + section + "] 可用的鍵：" + strings.Join(known, "、") + "）"
+	}
+	return &Error{Line: line, Key: key, Msg: "不認得這個鍵" + hint + " / unknown key"}
+}
+
+// hwMessage is the hw package's problem with the table's sections, the
+// words of what the key takes first.
+func hwMessage(e *hw.ConfigError) string {
+	if strings.HasPrefix(e.Msg, "unknown key") {
+		return "不認得這個鍵 / " + e.Msg
+	}
+	w := want(e.Key)
+	if w == "" {
+		w = "設定值不對"
+	}
+	return w + " / " + e.Msg
+}
+
+// lineOf is the line where key is written: the key's own line (an index
+// of an array of tables counts its [[ ]] headers, "gpio.expanders[1].address";
+// an index into an array value is the array's line, "gpio.led_order[3]"),
+// else the line of its section, else 0 (a default the file does not write).
+func lineOf(data []byte, key string) int {
+	if l := KeyLine(data, key); l > 0 {
+		return l
+	}
+	if l := indexedKeyLine(data, key); l > 0 {
+		return l
+	}
+	if l := indexedKeyLine(data, trailingIndex.ReplaceAllString(key, "")); l > 0 {
+		return l
+	}
+	k := index.ReplaceAllString(key, "")
+	for k != "" {
+		if l := tableLine(data, k); l > 0 {
+			return l
+		}
+		i := strings.LastIndex(k, ".")
+		if i < 0 {
+			break
+		}
+		k = k[:i]
+	}
+	return 0
+}
+
+var trailingIndex = regexp.MustCompile(`(\[[0-9]+\])+$`)
+
+// indexedKeyLine is KeyLine for keys that name tables of an array of tables
+// by their index ("gpio.expanders[1].address").
+func indexedKeyLine(data []byte, key string) (line int) {
+	defer func() {
+		if recover() != nil {
+			line = 0
+		}
+	}()
+	p := unstable.Parser{}
+	p.Reset(data)
+	count := map[string]int{}
+	table := ""
+	for p.NextExpression() {
+		e := p.Expression()
+		var parts []string
+		var first *unstable.Node
+		it := e.Key()
+		for it.Next() {
+			if first == nil {
+				first = it.Node()
+			}
+			parts = append(parts, string(it.Node().Data))
+		}
+		name := strings.Join(parts, ".")
+		switch e.Kind {
+		case unstable.Table:
+			table = name
+		case unstable.ArrayTable:
+			count[name]++
+			table = fmt.Sprintf("%s[%d]", name, count[name]-1)
+		case unstable.KeyValue:
+			full := name
+			if table != "" {
+				full = table + "." + name
+			}
+			if full == key && first != nil {
+				return p.Shape(first.Raw).Start.Line
+			}
+		}
+	}
+	return 0
+}
+
+// tableLine is the line of the first [name] or [[name]] header, 0 if none.
+func tableLine(data []byte, name string) (line int) {
+	defer func() {
+		if recover() != nil {
+			line = 0
+		}
+	}()
+	p := unstable.Parser{}
+	p.Reset(data)
+	for p.NextExpression() {
+		e := p.Expression()
+		if e.Kind != unstable.Table && e.Kind != unstable.ArrayTable {
+			continue
+		}
+		var parts []string
+		var first *unstable.Node
+		it := e.Key()
+		for it.Next() {
+			if first == nil {
+				first = it.Node()
+			}
+			parts = append(parts, string(it.Node().Data))
+		}
+		if strings.Join(parts, ".") == name && first != nil {
+			return p.Shape(first.Raw).Start.Line
+		}
+	}
+	return 0
+}
