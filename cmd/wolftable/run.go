@@ -118,5 +118,5 @@ func (r *gameRun) run(ctx context.Context) (string, error) {
 		return "", err
 	}
 	_, w := r.tg.game.Over()
-	return w, nil
+	return string(w), nil
 }

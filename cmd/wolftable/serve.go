@@ -241,7 +241,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		fmt.Fprintf(stdout, "result: %s\n", w)
-		if line, notice, ok := tg.endLines(string(w)); ok {
+		if line, notice, ok := tg.endLines(w); ok {
 			fmt.Fprintln(stdout, line) // the judge copies the fingerprint onto the score sheet
 			if con != nil {
 				con.Notice(notice)

@@ -232,7 +232,7 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stdout, "result: %s\n", w)
-	if line, _, ok := tg.endLines(string(w)); ok {
+	if line, _, ok := tg.endLines(w); ok {
 		fmt.Fprintln(stdout, line)
 	}
 	return 0
