@@ -243,7 +243,7 @@ type startRequest struct {
 const maxOptions = 64
 
 // parseStart checks a start request against the boards: the board exists
-// and is playable, the options are known and valid, a hand-entered deal is
+// the options are known and valid, a hand-entered deal is
 // the board's composition. A random deal is drawn here (crypto/rand seed).
 func parseStart(body []byte, all []*engine.Board) (GameSpec, bool, error) {
 	var req startRequest
@@ -262,9 +262,6 @@ func parseStart(body []byte, all []*engine.Board) (GameSpec, bool, error) {
 	}
 	if b == nil {
 		return GameSpec{}, false, badRequest("沒有板子 %q", req.Board)
-	}
-	if r, bad := b.Unimplemented(); bad {
-		return GameSpec{}, false, badRequest("板子 %s 的 %s 還不能玩", b.Name, r.Name())
 	}
 	if len(req.Options) > maxOptions {
 		return GameSpec{}, false, badRequest("選項太多")
@@ -364,12 +361,11 @@ func (s *Server) postStart(w http.ResponseWriter, r *http.Request, body []byte) 
 
 // BoardInfo is a board the judge may start: GET /api/judge/boards.
 type BoardInfo struct {
-	ID       string            `json:"id"`
-	Name     string            `json:"name"`
-	Players  int               `json:"players"`
-	Playable bool              `json:"playable"`
-	Roles    []RoleInfo        `json:"roles"` // the composition
-	Options  map[string]string `json:"options"`
+	ID      string            `json:"id"`
+	Name    string            `json:"name"`
+	Players int               `json:"players"`
+	Roles   []RoleInfo        `json:"roles"` // the composition
+	Options map[string]string `json:"options"`
 }
 
 // RoleInfo names a role.
@@ -395,7 +391,7 @@ func (s *Server) getBoards(w http.ResponseWriter, r *http.Request, _ []byte) {
 		Options []OptionInfo `json:"options"`
 	}{Boards: []BoardInfo{}, Options: []OptionInfo{}}
 	for _, b := range all {
-		bi := BoardInfo{ID: b.ID, Name: b.Name, Players: b.Players, Playable: b.Playable(), Options: map[string]string{}}
+		bi := BoardInfo{ID: b.ID, Name: b.Name, Players: b.Players, Options: map[string]string{}}
 		for _, r := range b.Roles {
 			bi.Roles = append(bi.Roles, RoleInfo{ID: string(r), Name: r.Name()})
 		}

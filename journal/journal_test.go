@@ -22,7 +22,7 @@ func TestRoundTrip(t *testing.T) {
 	if testing.Short() {
 		seeds = seeds[:1]
 	}
-	for _, board := range playableBoards(t) {
+	for _, board := range boardIDs(t) {
 		for _, seed := range seeds {
 			p := playJournal(t, t.TempDir(), board, seed, true)
 			j, err := Read(p.path)

@@ -135,10 +135,6 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 2
 	}
-	if r, bad := b.Unimplemented(); bad {
-		fmt.Fprintf(stderr, "sim: board %s: role %s not implemented yet\n", b.ID, r.Name())
-		return 2
-	}
 	log := warnLog(stderr)
 	s := *gf.seed
 	if s == 0 {

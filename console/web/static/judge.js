@@ -270,7 +270,7 @@
   async function loadBoards() {
     const r = await WT.getJSON('/api/judge/boards');
     if (!r.ok) return;
-    boards = r.body.boards.filter((b) => b.playable);
+    boards = r.body.boards;
     const docs = {};
     for (const o of r.body.options) docs[o.key] = o.doc;
     boards.docs = docs;
