@@ -229,7 +229,7 @@ func writeFailure(w http.ResponseWriter, err error) {
 //
 //	{"board": "seer-witch-hunter-idiot",        id or name
 //	 "options": {"witch.self_save": "first_night"},
-//	 "deal": "random" | ["werewolf", "預言家", ...],   seat 1 first; id or name
+//	 "deal": "random" | ["werewolf", "預言家", ...],   seat 1 first, then the bottom cards (底牌) if the board has any; id or name
 //	 "seed": "123",                               optional: the engine's (and a random deal's) seed
 //	 "replace": true}                             end a game still running
 type startRequest struct {
@@ -286,13 +286,16 @@ func parseStart(body []byte, all []*engine.Board) (GameSpec, bool, error) {
 	deal := bytes.TrimSpace(req.Deal)
 	switch {
 	case len(deal) == 0 || string(deal) == "null" || string(deal) == `"random"`:
-		spec.Deal = engine.Deal(b, spec.Seed)
+		spec.Deal, spec.Bottom = engine.DealCards(b, spec.Seed)
 	case deal[0] == '[':
 		var names []string
 		if err := json.Unmarshal(deal, &names); err != nil {
 			return GameSpec{}, false, badRequest("deal 要是 \"random\" 或每個座位的身分")
 		}
-		if len(names) != b.Players {
+		if len(names) != len(b.Roles) {
+			if b.Bottom() > 0 {
+				return GameSpec{}, false, badRequest("發牌有 %d 張牌，%s 要 %d 個座位加 %d 張底牌", len(names), b.Name, b.Players, b.Bottom())
+			}
 			return GameSpec{}, false, badRequest("發牌有 %d 個身分，%s 要 %d 個", len(names), b.Name, b.Players)
 		}
 		want := map[engine.Role]int{}
@@ -301,10 +304,17 @@ func parseStart(body []byte, all []*engine.Board) (GameSpec, bool, error) {
 		}
 		for i, n := range names {
 			ri, ok := engine.LookupRole(n)
+			if !ok && i >= b.Players {
+				return GameSpec{}, false, badRequest("第 %d 張底牌 %q 不認識", i-b.Players+1, n)
+			}
 			if !ok {
 				return GameSpec{}, false, badRequest("%d號的身分 %q 不認識", i+1, n)
 			}
 			want[ri.ID]--
+			if i >= b.Players {
+				spec.Bottom = append(spec.Bottom, ri.ID)
+				continue
+			}
 			spec.Deal = append(spec.Deal, ri.ID)
 		}
 		for _, r := range b.Roles {

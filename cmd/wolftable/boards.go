@@ -62,6 +62,9 @@ func cmdBoards(args []string, stdout, stderr io.Writer) int {
 func showBoard(w io.Writer, b *engine.Board) {
 	fmt.Fprintf(w, "%s  %s  (%d players)\n", b.ID, b.Name, b.Players)
 	fmt.Fprintf(w, "composition: %s\n", composition(b))
+	if n := b.Bottom(); n > 0 {
+		fmt.Fprintf(w, "bottom:      %d cards beyond the seats (底牌)\n", n)
+	}
 	for _, p := range b.Nights {
 		span := fmt.Sprintf("night %d", p.From)
 		switch {
