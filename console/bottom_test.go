@@ -86,6 +86,11 @@ func TestDealSheetBottomCards(t *testing.T) {
 	if code != 200 || !strings.Contains(string(body), `id="bottom"`) {
 		t.Fatalf("god view page: %d", code)
 	}
+	public := newClient(t, ts.URL)
+	code, body = public.do("GET", "/api/public/state", nil, nil)
+	if code != 200 || strings.Contains(string(body), `"bottom":`) || strings.Contains(string(body), `"role`) {
+		t.Fatalf("the public view shows the bottom cards: %d %.300s", code, body)
+	}
 	if text := recordText2(RecordExport{Game: st.Game}); !strings.Contains(text, "底牌："+bottom[0].Name()+"、"+bottom[1].Name()+"\n") {
 		t.Fatalf("text export:\n%s", text)
 	}
