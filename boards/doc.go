@@ -87,7 +87,4 @@
 // (a step whose role is missing from the composition, a plan gap) at the
 // line that shows them (the night line, the roles line); a missing directive
 // at line 1. Errors are *Error; Parse stops at the first problem.
-//
-// Boards whose roles the engine does not implement yet load and list like
-// any other (engine.Board.Playable reports them).
 package boards

@@ -13,7 +13,7 @@ func ExampleGet() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(b.ID, b.Players, "players, playable:", b.Playable())
+	fmt.Println(b.ID, b.Players, "players")
 	for _, n := range []int{1, 2} {
 		fmt.Printf("night %d:", n)
 		for _, s := range b.StepsFor(n) {
@@ -25,29 +25,21 @@ func ExampleGet() {
 		fmt.Println()
 	}
 	// Output:
-	// seer-witch-hunter-idiot 12 players, playable: true
+	// seer-witch-hunter-idiot 12 players
 	// night 1: wolves 90s (hurry at 60s) witch 30s (hurry at 15s) seer 30s hunter 10s idiot 5s
 	// night 2: wolves 60s (hurry at 30s) witch 30s (hurry at 10s) seer 30s hunter 10s idiot 5s
 }
 
-// Boards whose roles the engine cannot play yet still load and list.
+// All lists the built-in boards, sorted by id.
 func ExampleAll() {
 	all, err := boards.All()
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	playable := 0
-	for _, b := range all {
-		if r, bad := b.Unimplemented(); bad {
-			fmt.Printf("%s (%s): waits for %s\n", b.Name, b.ID, r.Name())
-		} else {
-			playable++
-		}
-	}
-	fmt.Printf("%d of %d boards playable\n", playable, len(all))
+	fmt.Printf("%d boards, first %s, last %s\n", len(all), all[0].ID, all[len(all)-1].ID)
 	// Output:
-	// 12 of 12 boards playable
+	// 12 boards, first bloodmoon-demonhunter, last wolfking-guard
 }
 
 // A venue's own boards go through the same validator; errors name the file

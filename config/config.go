@@ -276,9 +276,6 @@ func (c *Config) Validate() error {
 	if err != nil {
 		return &Error{Key: "game.board", Msg: fmt.Sprintf("不認得板子 %q：%s / %v", c.Game.Board, want("game.board"), err)}
 	}
-	if r, bad := b.Unimplemented(); bad {
-		return &Error{Key: "game.board", Msg: fmt.Sprintf("板子 %s 的角色 %s 還沒有實作，請選別的板子 / board %s: role %s not implemented yet", b.ID, r.Name(), b.ID, r.Name())}
-	}
 	keys := make([]string, 0, len(c.Game.Options))
 	for k := range c.Game.Options {
 		keys = append(keys, k)

@@ -69,12 +69,21 @@ type GameInfo struct {
 	Manual    bool              `json:"manual"`
 	Options   map[string]string `json:"options"`
 	Deal      []DealSeat        `json:"deal"`
+	Bottom    []DealCard        `json:"bottom"` // the bottom cards (底牌), none on most boards
 	StartedAt time.Time         `json:"started_at"`
 }
 
 // DealSeat is a seat's role.
 type DealSeat struct {
 	Seat      int    `json:"seat"`
+	Role      string `json:"role"`
+	RoleName  string `json:"role_name"`
+	Camp      string `json:"camp"`
+	CampLabel string `json:"camp_label"`
+}
+
+// DealCard is a bottom card: a card dealt beyond the seats.
+type DealCard struct {
 	Role      string `json:"role"`
 	RoleName  string `json:"role_name"`
 	Camp      string `json:"camp"`
@@ -315,7 +324,7 @@ func campOf(r engine.Role) (string, string) {
 func gameInfo(spec *GameSpec, started time.Time) *GameInfo {
 	b := spec.Board
 	gi := &GameInfo{Board: b.ID, Name: b.Name, Players: b.Players, Seed: strconv.FormatUint(spec.Seed, 10),
-		Manual: spec.Manual, Options: map[string]string{}, StartedAt: started, Deal: []DealSeat{}}
+		Manual: spec.Manual, Options: map[string]string{}, StartedAt: started, Deal: []DealSeat{}, Bottom: []DealCard{}}
 	for _, k := range engine.OptionNames() {
 		if v, ok := b.Options.Get(k); ok {
 			gi.Options[k] = v
@@ -324,6 +333,10 @@ func gameInfo(spec *GameSpec, started time.Time) *GameInfo {
 	for i, r := range spec.Deal {
 		camp, label := campOf(r)
 		gi.Deal = append(gi.Deal, DealSeat{Seat: i + 1, Role: string(r), RoleName: r.Name(), Camp: camp, CampLabel: label})
+	}
+	for _, r := range spec.Bottom {
+		camp, label := campOf(r)
+		gi.Bottom = append(gi.Bottom, DealCard{Role: string(r), RoleName: r.Name(), Camp: camp, CampLabel: label})
 	}
 	return gi
 }

@@ -229,7 +229,7 @@ func writeFailure(w http.ResponseWriter, err error) {
 //
 //	{"board": "seer-witch-hunter-idiot",        id or name
 //	 "options": {"witch.self_save": "first_night"},
-//	 "deal": "random" | ["werewolf", "預言家", ...],   seat 1 first; id or name
+//	 "deal": "random" | ["werewolf", "預言家", ...],   seat 1 first, then the bottom cards (底牌) if the board has any; id or name
 //	 "seed": "123",                               optional: the engine's (and a random deal's) seed
 //	 "replace": true}                             end a game still running
 type startRequest struct {
@@ -243,7 +243,7 @@ type startRequest struct {
 const maxOptions = 64
 
 // parseStart checks a start request against the boards: the board exists
-// and is playable, the options are known and valid, a hand-entered deal is
+// the options are known and valid, a hand-entered deal is
 // the board's composition. A random deal is drawn here (crypto/rand seed).
 func parseStart(body []byte, all []*engine.Board) (GameSpec, bool, error) {
 	var req startRequest
@@ -262,9 +262,6 @@ func parseStart(body []byte, all []*engine.Board) (GameSpec, bool, error) {
 	}
 	if b == nil {
 		return GameSpec{}, false, badRequest("沒有板子 %q", req.Board)
-	}
-	if r, bad := b.Unimplemented(); bad {
-		return GameSpec{}, false, badRequest("板子 %s 的 %s 還不能玩", b.Name, r.Name())
 	}
 	if len(req.Options) > maxOptions {
 		return GameSpec{}, false, badRequest("選項太多")
@@ -289,13 +286,16 @@ func parseStart(body []byte, all []*engine.Board) (GameSpec, bool, error) {
 	deal := bytes.TrimSpace(req.Deal)
 	switch {
 	case len(deal) == 0 || string(deal) == "null" || string(deal) == `"random"`:
-		spec.Deal = engine.Deal(b, spec.Seed)
+		spec.Deal, spec.Bottom = engine.DealCards(b, spec.Seed)
 	case deal[0] == '[':
 		var names []string
 		if err := json.Unmarshal(deal, &names); err != nil {
 			return GameSpec{}, false, badRequest("deal 要是 \"random\" 或每個座位的身分")
 		}
-		if len(names) != b.Players {
+		if len(names) != len(b.Roles) {
+			if b.Bottom() > 0 {
+				return GameSpec{}, false, badRequest("發牌有 %d 張牌，%s 要 %d 個座位加 %d 張底牌", len(names), b.Name, b.Players, b.Bottom())
+			}
 			return GameSpec{}, false, badRequest("發牌有 %d 個身分，%s 要 %d 個", len(names), b.Name, b.Players)
 		}
 		want := map[engine.Role]int{}
@@ -304,10 +304,17 @@ func parseStart(body []byte, all []*engine.Board) (GameSpec, bool, error) {
 		}
 		for i, n := range names {
 			ri, ok := engine.LookupRole(n)
+			if !ok && i >= b.Players {
+				return GameSpec{}, false, badRequest("第 %d 張底牌 %q 不認識", i-b.Players+1, n)
+			}
 			if !ok {
 				return GameSpec{}, false, badRequest("%d號的身分 %q 不認識", i+1, n)
 			}
 			want[ri.ID]--
+			if i >= b.Players {
+				spec.Bottom = append(spec.Bottom, ri.ID)
+				continue
+			}
 			spec.Deal = append(spec.Deal, ri.ID)
 		}
 		for _, r := range b.Roles {
@@ -364,12 +371,11 @@ func (s *Server) postStart(w http.ResponseWriter, r *http.Request, body []byte) 
 
 // BoardInfo is a board the judge may start: GET /api/judge/boards.
 type BoardInfo struct {
-	ID       string            `json:"id"`
-	Name     string            `json:"name"`
-	Players  int               `json:"players"`
-	Playable bool              `json:"playable"`
-	Roles    []RoleInfo        `json:"roles"` // the composition
-	Options  map[string]string `json:"options"`
+	ID      string            `json:"id"`
+	Name    string            `json:"name"`
+	Players int               `json:"players"`
+	Roles   []RoleInfo        `json:"roles"` // the composition
+	Options map[string]string `json:"options"`
 }
 
 // RoleInfo names a role.
@@ -395,7 +401,7 @@ func (s *Server) getBoards(w http.ResponseWriter, r *http.Request, _ []byte) {
 		Options []OptionInfo `json:"options"`
 	}{Boards: []BoardInfo{}, Options: []OptionInfo{}}
 	for _, b := range all {
-		bi := BoardInfo{ID: b.ID, Name: b.Name, Players: b.Players, Playable: b.Playable(), Options: map[string]string{}}
+		bi := BoardInfo{ID: b.ID, Name: b.Name, Players: b.Players, Options: map[string]string{}}
 		for _, r := range b.Roles {
 			bi.Roles = append(bi.Roles, RoleInfo{ID: string(r), Name: r.Name()})
 		}

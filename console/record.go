@@ -74,6 +74,15 @@ func recordText2(x RecordExport) string {
 			}
 			fmt.Fprintf(&b, "%d:%s", d.Seat, d.RoleName)
 		}
+		if len(g.Bottom) > 0 {
+			b.WriteString("\n底牌：")
+			for i, c := range g.Bottom {
+				if i > 0 {
+					b.WriteString("、")
+				}
+				b.WriteString(c.RoleName)
+			}
+		}
 		b.WriteString("\n\n")
 	}
 	b.WriteString("== 法官紀錄 ==\n")

@@ -358,9 +358,6 @@ func TestSecrecyDifferential(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, b := range all {
-		if !b.Playable() {
-			continue
-		}
 		t.Run(b.ID, func(t *testing.T) {
 			for _, p := range secrecyPairs(t, b) {
 				ta, tb := secrecyTrace(t, b, p.a), secrecyTrace(t, b, p.b)

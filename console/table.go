@@ -26,18 +26,20 @@ type Table interface {
 type GameSpec struct {
 	Board  *engine.Board // with the judge's options applied
 	Deal   []engine.Role // Deal[i] is the role of seat i+1
+	Bottom []engine.Role // the bottom cards: the cards beyond the seats (Board.Bottom)
 	Seed   uint64        // the engine's seed (and the random deal's)
 	Manual bool          // the judge entered the deal by hand
 }
 
 // Config is the engine configuration of the spec.
 func (s GameSpec) Config() engine.Config {
-	return engine.Config{Board: s.Board, Deal: s.Deal, Seed: s.Seed}
+	return engine.Config{Board: s.Board, Deal: s.Deal, Bottom: s.Bottom, Seed: s.Seed}
 }
 
 func (s GameSpec) clone() GameSpec {
 	c := s
 	c.Deal = append([]engine.Role(nil), s.Deal...)
+	c.Bottom = append([]engine.Role(nil), s.Bottom...)
 	return c
 }
 

@@ -1,9 +1,6 @@
 package engine
 
-import (
-	"fmt"
-	"strings"
-)
+import "strings"
 
 // Step is one night step of a board: whose eyes open, for how long, and when
 // the hurry line ("X請迅猛") is said (seconds after the step opens; 0 = none).
@@ -74,20 +71,6 @@ func (b *Board) StepsFor(n int) []Step {
 	return nil
 }
 
-// Unimplemented returns the first role of the board the engine does not
-// know (a role outside the role table, Roles).
-func (b *Board) Unimplemented() (Role, bool) {
-	for _, r := range b.Roles {
-		if _, ok := r.lookup(); !ok {
-			return r, true
-		}
-	}
-	return "", false
-}
-
-// Playable reports whether the engine knows every role of the board.
-func (b *Board) Playable() bool { _, bad := b.Unimplemented(); return !bad }
-
 // Has reports whether the composition holds the role.
 func (b *Board) Has(r Role) bool {
 	for _, x := range b.Roles {
@@ -96,13 +79,6 @@ func (b *Board) Has(r Role) bool {
 		}
 	}
 	return false
-}
-
-// ErrNotImplemented is returned when a board uses a role the engine cannot play.
-type ErrNotImplemented struct{ Role Role }
-
-func (e *ErrNotImplemented) Error() string {
-	return fmt.Sprintf("engine: role %s (%s) not implemented yet", e.Role.Name(), e.Role)
 }
 
 // hasProtector reports whether the board has a night protector (守衛).

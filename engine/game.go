@@ -83,9 +83,6 @@ func New(cfg Config) (*Game, error) {
 	if b == nil {
 		return nil, errf(ErrBadInput, "no board")
 	}
-	if r, bad := b.Unimplemented(); bad {
-		return nil, &ErrNotImplemented{Role: r}
-	}
 	if len(cfg.Deal) != b.Players {
 		return nil, errf(ErrBadInput, "deal has %d roles, board %s has %d players", len(cfg.Deal), b.ID, b.Players)
 	}

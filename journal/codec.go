@@ -95,7 +95,14 @@ func encodeHeader(b []byte, h *Header) []byte {
 	b = appendTime(b, h.Start)
 	name, off := h.Start.Zone()
 	b = binary.AppendVarint(b, int64(off))
-	return appendString(b, name)
+	b = appendString(b, name)
+	if h.Format >= formatBottom {
+		b = binary.AppendUvarint(b, uint64(len(h.Bottom)))
+		for _, r := range h.Bottom {
+			b = appendString(b, string(r))
+		}
+	}
+	return b
 }
 
 // encodeRecord is the body of a record after the header.
@@ -290,6 +297,12 @@ func decodeHeader(body []byte) (Header, error) {
 	ns := d.varint()
 	off := d.int()
 	name := d.str()
+	if f >= formatBottom {
+		n = d.count(maxBottom)
+		for i := 0; i < n && d.err == nil; i++ {
+			h.Bottom = append(h.Bottom, engine.Role(d.str()))
+		}
+	}
 	if d.err != nil {
 		return h, d.err
 	}

@@ -15,11 +15,14 @@
 // Show prints the game record a tournament files (復盤); Verify and
 // Command implement `wolftable record verify|show`.
 //
-// # File format, version 2
+// # File format, version 3
 //
-// Version 2 is version 1 with the end record's signature (below); this
-// package reads both and writes 2. A build that reads only version 1
-// refuses a version 2 journal by its header (*VersionError).
+// Version 2 is version 1 with the end record's signature (below); version 3
+// is version 2 with the bottom cards at the end of the header. This package
+// reads all three; it writes 3 for a game with bottom cards and 2 for any
+// other, so those journals stay byte for byte what a version-2 build
+// writes and reads. A build that reads only older versions refuses a newer
+// journal by its header (*VersionError).
 //
 // A journal is the 8 bytes of Magic, "\x89WTJ\r\n\x1a\n", then records,
 // each in a frame:
@@ -44,7 +47,7 @@
 //
 // Record 0, the header (kind 1):
 //
-//	uvarint  format version (1 or 2)
+//	uvarint  format version (1, 2 or 3)
 //	text     software version
 //	text     game id: 1..32 of A-Z a-z 0-9 "-"
 //	text     board id (boards.Get)
@@ -58,6 +61,9 @@
 //	time     the start: when the journal was created
 //	varint   the start's zone offset, seconds east of UTC
 //	text     the start's zone name (may be empty)
+//	uvarint  B (0..2), then B × text: the bottom cards, the role ids of the
+//	         cards dealt beyond the seats (engine.Config.Bottom) — version 3
+//	         only; a version 1 or 2 header ends after the zone name
 //
 // Every other record (kinds 2..5) starts with
 //

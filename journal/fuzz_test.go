@@ -203,6 +203,11 @@ func FuzzRead(f *testing.F) {
 func FuzzRecordBody(f *testing.F) {
 	h, recs := referenceHeader(), referenceRecords()
 	f.Add(encodeHeader(nil, &h))
+	for _, bottom := range [][]engine.Role{nil, {"villager"}, {"villager", "werewolf"}} {
+		h3 := h // format 3: the bottom cards after the zone name
+		h3.Format, h3.Bottom = 3, bottom
+		f.Add(encodeHeader(nil, &h3))
+	}
 	for i := range recs {
 		f.Add(encodeRecord(nil, &recs[i]))
 	}

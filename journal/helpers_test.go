@@ -15,9 +15,8 @@ import (
 	"wolftable/engine"
 )
 
-// playableBoards are the ids of the boards whose every role the engine
-// implements.
-func playableBoards(t testing.TB) []string {
+// boardIDs are the ids of the built-in boards.
+func boardIDs(t testing.TB) []string {
 	t.Helper()
 	all, err := boards.All()
 	if err != nil {
@@ -25,12 +24,10 @@ func playableBoards(t testing.TB) []string {
 	}
 	var ids []string
 	for _, b := range all {
-		if b.Playable() {
-			ids = append(ids, b.ID)
-		}
+		ids = append(ids, b.ID)
 	}
 	if len(ids) == 0 {
-		t.Fatal("no playable board")
+		t.Fatal("no board")
 	}
 	return ids
 }
@@ -65,16 +62,24 @@ func playJournal(t testing.TB, dir, board string, seed uint64, end bool) *played
 	if err != nil {
 		t.Fatal(err)
 	}
-	deal := engine.Deal(b, seed)
+	return playJournalOn(t, dir, b, seed, end)
+}
+
+// playJournalOn is playJournal on a board given as such (a test board), dealt
+// with its bottom cards (engine.DealCards).
+func playJournalOn(t testing.TB, dir string, b *engine.Board, seed uint64, end bool) *played {
+	t.Helper()
+	board := b.ID
+	deal, bottom := engine.DealCards(b, seed)
 	newGame := func() *engine.Game {
-		g, err := engine.New(engine.Config{Board: b, Deal: deal, Seed: seed})
+		g, err := engine.New(engine.Config{Board: b, Deal: deal, Bottom: bottom, Seed: seed})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return g
 	}
 	g, rt := newGame(), newGame() // the bots' game and the runtime's
-	h := HeaderFor(b, deal, seed, b.Players, base, "test-1.0")
+	h := HeaderForCards(b, deal, bottom, seed, b.Players, base, "test-1.0")
 	h.GameID = fmt.Sprintf("%.20s-%d", board, seed)
 	w, err := Create(dir, h)
 	if err != nil {
@@ -163,7 +168,13 @@ func playJournal(t testing.TB, dir, board string, seed uint64, end bool) *played
 // played.live: every accepted start or input and its effects.
 func replayStream(t testing.TB, j *Journal) []byte {
 	t.Helper()
-	_, events, err := Replay(j, boards.Get)
+	return replayStreamFrom(t, j, boards.Get)
+}
+
+// replayStreamFrom is replayStream with the boards of get.
+func replayStreamFrom(t testing.TB, j *Journal, get BoardSource) []byte {
+	t.Helper()
+	_, events, err := Replay(j, get)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,10 +12,24 @@ import (
 	"wolftable/engine"
 )
 
-// FormatVersion is the version of the file format this package writes and
-// the newest it reads (doc.go). Format 2 added the end record's signature;
-// format 1 journals (unsigned) are still read.
-const FormatVersion = 2
+// FormatVersion is the newest version of the file format this package
+// writes and reads (doc.go). Format 2 added the end record's signature;
+// format 3 adds the bottom cards to the header. Create writes format 3 only
+// for a game with bottom cards and format 2 for any other, so a journal
+// without bottom cards stays readable by builds that know format 2; format
+// 1 journals (unsigned) are still read.
+const FormatVersion = 3
+
+// formatBottom is the first format whose header holds the bottom cards.
+const formatBottom = 3
+
+// formatFor is the format Create writes for h: the lowest that holds it.
+func formatFor(h *Header) int {
+	if len(h.Bottom) > 0 {
+		return formatBottom
+	}
+	return 2
+}
 
 // Extension is the file name extension of a journal.
 const Extension = ".wtj"
@@ -66,6 +80,9 @@ type Header struct {
 	Deal   []engine.Role // Deal[i] is the role of seat i+1
 	Seats  int           // the table's seat count (at least len(Deal))
 	Start  time.Time     // wall time the journal was created; its zone is kept
+	// Bottom are the bottom cards: the cards dealt beyond the seats
+	// (engine.Config.Bottom; a thief picks from them). Format 3 and up.
+	Bottom []engine.Role
 }
 
 // Record is one record after the header.
@@ -129,10 +146,17 @@ func SourceOf(in engine.Input) string {
 	return "unknown"
 }
 
-// HeaderFor fills a header from the board as it will be played.
+// HeaderFor fills a header from the board as it will be played, for a game
+// without bottom cards (format 2); see HeaderForCards.
 func HeaderFor(b *engine.Board, deal []engine.Role, seed uint64, seats int, start time.Time, software string) Header {
+	return HeaderForCards(b, deal, nil, seed, seats, start, software)
+}
+
+// HeaderForCards fills a header from the board as it will be played, with
+// its bottom cards (engine.DealCards); the format is the lowest that holds
+// them (formatFor).
+func HeaderForCards(b *engine.Board, deal, bottom []engine.Role, seed uint64, seats int, start time.Time, software string) Header {
 	h := Header{
-		Format:   FormatVersion,
 		Software: software,
 		Board:    b.ID,
 		Options:  map[string]string{},
@@ -142,6 +166,10 @@ func HeaderFor(b *engine.Board, deal []engine.Role, seed uint64, seats int, star
 		Seats:    seats,
 		Start:    start,
 	}
+	if len(bottom) > 0 {
+		h.Bottom = append([]engine.Role(nil), bottom...)
+	}
+	h.Format = formatFor(&h)
 	for _, k := range engine.OptionNames() {
 		v, _ := b.Options.Get(k)
 		h.Options[k] = v
@@ -181,6 +209,7 @@ const (
 	maxString = 1024 // bytes of any text field
 	maxSeats  = 64
 	maxList   = 256 // options, nights
+	maxBottom = 2   // bottom cards (a thief picks from two)
 )
 
 var gameIDPattern = regexp.MustCompile(`^[A-Za-z0-9-]{1,32}$`)
@@ -252,6 +281,17 @@ func (h *Header) check() error {
 	}
 	if h.Seats < len(h.Deal) || h.Seats > maxSeats {
 		return fmt.Errorf("table of %d seats for %d players", h.Seats, len(h.Deal))
+	}
+	if len(h.Bottom) > 0 && h.Format < formatBottom {
+		return fmt.Errorf("%d bottom cards in a format %d header (bottom cards need format %d)", len(h.Bottom), h.Format, formatBottom)
+	}
+	if len(h.Bottom) > maxBottom {
+		return fmt.Errorf("%d bottom cards (want 0..%d)", len(h.Bottom), maxBottom)
+	}
+	for i, r := range h.Bottom {
+		if err := checkText(fmt.Sprintf("bottom card %d", i+1), string(r), false); err != nil {
+			return err
+		}
 	}
 	return checkTime("start time", h.Start)
 }

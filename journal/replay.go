@@ -63,7 +63,7 @@ func Replay(j *Journal, get BoardSource) (*engine.Game, []Event, error) {
 	if now := nightSpecs(&board); strings.Join(now, "\n") != strings.Join(h.Nights, "\n") {
 		return nil, nil, fail(nil, nil, "board %s's night order changed since the game: played with %q, now %q", h.Board, h.Nights, now)
 	}
-	g, err := engine.New(engine.Config{Board: &board, Deal: h.Deal, Seed: h.Seed})
+	g, err := engine.New(engine.Config{Board: &board, Deal: h.Deal, Bottom: h.Bottom, Seed: h.Seed})
 	if err != nil {
 		return nil, nil, fail(nil, err, "cannot deal the game")
 	}

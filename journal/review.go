@@ -23,6 +23,7 @@ type Review struct {
 	Seed      uint64            `json:"seed,string"`
 	Options   map[string]string `json:"options"`
 	Deal      []SeatReview      `json:"seats"`
+	Bottom    []CardReview      `json:"bottom,omitempty"`  // the bottom cards (底牌), in the header's order
 	Created   time.Time         `json:"created"`           // the journal's header
 	Started   *time.Time        `json:"started,omitempty"` // the start record
 	Ended     *time.Time        `json:"ended,omitempty"`   // the result
@@ -43,6 +44,13 @@ type Review struct {
 	Hash        string        `json:"final_hash,omitempty"`
 	SignedBy    string        `json:"signed_by,omitempty"`
 	Phases      []PhaseReview `json:"phases"`
+}
+
+// CardReview is a bottom card: a card dealt beyond the seats.
+type CardReview struct {
+	Role string `json:"role"`
+	Name string `json:"name"`
+	Camp string `json:"camp"`
 }
 
 // SeatReview is one seat: its role and how its game went.
@@ -134,6 +142,9 @@ func NewReview(j *Journal, get BoardSource) (*Review, error) {
 	}
 	for i, r := range h.Deal {
 		rv.Deal = append(rv.Deal, SeatReview{Seat: i + 1, Role: string(r), Name: r.Name(), Camp: campName(r.Camp())})
+	}
+	for _, r := range h.Bottom {
+		rv.Bottom = append(rv.Bottom, CardReview{Role: string(r), Name: r.Name(), Camp: campName(r.Camp())})
 	}
 	for _, r := range j.Records {
 		switch r.Kind {

@@ -84,6 +84,13 @@ func (rv *Review) render(md bool) string {
 		fmt.Fprintf(&b, "復盤 %s\n", rv.Game)
 	}
 	kv("板子", fmt.Sprintf("%s（%s），%d 人，桌 %d 座", rv.BoardName, rv.Board, rv.Players, rv.Seats))
+	if len(rv.Bottom) > 0 {
+		names := make([]string, len(rv.Bottom))
+		for i, c := range rv.Bottom {
+			names[i] = c.Name
+		}
+		kv("底牌", strings.Join(names, "、"))
+	}
 	kv("種子", strconv.FormatUint(rv.Seed, 10))
 	kv("軟體", fmt.Sprintf("%s（日誌格式 %d）", rv.Software, rv.Format))
 	kv("建檔", rv.stamp(rv.Created))

@@ -18,7 +18,7 @@ import (
 // replay, phases that tile the game's wall time, every seat's fate, and
 // prints in the three formats.
 func TestReview(t *testing.T) {
-	for _, board := range playableBoards(t) {
+	for _, board := range boardIDs(t) {
 		p := playJournal(t, t.TempDir(), board, 21, true)
 		j, err := Read(p.path)
 		if err != nil {

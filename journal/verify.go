@@ -172,6 +172,13 @@ func (s *Summary) Write(w io.Writer) {
 	h := &s.Header
 	fmt.Fprintf(w, "檔案     %s\n", s.Path)
 	fmt.Fprintf(w, "對局     %s  板子 %s  種子 %d  %d 座  軟體 %s  日誌格式 %d\n", h.GameID, h.Board, h.Seed, h.Seats, h.Software, h.Format)
+	if len(h.Bottom) > 0 {
+		names := make([]string, len(h.Bottom))
+		for i, r := range h.Bottom {
+			names[i] = r.Name()
+		}
+		fmt.Fprintf(w, "底牌     %s\n", strings.Join(names, "、"))
+	}
 	fmt.Fprintf(w, "建檔     %s\n", h.Start.Format("2006-01-02 15:04:05 -07:00"))
 	fmt.Fprintf(w, "紀錄     %d 筆（開頭、%d 個輸入、%d 個被拒絕", s.Records, s.Inputs, s.Refused)
 	if s.Started {
@@ -222,8 +229,16 @@ func (s *Summary) Write(w io.Writer) {
 // time, source, kind and content, and the first bytes of its chain hash.
 func WriteRecords(w io.Writer, j *Journal) {
 	h := &j.Header
-	fmt.Fprintf(w, "%5d %8d  %s  header   %s board=%s seed=%d deal=%s\n", 0, len(Magic),
-		h.Start.Format("15:04:05.000"), hex.EncodeToString(j.HeaderHash[:6]), h.Board, h.Seed, dealText(h.Deal))
+	bottom := ""
+	if len(h.Bottom) > 0 {
+		parts := make([]string, len(h.Bottom))
+		for i, r := range h.Bottom {
+			parts[i] = string(r)
+		}
+		bottom = " bottom=" + strings.Join(parts, ",")
+	}
+	fmt.Fprintf(w, "%5d %8d  %s  header   %s board=%s seed=%d deal=%s%s\n", 0, len(Magic),
+		h.Start.Format("15:04:05.000"), hex.EncodeToString(j.HeaderHash[:6]), h.Board, h.Seed, dealText(h.Deal), bottom)
 	for _, r := range j.Records {
 		var what string
 		switch r.Kind {

@@ -57,12 +57,13 @@ func FileName(h Header) string {
 }
 
 // Create makes a new journal in dir (which must exist) and writes its
-// header. A zero Format becomes FormatVersion and an empty GameID a fresh
+// header. A zero Format becomes the lowest format that holds the header (2,
+// or 3 with bottom cards) and an empty GameID a fresh
 // NewGameID; build the rest with HeaderFor. The file name is FileName(h);
 // Create fails if that file exists.
 func Create(dir string, h Header) (*Writer, error) {
 	if h.Format == 0 {
-		h.Format = FormatVersion
+		h.Format = formatFor(&h)
 	}
 	if h.GameID == "" {
 		h.GameID = NewGameID()

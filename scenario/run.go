@@ -126,8 +126,7 @@ func Run(f *File, boards BoardSource) *Result {
 	g, err := engine.New(engine.Config{Board: b, Deal: f.Roles, Seed: f.Seed})
 	if err != nil {
 		line := f.RolesLine
-		var ni *engine.ErrNotImplemented
-		if errors.As(err, &ni) || line == 0 {
+		if line == 0 {
 			line = f.BoardLine
 		}
 		return fail(line, err)

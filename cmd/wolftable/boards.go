@@ -52,13 +52,9 @@ func cmdBoards(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "%-24s %-10s %-7s %-9s %s\n", "ID", "NAME", "PLAYERS", "PLAYABLE", "COMPOSITION")
+	fmt.Fprintf(stdout, "%-24s %-10s %-7s %s\n", "ID", "NAME", "PLAYERS", "COMPOSITION")
 	for _, b := range all {
-		play := "yes"
-		if r, bad := b.Unimplemented(); bad {
-			play = "no (" + r.Name() + ")"
-		}
-		fmt.Fprintf(stdout, "%-24s %-10s %-7d %-9s %s\n", b.ID, b.Name, b.Players, play, composition(b))
+		fmt.Fprintf(stdout, "%-24s %-10s %-7d %s\n", b.ID, b.Name, b.Players, composition(b))
 	}
 	return 0
 }
@@ -66,10 +62,8 @@ func cmdBoards(args []string, stdout, stderr io.Writer) int {
 func showBoard(w io.Writer, b *engine.Board) {
 	fmt.Fprintf(w, "%s  %s  (%d players)\n", b.ID, b.Name, b.Players)
 	fmt.Fprintf(w, "composition: %s\n", composition(b))
-	if r, bad := b.Unimplemented(); bad {
-		fmt.Fprintf(w, "playable:    no — role %s not implemented yet\n", r.Name())
-	} else {
-		fmt.Fprintln(w, "playable:    yes")
+	if n := b.Bottom(); n > 0 {
+		fmt.Fprintf(w, "bottom:      %d cards beyond the seats (底牌)\n", n)
 	}
 	for _, p := range b.Nights {
 		span := fmt.Sprintf("night %d", p.From)

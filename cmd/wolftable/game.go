@@ -88,6 +88,7 @@ func resultWords(r string) string {
 type tableGame struct {
 	board    *engine.Board
 	deal     []engine.Role
+	bottom   []engine.Role // the bottom cards (Board.Bottom)
 	seed     uint64
 	game     *engine.Game
 	restored *daemon.Restored
@@ -110,7 +111,7 @@ type tableGame struct {
 // tableGame's notice for the judge's console, and a new game is dealt:
 // one bad file must not keep the table in a restart loop. Any other
 // problem (permissions, the disk) stops the start with the error.
-func newOrResumed(dir string, resume bool, b *engine.Board, seed uint64, deal []engine.Role, seats int, speed float64, log io.Writer) (*tableGame, error) {
+func newOrResumed(dir string, resume bool, b *engine.Board, seed uint64, deal, bottom []engine.Role, seats int, speed float64, log io.Writer) (*tableGame, error) {
 	notice := ""
 	if dir != "" && resume {
 		list, err := journal.Unfinished(dir)
@@ -137,16 +138,16 @@ func newOrResumed(dir string, resume bool, b *engine.Board, seed uint64, deal []
 			notice = fmt.Sprintf("上一局的日誌損壞，無法續局：已改名保存為 %s（未刪除），改開新局。", filepath.Base(moved))
 		}
 	}
-	g, err := engine.New(engine.Config{Board: b, Deal: deal, Seed: seed})
+	g, err := engine.New(engine.Config{Board: b, Deal: deal, Bottom: bottom, Seed: seed})
 	if err != nil {
 		return nil, err
 	}
-	tg := &tableGame{board: b, deal: deal, seed: seed, game: g, notice: notice}
+	tg := &tableGame{board: b, deal: deal, bottom: bottom, seed: seed, game: g, notice: notice}
 	if dir != "" {
 		if err := os.MkdirAll(dir, 0o750); err != nil {
 			return nil, err
 		}
-		w, err := journal.Create(dir, journal.HeaderFor(b, deal, seed, seats, time.Now(), version))
+		w, err := journal.Create(dir, journal.HeaderForCards(b, deal, bottom, seed, seats, time.Now(), version))
 		if err != nil {
 			return nil, err
 		}
@@ -201,10 +202,10 @@ func resumeJournal(path string, speed float64, log io.Writer) (*tableGame, error
 		// the pedal): the same game, journaled so far, starts as a new one
 		// would — a restored game that never started would never start.
 		fmt.Fprintf(log, "journal: %s: the dealt game had not started; it starts as dealt\n", path)
-		return &tableGame{board: b, deal: h.Deal, seed: h.Seed, game: g, writer: w}, nil
+		return &tableGame{board: b, deal: h.Deal, bottom: h.Bottom, seed: h.Seed, game: g, writer: w}, nil
 	}
 	fmt.Fprintf(log, "resuming journal %s (%d records%s)\n", path, len(j.Records), map[bool]string{true: ", torn tail dropped"}[j.TornTail])
-	return &tableGame{board: b, deal: h.Deal, seed: h.Seed, game: g, restored: r, writer: w, resumed: path, replayed: timed}, nil
+	return &tableGame{board: b, deal: h.Deal, bottom: h.Bottom, seed: h.Seed, game: g, restored: r, writer: w, resumed: path, replayed: timed}, nil
 }
 
 func (tg *tableGame) journal() daemon.Journal {

@@ -80,9 +80,9 @@ func (h *gameHost) StartGame(ctx context.Context, ng console.NewGame) error {
 // journal.
 func gameFromConsole(dir string, ng console.NewGame, seats int) (*tableGame, error) {
 	s := ng.Spec
-	tg := &tableGame{board: s.Board, deal: s.Deal, seed: s.Seed, game: ng.Game}
+	tg := &tableGame{board: s.Board, deal: s.Deal, bottom: s.Bottom, seed: s.Seed, game: ng.Game}
 	if dir != "" {
-		w, err := journal.Create(dir, journal.HeaderFor(s.Board, s.Deal, s.Seed, seats, time.Now(), version))
+		w, err := journal.Create(dir, journal.HeaderForCards(s.Board, s.Deal, s.Bottom, s.Seed, seats, time.Now(), version))
 		if err != nil {
 			return nil, err
 		}

@@ -157,7 +157,8 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 		if seed == 0 {
 			seed = randomSeed()
 		}
-		tg, err := newOrResumed(c.Journal.Dir, c.Journal.Resume, b, seed, engine.Deal(b, seed), c.Table.Seats, *speed, stdout)
+		deal, bottom := engine.DealCards(b, seed)
+		tg, err := newOrResumed(c.Journal.Dir, c.Journal.Resume, b, seed, deal, bottom, c.Table.Seats, *speed, stdout)
 		if err != nil {
 			fmt.Fprintln(stderr, "serve:", err)
 			return 1
@@ -194,7 +195,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 				}
 			}
 		}
-		spec := console.GameSpec{Board: tg.board, Deal: tg.deal, Seed: tg.seed}
+		spec := console.GameSpec{Board: tg.board, Deal: tg.deal, Bottom: tg.bottom, Seed: tg.seed}
 		onConsole := func(daemon.Event) {}
 		if req != nil {
 			tg.close() // the dealt game never started: drop its journal

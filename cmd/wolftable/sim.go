@@ -135,16 +135,13 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 2
 	}
-	if r, bad := b.Unimplemented(); bad {
-		fmt.Fprintf(stderr, "sim: board %s: role %s not implemented yet\n", b.ID, r.Name())
-		return 2
-	}
 	log := warnLog(stderr)
 	s := *gf.seed
 	if s == 0 {
 		s = uint64(time.Now().UnixNano())
 	}
-	tg, err := newOrResumed(*jdir, !*fresh, b, s, engine.Deal(b, s), b.Players, speed, stdout)
+	deal, bottom := engine.DealCards(b, s)
+	tg, err := newOrResumed(*jdir, !*fresh, b, s, deal, bottom, b.Players, speed, stdout)
 	if err != nil {
 		fmt.Fprintln(stderr, "sim:", err)
 		return 2
@@ -163,6 +160,13 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 		dealt = append(dealt, fmt.Sprintf("%d:%s", i+1, r.Name()))
 	}
 	fmt.Fprintf(stdout, "deal: %s\n", strings.Join(dealt, " "))
+	if len(tg.bottom) > 0 {
+		var cards []string
+		for _, r := range tg.bottom {
+			cards = append(cards, r.Name())
+		}
+		fmt.Fprintf(stdout, "bottom: %s\n", strings.Join(cards, " "))
+	}
 	var judge daemon.Voice
 	switch v := *voiceMode; {
 	case v == "on" || (v == "auto" && speed == 1):
@@ -216,7 +220,7 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		defer stopConsole()
-		gr.console = con.Attach(console.GameSpec{Board: b, Deal: tg.deal, Seed: s}, g)
+		gr.console = con.Attach(console.GameSpec{Board: b, Deal: tg.deal, Bottom: tg.bottom, Seed: s}, g)
 		go func() { // sim runs one game: new games are for serve
 			for r := range gr.host.requests {
 				r.done <- errors.New("sim runs one game; start games with wolftable serve")

@@ -21,4 +21,8 @@
   text('meta', g.players + '人局 · ' + (g.manual ? '手動發牌' : '隨機發牌') + ' · 種子 ' + g.seed + ' · ' + started.toLocaleString('zh-TW'));
   fill('deal-rows', g.deal.map((d) => el('tr', { class: 'camp-' + d.camp },
     el('td', { text: seat(d.seat) }), el('td', { text: d.role_name }), el('td', { text: d.camp_label }), el('td', {}))));
+  const bottom = g.bottom || [];
+  document.getElementById('bottom').hidden = !bottom.length;
+  fill('bottom-rows', bottom.map((c, i) => el('tr', { class: 'camp-' + c.camp },
+    el('td', { text: '第' + (i + 1) + '張' }), el('td', { text: c.role_name }), el('td', { text: c.camp_label }), el('td', {}))));
 })();

@@ -250,6 +250,9 @@
     renderNight(s);
     text('line', s.line || '');
     renderSeats(s);
+    const bottom = (s.game && s.game.bottom) || [];
+    $('bottom').hidden = !bottom.length;
+    text('bottom', bottom.length ? '底牌：' + bottom.map((c) => c.role_name).join('、') : '');
     fill('live-vote', s.live_vote ? voteBlock(s.live_vote, true) : null);
     fill('inputs', s.inputs.map((i) => el('li', {}, i.label, ' ', el('small', { text: sourceLabel(i.source) }))));
     fill('votes', s.votes.slice().reverse().map((v) => voteBlock(v, false)));
@@ -270,7 +273,7 @@
   async function loadBoards() {
     const r = await WT.getJSON('/api/judge/boards');
     if (!r.ok) return;
-    boards = r.body.boards.filter((b) => b.playable);
+    boards = r.body.boards;
     const docs = {};
     for (const o of r.body.options) docs[o.key] = o.doc;
     boards.docs = docs;
@@ -289,17 +292,29 @@
       el('input', { type: 'text', value: b.options[k], dataset: { key: k, def: b.options[k] } }))));
     const names = [];
     for (const r of b.roles) if (!names.some((x) => x.id === r.id)) names.push(r);
-    fill('ng-deal', Array.from({ length: b.players }, (_, i) => el('label', { class: 'deal-seat' },
-      el('span', { text: seat(i + 1) }),
-      el('select', { id: 'deal-seat-' + (i + 1), onchange: dealCheck },
+    const cardPick = (id, label) => el('label', { class: 'deal-seat' },
+      el('span', { text: label }),
+      el('select', { id, onchange: dealCheck },
         el('option', { value: '', text: '—' }),
-        names.map((r) => el('option', { value: r.id, text: r.name }))))));
+        names.map((r) => el('option', { value: r.id, text: r.name }))));
+    fill('ng-deal', [
+      ...Array.from({ length: b.players }, (_, i) => cardPick('deal-seat-' + (i + 1), seat(i + 1))),
+      ...Array.from({ length: b.roles.length - b.players }, (_, i) => cardPick('deal-bottom-' + (i + 1), '底牌' + (i + 1))),
+    ]);
     dealMode();
   }
 
   function dealMode() {
     $('ng-deal').hidden = !$('ng-manual').checked;
     dealCheck();
+  }
+
+  // dealCards is the hand-entered deal: seats 1.. first, then the bottom cards.
+  function dealCards(b) {
+    return [
+      ...Array.from({ length: b.players }, (_, i) => $('deal-seat-' + (i + 1)).value),
+      ...Array.from({ length: b.roles.length - b.players }, (_, i) => $('deal-bottom-' + (i + 1)).value),
+    ];
   }
 
   // dealCheck compares the hand-entered deal with the composition.
@@ -309,8 +324,7 @@
     const need = {};
     const names = {};
     for (const r of b.roles) { need[r.id] = (need[r.id] || 0) + 1; names[r.id] = r.name; }
-    for (let i = 1; i <= b.players; i++) {
-      const v = $('deal-seat-' + i).value;
+    for (const v of dealCards(b)) {
       if (v) need[v] = (need[v] || 0) - 1;
     }
     const miss = [];
@@ -336,7 +350,7 @@
     if (Object.keys(opts).length) payload.options = opts;
     if ($('ng-manual').checked) {
       if (!dealCheck()) { text('ng-msg', '× 發牌與板子配置不符'); return; }
-      payload.deal = Array.from({ length: b.players }, (_, i) => $('deal-seat-' + (i + 1)).value);
+      payload.deal = dealCards(b);
     }
     const seed = $('ng-seed').value.trim();
     if (seed) payload.seed = seed;
