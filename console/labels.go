@@ -1,10 +1,13 @@
 package console
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
+	"wolftable/daemon"
 	"wolftable/engine"
 	"wolftable/script"
 )
@@ -131,6 +134,33 @@ func inputLabel(in engine.Input) string {
 var judgeWords = map[engine.JudgeCommand]string{
 	engine.JudgeDQ: "點殺", engine.JudgeVoid: "流局", engine.JudgePenalty: "扣分", engine.JudgeUndo: "撤銷",
 	engine.JudgeRepeat: "重播", engine.JudgePause: "暫停", engine.JudgeResume: "繼續",
+}
+
+// refusalText is an error in the judge's words: an engine refusal from
+// script.Refusals with its seats, role and step; a request the console
+// refused, its own Chinese message; anything else a short sentence (its Go
+// text goes to the log, never to a page).
+func refusalText(err error) string {
+	var ee *engine.Error
+	var re *requestError
+	switch {
+	case errors.As(err, &ee):
+		a := script.RefusalArgs{Seat: ee.Seat, Target: ee.Target}
+		if ee.Role != "" {
+			a.Role = ee.Role.Name()
+		}
+		if ee.Step != "" {
+			a.Step = strings.TrimSpace(stepLabel(engine.Prompt{Step: ee.Step, Kind: ee.Kind}))
+		}
+		return script.Refusal(string(ee.Reason), a)
+	case errors.As(err, &re):
+		return re.msg
+	case errors.Is(err, daemon.ErrStopped):
+		return "遊戲已結束"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "桌子沒有回應"
+	}
+	return "桌子出錯，詳情見系統日誌"
 }
 
 // describeInput names any input, for refusals and the record.

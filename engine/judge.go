@@ -48,8 +48,11 @@ func (g *Game) applyJudge(in Input) error {
 // dq: 點殺 — out at once, no skill, no last words; a DQ'd sheriff's badge is
 // lost (project decision: passing it would be a skill).
 func (g *Game) dq(s int) error {
-	if s < 1 || s > g.n || g.seats[s].out {
+	if s < 1 || s > g.n {
 		return refuse(ErrBadTarget, Error{Reason: ReasonSeatRange, Seat: s}, "seat %d is not in the game", s)
+	}
+	if g.seats[s].out {
+		return refuse(ErrBadTarget, Error{Reason: ReasonSeatOut, Seat: s}, "seat %d is not in the game", s)
 	}
 	cur := g.cur
 	g.say("judge.dq", s)
