@@ -136,6 +136,11 @@ var judgeWords = map[engine.JudgeCommand]string{
 	engine.JudgeRepeat: "重播", engine.JudgePause: "暫停", engine.JudgeResume: "繼續",
 }
 
+// RefusalText is an input's refusal in the judge's words, for the other
+// screens that show refusals (the simulation's transcript and its virtual
+// table): see refusalText.
+func RefusalText(err error) string { return refusalText(err) }
+
 // refusalText is an error in the judge's words: an engine refusal from
 // script.Refusals with its seats, role and step; a request the console
 // refused, its own Chinese message; anything else a short sentence (its Go
