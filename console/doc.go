@@ -35,7 +35,11 @@
 //
 // A refused power answers 409 (not now: the game is elsewhere, paused or
 // over) or 422 (a rule forbids it) with {"error", "code"}; a malformed
-// request 400. Every power reaches the daemon as an engine input with the
+// request 400. "error" is always the judge's words: an engine refusal is
+// rendered from its reason and arguments by script.Refusal (the one table,
+// script/refusals.go, beside the line catalogue); any other error (a file
+// path, the daemon's internals) is logged and answered with a short Chinese
+// sentence. The engine's English message stays in the log. Every power reaches the daemon as an engine input with the
 // source "console:judge@<remote addr>", and the daemon journals it.
 //
 // Pages: / (public), /judge (login, god view, powers, new game), /deal

@@ -134,9 +134,9 @@ func TestJudgeFlow(t *testing.T) {
 	if !st.Seats[11].Out || st.Seats[11].Light != "off" {
 		t.Fatalf("seat 12 after DQ: %+v", st.Seats[11])
 	}
-	// a refused power says why
+	// a refused power says why, in the judge's words
 	code, b = judge.do("POST", "/api/judge/dq", map[string]int{"seat": 12}, nil)
-	if code != http.StatusUnprocessableEntity || !strings.Contains(string(b), "not in the game") {
+	if code != http.StatusUnprocessableEntity || !strings.Contains(string(b), "12號已出局") {
 		t.Fatalf("DQ twice: %d %s", code, b)
 	}
 	var ps PublicState

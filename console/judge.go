@@ -237,7 +237,7 @@ func (m *judgeModel) apply(e daemon.Event, pr *probe, speed float64) {
 		switch {
 		case e.Err != nil:
 			if in.Kind != engine.InClock && e.Source != "bot" && e.Source != "bot-judge" && e.Source != "timer" {
-				m.refused = append(m.refused, RefusalView{At: e.At, Source: e.Source, Input: describeInput(*in), Error: e.Err.Error()})
+				m.refused = append(m.refused, RefusalView{At: e.At, Source: e.Source, Input: describeInput(*in), Error: refusalText(e.Err)})
 				if len(m.refused) > judgeRefused {
 					m.refused = append([]RefusalView(nil), m.refused[len(m.refused)-judgeRefused:]...)
 				}

@@ -1,79 +1,30 @@
 package console
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
+	"wolftable/daemon"
 	"wolftable/engine"
 	"wolftable/script"
 )
 
 // The console's words: Traditional Chinese, as the judge's script.
 
-// phaseLabel: "night-2" → "第2夜", "day-1" → "第1天".
-func phaseLabel(phase string) string {
-	kind, n, ok := strings.Cut(phase, "-")
-	if !ok {
-		return phase
-	}
-	if _, err := strconv.Atoi(n); err != nil {
-		return phase
-	}
-	switch kind {
-	case "night":
-		return "第" + n + "夜"
-	case "day":
-		return "第" + n + "天"
-	}
-	return phase
-}
+// phaseLabel: "night-2" → "第2夜", "day-1" → "第1天" (script.PhaseLabel).
+func phaseLabel(phase string) string { return script.PhaseLabel(phase) }
 
 func isNight(phase string) bool { return strings.HasPrefix(phase, "night-") }
 
-var causeWords = map[engine.Cause]string{
-	engine.CauseWolf:    "狼刀",
-	engine.CausePoison:  "毒藥",
-	engine.CauseExile:   "放逐",
-	engine.CauseShot:    "槍殺",
-	engine.CauseExplode: "自爆",
-	engine.CauseTaken:   "被帶走",
-	engine.CauseDuel:    "決鬥",
-	engine.CauseCharm:   "魅惑殉情",
-	engine.CauseDQ:      "點殺",
-	engine.CauseReflect: "反傷",
-	engine.CauseDream:   "夢死",
-	engine.CauseHunt:    "獵殺",
-	engine.CauseCheck:   "查殺",
-}
+// The words for causes, actions, votes and speeches are the script's
+// (script/words.go), shared with the 復盤 and the transcript.
 
-func causeLabel(c engine.Cause) string {
-	if w, ok := causeWords[c]; ok {
-		return w
-	}
-	return string(c)
-}
+func causeLabel(c engine.Cause) string { return script.CauseLabel(string(c)) }
 
-var actionWords = map[string]string{
-	"kill": "刀", "guard": "守", "save": "救", "poison": "毒", "charm": "魅惑", "signup": "上警",
-	"withdraw": "退水", "duel": "決鬥", "dream": "攝夢", "fear": "恐懼", "lock": "封鎖", "hunt": "獵殺",
-}
-
-var speechWords = map[string]string{
-	"sheriff": "警上發言", "sheriff-pk": "警上PK發言", "exile": "放逐發言", "exile-pk": "PK發言",
-	"last-words": "遺言", "prince": "王子發言",
-}
-
-var voteWords = map[string]string{
-	"sheriff": "警長投票", "sheriff-pk": "警長PK投票", "exile": "放逐投票", "exile-pk": "放逐PK投票",
-}
-
-func voteLabel(kind string) string {
-	if w, ok := voteWords[kind]; ok {
-		return w
-	}
-	return kind
-}
+func voteLabel(kind string) string { return script.VoteLabel(kind) }
 
 // stepRoleName is the role a night step wakes.
 func stepRoleName(kind string) string {
@@ -103,11 +54,7 @@ func stepLabel(p engine.Prompt) string {
 	case engine.WaitSignup:
 		return "上警舉手"
 	case engine.WaitSpeech:
-		w, ok := speechWords[p.Kind]
-		if !ok {
-			w = "發言"
-		}
-		return w + " " + seat
+		return script.SpeechLabel(p.Kind) + " " + seat
 	case engine.WaitWithdraw:
 		return "退水"
 	case engine.WaitVote:
@@ -189,6 +136,38 @@ var judgeWords = map[engine.JudgeCommand]string{
 	engine.JudgeRepeat: "重播", engine.JudgePause: "暫停", engine.JudgeResume: "繼續",
 }
 
+// RefusalText is an input's refusal in the judge's words, for the other
+// screens that show refusals (the simulation's transcript and its virtual
+// table): see refusalText.
+func RefusalText(err error) string { return refusalText(err) }
+
+// refusalText is an error in the judge's words: an engine refusal from
+// script.Refusals with its seats, role and step; a request the console
+// refused, its own Chinese message; anything else a short sentence (its Go
+// text goes to the log, never to a page).
+func refusalText(err error) string {
+	var ee *engine.Error
+	var re *requestError
+	switch {
+	case errors.As(err, &ee):
+		a := script.RefusalArgs{Seat: ee.Seat, Target: ee.Target}
+		if ee.Role != "" {
+			a.Role = ee.Role.Name()
+		}
+		if ee.Step != "" {
+			a.Step = strings.TrimSpace(stepLabel(engine.Prompt{Step: ee.Step, Kind: ee.Kind}))
+		}
+		return script.Refusal(string(ee.Reason), a)
+	case errors.As(err, &re):
+		return re.msg
+	case errors.Is(err, daemon.ErrStopped):
+		return "遊戲已結束"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "桌子沒有回應"
+	}
+	return "桌子出錯，詳情見系統日誌"
+}
+
 // describeInput names any input, for refusals and the record.
 func describeInput(in engine.Input) string {
 	switch in.Kind {
@@ -252,11 +231,7 @@ func recordText(r *engine.Record) string {
 	case engine.RecReveal:
 		return fmt.Sprintf("%s翻牌：%s", seat(r.Seat), r.Role.Name())
 	case engine.RecSpeech:
-		w, ok := speechWords[r.Kind]
-		if !ok {
-			w = "發言"
-		}
-		return fmt.Sprintf("%s %s", w, seat(r.Seat))
+		return fmt.Sprintf("%s %s", script.SpeechLabel(r.Kind), seat(r.Seat))
 	case engine.RecResult:
 		if r.Result == string(engine.WinVoid) {
 			return "結果：流局"
@@ -265,10 +240,7 @@ func recordText(r *engine.Record) string {
 	case engine.RecPenalty:
 		return fmt.Sprintf("扣分：%s %s分", seat(r.Seat), strconv.FormatFloat(r.Points, 'f', -1, 64))
 	case engine.RecAction:
-		w, ok := actionWords[r.Kind]
-		if !ok {
-			w = r.Kind
-		}
+		w := script.ActionLabel(r.Kind)
 		by := ""
 		if r.By > 0 {
 			by = seat(r.By) + " "

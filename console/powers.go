@@ -60,7 +60,7 @@ func decodeBody(body []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return badRequest("JSON 格式錯誤：%v", err)
+		return badRequest("JSON 格式錯誤")
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return badRequest("JSON 之後還有多餘的內容")
@@ -178,7 +178,7 @@ func (s *Server) postPower(name string) judgeHandler {
 		players, _ := s.running()
 		in, err := parsePower(name, body, players)
 		if err != nil {
-			writeFailure(w, err)
+			s.writeFailure(w, err)
 			return
 		}
 		ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
@@ -187,7 +187,7 @@ func (s *Server) postPower(name string) judgeHandler {
 		err = s.opt.Table.Submit(ctx, in, src)
 		s.log.Info("console: judge power", "power", name, "input", describeInput(in), "source", src, "err", err)
 		if err != nil {
-			writeFailure(w, err)
+			s.writeFailure(w, err)
 			return
 		}
 		s.settle(ctx)
@@ -203,7 +203,10 @@ func (s *Server) judgeVersion() uint64 {
 
 // writeFailure answers a refused request: 400-class for the request, 409
 // when the game is not at a point that takes it, 422 when a rule refuses it.
-func writeFailure(w http.ResponseWriter, err error) {
+// The body is the judge's words (script.Refusals for the engine's
+// refusals); any other error is logged and answered with a short Chinese
+// message, never its Go text (file paths, the daemon's internals).
+func (s *Server) writeFailure(w http.ResponseWriter, err error) {
 	var re *requestError
 	var ee *engine.Error
 	switch {
@@ -215,13 +218,14 @@ func writeFailure(w http.ResponseWriter, err error) {
 		case engine.ErrNotNow, engine.ErrGameOver, engine.ErrPaused, engine.ErrUnknownTimer:
 			status, code = http.StatusConflict, "not_now"
 		}
-		writeError(w, status, code, ee.Msg)
+		writeError(w, status, code, refusalText(ee))
 	case errors.Is(err, daemon.ErrStopped):
 		writeError(w, http.StatusConflict, "no_game", "遊戲已結束")
 	case errors.Is(err, context.DeadlineExceeded):
 		writeError(w, http.StatusGatewayTimeout, "timeout", "桌子沒有回應")
 	default:
-		writeError(w, http.StatusBadGateway, "table", err.Error())
+		s.log.Error("console: the table failed a request", "err", err)
+		writeError(w, http.StatusBadGateway, "table", "桌子出錯，詳情見系統日誌")
 	}
 }
 
@@ -268,7 +272,7 @@ func parseStart(body []byte, all []*engine.Board) (GameSpec, bool, error) {
 	}
 	for k, v := range req.Options {
 		if err := b.Options.Set(k, v); err != nil {
-			return GameSpec{}, false, badRequest("%v", err)
+			return GameSpec{}, false, badRequest("選項 %s=%s 無效", k, v)
 		}
 	}
 	spec := GameSpec{Board: b}
@@ -327,7 +331,7 @@ func parseStart(body []byte, all []*engine.Board) (GameSpec, bool, error) {
 		return GameSpec{}, false, badRequest("deal 要是 \"random\" 或每個座位的身分")
 	}
 	if _, err := engine.New(spec.Config()); err != nil { // options the engine cannot play yet
-		return GameSpec{}, false, badRequest("%v", err)
+		return GameSpec{}, false, badRequest("開局設定無效：%s", refusalText(err))
 	}
 	return spec, req.Replace, nil
 }
@@ -335,12 +339,13 @@ func parseStart(body []byte, all []*engine.Board) (GameSpec, bool, error) {
 func (s *Server) postStart(w http.ResponseWriter, r *http.Request, body []byte) {
 	all, err := s.opt.Boards()
 	if err != nil {
-		writeError(w, http.StatusInternalServerError, "boards", err.Error())
+		s.log.Error("console: the boards cannot be read", "err", err)
+		writeError(w, http.StatusInternalServerError, "boards", "讀不到板子資料，詳情見系統日誌")
 		return
 	}
 	spec, replace, err := parseStart(body, all)
 	if err != nil {
-		writeFailure(w, err)
+		s.writeFailure(w, err)
 		return
 	}
 	s.startMu.Lock()
@@ -352,7 +357,7 @@ func (s *Server) postStart(w http.ResponseWriter, r *http.Request, body []byte) 
 	}
 	g, err := engine.New(spec.Config())
 	if err != nil {
-		writeFailure(w, badRequest("%v", err))
+		s.writeFailure(w, badRequest("開局設定無效：%s", refusalText(err)))
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), 15*time.Second)
@@ -362,7 +367,7 @@ func (s *Server) postStart(w http.ResponseWriter, r *http.Request, body []byte) 
 	s.log.Info("console: new game", "board", spec.Board.ID, "seed", spec.Seed, "manual", spec.Manual, "source", src, "err", err)
 	if err != nil {
 		s.noteStartFailure(err)
-		writeFailure(w, err)
+		s.writeFailure(w, err)
 		return
 	}
 	s.settle(ctx)
@@ -393,7 +398,8 @@ type OptionInfo struct {
 func (s *Server) getBoards(w http.ResponseWriter, r *http.Request, _ []byte) {
 	all, err := s.opt.Boards()
 	if err != nil {
-		writeError(w, http.StatusInternalServerError, "boards", err.Error())
+		s.log.Error("console: the boards cannot be read", "err", err)
+		writeError(w, http.StatusInternalServerError, "boards", "讀不到板子資料，詳情見系統日誌")
 		return
 	}
 	reply := struct {

@@ -377,7 +377,8 @@ func (s *Server) settle(ctx context.Context) {
 func (s *Server) noteStartFailure(err error) {
 	s.settle(context.Background())
 	s.mu.Lock()
-	s.judge.notice = "開局失敗：" + err.Error()
+	s.log.Error("console: the game did not start", "err", err)
+	s.judge.notice = "開局失敗：" + refusalText(err)
 	public := s.public.notice != "等待開局"
 	s.public.notice = "等待開局"
 	s.version++

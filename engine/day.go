@@ -254,7 +254,7 @@ func (g *Game) badgeStep(s int) {
 			return errf(ErrNotNow, "pass the badge to a seat, or tear it (down)")
 		}
 		if t != 0 && (t == seat || !g.present(t)) {
-			return errf(ErrBadTarget, "the badge cannot go to seat %d", t)
+			return refuse(ErrBadTarget, Error{Reason: ReasonCannotTarget, Target: t}, "the badge cannot go to seat %d", t)
 		}
 		to, decided = t, true
 		return nil

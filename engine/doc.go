@@ -12,6 +12,9 @@
 //     returns the effects to perform, in order: lines to say, judge-only
 //     cues, lights, timers to start or cancel, record entries, pause/resume.
 //   - A refused input returns a typed *Error (IsCode) and changes nothing.
+//     Beside its code and English message (logs, the scenario runner) it
+//     carries a Reason and the seats, role and step the reason names, which
+//     the script package words for the judge (script.Refusal).
 //   - Awaiting describes what the game waits for (Prompt): the step, its
 //     kind, who may act, the explosion window, whether the pedal advances.
 //   - The same board, deal, seed and inputs give the same effects, byte for

@@ -91,7 +91,7 @@ func (g *Game) guide() {
 			return nil
 		}
 		if !g.present(t) || contains(picks, t) {
-			return errf(ErrBadTarget, "cannot 歸票 seat %d", t)
+			return refuse(ErrBadTarget, Error{Reason: ReasonCannotTarget, Target: t}, "cannot 歸票 seat %d", t)
 		}
 		if len(picks) == 2 {
 			return errf(ErrRule, "歸票 names at most two seats")

@@ -17,10 +17,10 @@ func (g *Game) boom(seat int) error {
 	}
 	s := g.cur
 	if s == nil {
-		return errf(ErrNotNow, "no explosion window now")
+		return refuse(ErrNotNow, Error{Reason: ReasonNoWindow, Seat: seat}, "no explosion window now")
 	}
 	if !g.present(seat) {
-		return errf(ErrNotActor, "seat %d is out", seat)
+		return refuse(ErrNotActor, Error{Reason: ReasonSeatOut, Seat: seat}, "seat %d is out", seat)
 	}
 	r := g.role(seat)
 	h := g.self(seat)
@@ -34,7 +34,7 @@ func (g *Game) boom(seat int) error {
 	}
 	if s.name == WaitExplode {
 		if !canExplode(r) {
-			return errf(ErrRule, "seat %d cannot explode", seat)
+			return refuse(ErrRule, Error{Reason: ReasonCannotExplode, Seat: seat}, "seat %d cannot explode", seat)
 		}
 		if !contains(s.actors, seat) {
 			s.actors = append(s.actors, seat)
@@ -42,16 +42,16 @@ func (g *Game) boom(seat int) error {
 		return nil
 	}
 	if s.window == NoWindow {
-		return errf(ErrNotNow, "explosions are allowed only in the election speeches, 退水 and the exile-day speeches")
+		return refuse(ErrNotNow, Error{Reason: ReasonNoWindow, Seat: seat}, "explosions are allowed only in the election speeches, 退水 and the exile-day speeches")
 	}
 	if h.boom != nil {
 		return h.boom(g, seat, s)
 	}
 	if !r.IsWolf() {
-		return errf(ErrRule, "seat %d is not a wolf and cannot explode", seat)
+		return refuse(ErrRule, Error{Reason: ReasonCannotExplode, Seat: seat}, "seat %d is not a wolf and cannot explode", seat)
 	}
 	if !canExplode(r) {
-		return errf(ErrRule, "%s cannot explode", r.Name())
+		return refuse(ErrRule, Error{Reason: ReasonCannotExplode, Seat: seat, Role: r}, "%s cannot explode", r.Name())
 	}
 	g.startExplode(seat, s)
 	return nil

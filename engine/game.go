@@ -173,7 +173,7 @@ func (g *Game) flush() []Effect {
 // callers that keep effects must copy them.
 func (g *Game) Apply(in Input) ([]Effect, error) {
 	if !g.started && in.Kind != InClock {
-		return nil, errf(ErrNotNow, "the game has not started")
+		return nil, refuse(ErrNotNow, Error{Reason: ReasonNotStarted}, "the game has not started")
 	}
 	g.out = g.buf[:0]
 	var err error
@@ -276,7 +276,7 @@ func (g *Game) repeat() error {
 		return errf(ErrGameOver, "the game is over")
 	}
 	if g.lastSay.Line == "" {
-		return errf(ErrNotNow, "nothing to repeat")
+		return refuse(ErrNotNow, Error{Reason: ReasonNothingToUndo}, "nothing to repeat")
 	}
 	g.emit(g.lastSay)
 	return nil

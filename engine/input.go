@@ -11,27 +11,27 @@ func (g *Game) applySeat(in Input) error {
 		return errf(ErrPaused, "timers are paused")
 	}
 	if in.Seat < 1 || in.Seat > g.n {
-		return errf(ErrBadInput, "seat %d out of range 1..%d", in.Seat, g.n)
+		return refuse(ErrBadInput, Error{Reason: ReasonSeatRange, Seat: in.Seat}, "seat %d out of range 1..%d", in.Seat, g.n)
 	}
 	if in.Action < ActTarget || in.Action > ActBoom {
 		return errf(ErrBadInput, "unknown action %d", in.Action)
 	}
 	if in.Action == ActTarget && (in.Target < 0 || in.Target > g.n) {
-		return errf(ErrBadTarget, "target %d out of range 0..%d", in.Target, g.n)
+		return refuse(ErrBadTarget, Error{Reason: ReasonTargetRange, Target: in.Target}, "target %d out of range 0..%d", in.Target, g.n)
 	}
 	if in.Action == ActBoom {
 		return g.boom(in.Seat)
 	}
 	s := g.cur
 	if s == nil || s.act == nil {
-		return errf(ErrNotNow, "no step takes seat input now")
+		return refuse(ErrNotNow, Error{Reason: ReasonNoStep, Seat: in.Seat}, "no step takes seat input now")
 	}
 	if !s.isActor(in.Seat) || (!s.outOK && !g.present(in.Seat) && !(s.name == WaitNight && contains(g.exploded, in.Seat))) {
-		return errf(ErrNotActor, "seat %d does not act in this step (%s)", in.Seat, s.describe())
+		return refuse(ErrNotActor, Error{Reason: ReasonNotActor, Seat: in.Seat, Step: s.name, Kind: s.kind}, "seat %d does not act in this step (%s)", in.Seat, s.describe())
 	}
 	if s.name == WaitNight && s.kind != string(StepWolves) && in.Action != ActWave && g.nightBlocked(in.Seat) {
 		// 噩夢之影's fear, 蝕時狼妃's lock, 血月使徒's seal: 技能被禁止
-		return errf(ErrRule, "seat %d's skill is blocked tonight (feared, locked or sealed)", in.Seat)
+		return refuse(ErrRule, Error{Reason: ReasonBlocked, Seat: in.Seat}, "seat %d's skill is blocked tonight (feared, locked or sealed)", in.Seat)
 	}
 	if err := s.act(in.Seat, in.Action, in.Target); err != nil {
 		return err
@@ -67,7 +67,7 @@ func (g *Game) applyPedal(p PedalPress) error {
 			return errf(ErrPaused, "timers are paused")
 		}
 		if g.cur == nil || g.cur.pedal == nil {
-			return errf(ErrNotNow, "the pedal does not advance this step")
+			return refuse(ErrNotNow, Error{Reason: ReasonNoPedal}, "the pedal does not advance this step")
 		}
 		g.cur.pedal()
 		return nil

@@ -253,17 +253,102 @@ const (
 	ErrBadInput                          // malformed input
 )
 
+// Reason says why an input was refused, finer than its ErrorCode: the key
+// of the refusal's words for the judge (script/refusals.go). Every refusal
+// has one; a refusal without a finer reason has its code's (ReasonOf).
+type Reason string
+
+const (
+	// one per ErrorCode: the reason of a refusal that names no finer one
+	ReasonNotNow       Reason = "not-now"
+	ReasonNotActor     Reason = "not-actor" // Seat, Step, Kind
+	ReasonBadTarget    Reason = "bad-target"
+	ReasonRule         Reason = "rule"
+	ReasonGameOver     Reason = "game-over"
+	ReasonUnknownTimer Reason = "unknown-timer"
+	ReasonPaused       Reason = "paused"
+	ReasonBadInput     Reason = "bad-input"
+
+	// finer reasons
+	ReasonNotStarted    Reason = "not-started"
+	ReasonNoStep        Reason = "no-step"        // no step takes a seat's input now
+	ReasonNoPedal       Reason = "no-pedal"       // the pedal does not advance this step
+	ReasonSeatRange     Reason = "seat-range"     // Seat: no such seat
+	ReasonTargetRange   Reason = "target-range"   // Target: no such seat
+	ReasonTargetOut     Reason = "target-out"     // Target: the seat is out
+	ReasonCannotTarget  Reason = "cannot-target"  // Role, Target: the role cannot pick that seat
+	ReasonNotVotable    Reason = "not-votable"    // Target: not a candidate of this vote
+	ReasonBlocked       Reason = "blocked"        // Seat: feared, locked or sealed tonight
+	ReasonTwiceRunning  Reason = "twice-running"  // Role, Target: the same seat two nights running
+	ReasonCheckedBefore Reason = "checked-before" // Role: the same player checked again
+	ReasonSelf          Reason = "self"           // Role: the role cannot pick itself
+	ReasonAntidoteUsed  Reason = "antidote-used"  // the witch's antidote is used
+	ReasonPoisonUsed    Reason = "poison-used"    // the witch's poison is used
+	ReasonOnePotion     Reason = "one-potion"     // the witch has chosen tonight
+	ReasonNobodyToSave  Reason = "nobody-to-save" // no victim tonight
+	ReasonSkillUsed     Reason = "skill-used"     // Role: a once-a-game skill is used
+	ReasonLocked        Reason = "locked"         // Role: locked by 蝕時狼妃 today
+	ReasonNoWindow      Reason = "no-window"      // no explosion window now
+	ReasonCannotExplode Reason = "cannot-explode" // Seat
+	ReasonSeatOut       Reason = "seat-out"       // Seat: the acting seat is out
+	ReasonAlreadyPaused Reason = "already-paused"
+	ReasonNotPaused     Reason = "not-paused"
+	ReasonNothingToUndo Reason = "nothing-to-undo" // nothing to repeat or undo
+	ReasonBadPenalty    Reason = "bad-penalty"
+)
+
+// ReasonOf is the reason of a code's refusals that name no finer one.
+func ReasonOf(c ErrorCode) Reason {
+	switch c {
+	case ErrNotNow:
+		return ReasonNotNow
+	case ErrNotActor:
+		return ReasonNotActor
+	case ErrBadTarget:
+		return ReasonBadTarget
+	case ErrRule:
+		return ReasonRule
+	case ErrGameOver:
+		return ReasonGameOver
+	case ErrUnknownTimer:
+		return ReasonUnknownTimer
+	case ErrPaused:
+		return ReasonPaused
+	case ErrBadInput:
+		return ReasonBadInput
+	}
+	return ""
+}
+
 // Error is the typed error every refused input returns; the game state is
-// unchanged when Apply returns one.
+// unchanged when Apply returns one. Msg is English, for logs and the
+// scenario runner; Reason and the fields after it are what a judge's screen
+// renders in Chinese (script.Refusal).
 type Error struct {
-	Code ErrorCode
-	Msg  string
+	Code   ErrorCode
+	Msg    string
+	Reason Reason   // never empty
+	Seat   int      // the seat whose input was refused, when the reason names it
+	Target int      // the seat it pointed at, when the reason names it
+	Role   Role     // the role the reason names
+	Step   StepName // ReasonNotActor: the step the game waits on
+	Kind   string   // ReasonNotActor: the step's kind (a StepKind, SpeechKind, VoteKind)
 }
 
 func (e *Error) Error() string { return "engine: " + e.Msg }
 
 func errf(code ErrorCode, format string, a ...any) error {
-	return &Error{Code: code, Msg: fmt.Sprintf(format, a...)}
+	return refuse(code, Error{}, format, a...)
+}
+
+// refuse is errf with the refusal's reason and arguments in d.
+func refuse(code ErrorCode, d Error, format string, a ...any) error {
+	d.Code = code
+	if d.Reason == "" {
+		d.Reason = ReasonOf(code)
+	}
+	d.Msg = fmt.Sprintf(format, a...)
+	return &d
 }
 
 // IsCode reports whether err is an engine Error with the code.

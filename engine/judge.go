@@ -6,10 +6,10 @@ func (g *Game) applyJudge(in Input) error {
 	switch in.Judge {
 	case JudgePenalty:
 		if in.Seat < 1 || in.Seat > g.n {
-			return errf(ErrBadInput, "seat %d out of range", in.Seat)
+			return refuse(ErrBadInput, Error{Reason: ReasonSeatRange, Seat: in.Seat}, "seat %d out of range", in.Seat)
 		}
 		if in.Points <= 0 || in.Points > 3 || in.Points*2 != float64(int(in.Points*2)) {
-			return errf(ErrBadInput, "penalty %v: want 0.5 to 3 in steps of 0.5", in.Points)
+			return refuse(ErrBadInput, Error{Reason: ReasonBadPenalty}, "penalty %v: want 0.5 to 3 in steps of 0.5", in.Points)
 		}
 		g.record(Record{Type: RecPenalty, Seat: in.Seat, Points: in.Points})
 		return nil
@@ -29,14 +29,14 @@ func (g *Game) applyJudge(in Input) error {
 		return g.undo()
 	case JudgePause:
 		if g.paused {
-			return errf(ErrNotNow, "already paused")
+			return refuse(ErrNotNow, Error{Reason: ReasonAlreadyPaused}, "already paused")
 		}
 		g.paused = true
 		g.emit(Effect{Kind: EffPause})
 		return nil
 	case JudgeResume:
 		if !g.paused {
-			return errf(ErrNotNow, "not paused")
+			return refuse(ErrNotNow, Error{Reason: ReasonNotPaused}, "not paused")
 		}
 		g.paused = false
 		g.emit(Effect{Kind: EffResume})
@@ -48,8 +48,11 @@ func (g *Game) applyJudge(in Input) error {
 // dq: 點殺 — out at once, no skill, no last words; a DQ'd sheriff's badge is
 // lost (project decision: passing it would be a skill).
 func (g *Game) dq(s int) error {
-	if s < 1 || s > g.n || g.seats[s].out {
-		return errf(ErrBadTarget, "seat %d is not in the game", s)
+	if s < 1 || s > g.n {
+		return refuse(ErrBadTarget, Error{Reason: ReasonSeatRange, Seat: s}, "seat %d is not in the game", s)
+	}
+	if g.seats[s].out {
+		return refuse(ErrBadTarget, Error{Reason: ReasonSeatOut, Seat: s}, "seat %d is not in the game", s)
 	}
 	cur := g.cur
 	g.say("judge.dq", s)

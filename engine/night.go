@@ -265,7 +265,7 @@ func (g *Game) nightDeath(s int, c Cause) {
 func (g *Game) exactCheckStep(s *step, may func(seat, t int) error, after func(by, target int, r Role)) {
 	g.pickStep(s, "the checker", func(seat, t int) error {
 		if !g.living(t) || t == seat {
-			return errf(ErrBadTarget, "cannot check seat %d", t)
+			return refuse(ErrBadTarget, Error{Reason: ReasonCannotTarget, Target: t}, "cannot check seat %d", t)
 		}
 		if may != nil {
 			return may(seat, t)

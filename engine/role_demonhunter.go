@@ -20,7 +20,7 @@ func demonHunterStep(g *Game, s *step, _ StepKind, _ bool) bool {
 	g.say("night.demonhunter.ask")
 	g.pickStep(s, "獵魔人", func(seat, t int) error {
 		if !g.living(t) || t == seat {
-			return errf(ErrBadTarget, "獵魔人 cannot hunt seat %d", t)
+			return refuse(ErrBadTarget, Error{Reason: ReasonCannotTarget, Role: DemonHunter, Target: t}, "獵魔人 cannot hunt seat %d", t)
 		}
 		return nil
 	}, func(actor, target int) {

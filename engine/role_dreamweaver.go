@@ -25,7 +25,7 @@ func dreamweaverStep(g *Game, s *step, _ StepKind, _ bool) bool {
 	d := &g.rs.dream
 	g.pickStep(s, "攝夢人", func(seat, t int) error {
 		if !g.living(t) || t == seat {
-			return errf(ErrBadTarget, "攝夢人 cannot pick seat %d", t)
+			return refuse(ErrBadTarget, Error{Reason: ReasonCannotTarget, Role: Dreamweaver, Target: t}, "攝夢人 cannot pick seat %d", t)
 		}
 		return nil
 	}, func(dw, target int) {

@@ -23,10 +23,10 @@ func eclipseStep(g *Game, s *step, _ StepKind, _ bool) bool {
 	e := &g.rs.eclipse
 	g.pickStep(s, "蝕時狼妃", func(seat, t int) error {
 		if e.used {
-			return errf(ErrRule, "蝕時狼妃's lock takes effect once per game and is used")
+			return refuse(ErrRule, Error{Reason: ReasonSkillUsed, Role: EclipseQueen}, "蝕時狼妃's lock takes effect once per game and is used")
 		}
 		if !g.living(t) || t == seat {
-			return errf(ErrBadTarget, "蝕時狼妃 cannot lock seat %d", t)
+			return refuse(ErrBadTarget, Error{Reason: ReasonCannotTarget, Role: EclipseQueen, Target: t}, "蝕時狼妃 cannot lock seat %d", t)
 		}
 		return nil
 	}, func(actor, target int) {

@@ -23,7 +23,7 @@ func (g *Game) gargoyleCheckStep(s *step) {
 	gs := &g.rs.gargoyle
 	g.exactCheckStep(s, func(_, t int) error {
 		if gs.checked[t] {
-			return errf(ErrRule, "石像鬼 never checks the same player twice")
+			return refuse(ErrRule, Error{Reason: ReasonCheckedBefore, Role: Gargoyle}, "石像鬼 never checks the same player twice")
 		}
 		return nil
 	}, func(_, target int, _ Role) {
@@ -67,7 +67,7 @@ func (g *Game) gargoyleKillStep(s *step, live bool) {
 			return errf(ErrNotNow, "石像鬼 points at a seat (0 = none)")
 		}
 		if t != 0 && !g.living(t) {
-			return errf(ErrBadTarget, "seat %d is out", t)
+			return refuse(ErrBadTarget, Error{Reason: ReasonTargetOut, Target: t}, "seat %d is out", t)
 		}
 		target = t
 		return nil

@@ -28,13 +28,13 @@ func guardStep(g *Game, s *step, _ StepKind, _ bool) bool {
 			return errf(ErrNotNow, "the guard points at a seat (0 or wave = none)")
 		}
 		if t != 0 && g.nightBlocked(seat) {
-			return errf(ErrRule, "the guard's skill is blocked tonight (feared, locked or sealed)")
+			return refuse(ErrRule, Error{Reason: ReasonBlocked, Role: Guard}, "the guard's skill is blocked tonight (feared, locked or sealed)")
 		}
 		if t != 0 && !g.living(t) {
-			return errf(ErrBadTarget, "seat %d is out", t)
+			return refuse(ErrBadTarget, Error{Reason: ReasonTargetOut, Target: t}, "seat %d is out", t)
 		}
 		if t != 0 && t == g.rs.guard.last {
-			return errf(ErrRule, "the guard cannot guard seat %d two nights running", t)
+			return refuse(ErrRule, Error{Reason: ReasonTwiceRunning, Role: Guard, Target: t}, "the guard cannot guard seat %d two nights running", t)
 		}
 		target, chosen = t, true
 		return nil

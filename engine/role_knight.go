@@ -11,13 +11,13 @@ func knightHooks() roleHooks { return roleHooks{boom: knightBoom} }
 
 func knightBoom(g *Game, seat int, s *step) error {
 	if g.silenced(seat) {
-		return errf(ErrRule, "the knight is locked (蝕時狼妃) and cannot duel today")
+		return refuse(ErrRule, Error{Reason: ReasonLocked, Role: Knight}, "the knight is locked (蝕時狼妃) and cannot duel today")
 	}
 	if s.window != WindowExile || s.name != WaitSpeech {
-		return errf(ErrNotNow, "the knight duels only during the exile-day speeches")
+		return refuse(ErrNotNow, Error{Reason: ReasonNoWindow, Role: Knight}, "the knight duels only during the exile-day speeches")
 	}
 	if g.rs.knight.used {
-		return errf(ErrRule, "the knight has already duelled")
+		return refuse(ErrRule, Error{Reason: ReasonSkillUsed, Role: Knight}, "the knight has already duelled")
 	}
 	g.startDuel(seat, s)
 	return nil

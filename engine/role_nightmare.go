@@ -31,10 +31,10 @@ func nightmareHooks() roleHooks {
 func nightmareStep(g *Game, s *step, _ StepKind, _ bool) bool {
 	g.pickStep(s, "噩夢之影", func(seat, t int) error {
 		if !g.living(t) || t == seat {
-			return errf(ErrBadTarget, "噩夢之影 cannot fear seat %d", t)
+			return refuse(ErrBadTarget, Error{Reason: ReasonCannotTarget, Role: Nightmare, Target: t}, "噩夢之影 cannot fear seat %d", t)
 		}
 		if t == g.rs.fear.last {
-			return errf(ErrRule, "噩夢之影 cannot fear seat %d two nights running", t)
+			return refuse(ErrRule, Error{Reason: ReasonTwiceRunning, Role: Nightmare, Target: t}, "噩夢之影 cannot fear seat %d two nights running", t)
 		}
 		return nil
 	}, func(actor, target int) {

@@ -17,7 +17,7 @@ func princeReveal(g *Game, seat int, s *step) (bool, error) {
 		return false, nil
 	}
 	if g.silenced(seat) {
-		return true, errf(ErrRule, "定序王子 is locked (蝕時狼妃) and cannot reveal today")
+		return true, refuse(ErrRule, Error{Reason: ReasonLocked, Role: Prince}, "定序王子 is locked (蝕時狼妃) and cannot reveal today")
 	}
 	if !contains(s.actors, seat) {
 		return true, errf(ErrNotActor, "only 定序王子 may reveal now")

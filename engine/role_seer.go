@@ -18,13 +18,13 @@ func seerHooks() roleHooks {
 func seerStep(g *Game, s *step, _ StepKind, _ bool) bool {
 	g.pickStep(s, "the seer", func(seat, t int) error {
 		if g.nightBlocked(seat) {
-			return errf(ErrRule, "the seer's check is blocked tonight (feared, locked or sealed)")
+			return refuse(ErrRule, Error{Reason: ReasonBlocked, Role: Seer}, "the seer's check is blocked tonight (feared, locked or sealed)")
 		}
 		if !g.living(t) {
-			return errf(ErrBadTarget, "seat %d is out", t)
+			return refuse(ErrBadTarget, Error{Reason: ReasonTargetOut, Target: t}, "seat %d is out", t)
 		}
 		if t == seat {
-			return errf(ErrBadTarget, "the seer cannot check herself")
+			return refuse(ErrBadTarget, Error{Reason: ReasonSelf, Role: Seer}, "the seer cannot check herself")
 		}
 		return nil
 	}, func(_, target int) { g.rs.seer.check = target })

@@ -18,7 +18,7 @@ func wolvesStep(g *Game, s *step, _ StepKind, _ bool) bool {
 			return errf(ErrRule, "a wolf is feared tonight: the wolves cannot kill (噩夢之影)")
 		}
 		if t != 0 && !g.living(t) {
-			return errf(ErrBadTarget, "seat %d is out", t)
+			return refuse(ErrBadTarget, Error{Reason: ReasonTargetOut, Target: t}, "seat %d is out", t)
 		}
 		if t != 0 && g.role(t).row().NoKnife {
 			return errf(ErrRule, "%s cannot be knifed by her own side", g.role(t).Name())

@@ -31,26 +31,26 @@ func witchStep(g *Game, s *step, _ StepKind, live bool) bool {
 	var poison int
 	s.act = func(seat int, a Action, t int) error {
 		if g.nightBlocked(seat) && a != ActWave {
-			return errf(ErrRule, "the witch's skill is blocked tonight (feared, locked or sealed)")
+			return refuse(ErrRule, Error{Reason: ReasonBlocked, Role: Witch}, "the witch's skill is blocked tonight (feared, locked or sealed)")
 		}
 		if save || poison > 0 || wave {
-			return errf(ErrRule, "the witch has already chosen tonight (one potion a night)")
+			return refuse(ErrRule, Error{Reason: ReasonOnePotion, Role: Witch}, "the witch has already chosen tonight (one potion a night)")
 		}
 		switch a {
 		case ActUp:
 			if w.antidoteUsed {
-				return errf(ErrRule, "the antidote is used")
+				return refuse(ErrRule, Error{Reason: ReasonAntidoteUsed, Role: Witch}, "the antidote is used")
 			}
 			if g.ns.kill == 0 {
-				return errf(ErrRule, "nobody to save tonight")
+				return refuse(ErrRule, Error{Reason: ReasonNobodyToSave, Role: Witch}, "nobody to save tonight")
 			}
 			if g.ns.kill == seat && !g.selfSaveAllowed() {
-				return errf(ErrRule, "the witch cannot save herself (witch.self_save=%s)", g.opt.WitchSelfSave)
+				return refuse(ErrRule, Error{Reason: ReasonSelf, Role: Witch}, "the witch cannot save herself (witch.self_save=%s)", g.opt.WitchSelfSave)
 			}
 			save = true
 		case ActDown:
 			if w.poisonUsed {
-				return errf(ErrRule, "the poison is used")
+				return refuse(ErrRule, Error{Reason: ReasonPoisonUsed, Role: Witch}, "the poison is used")
 			}
 			armed = true
 		case ActTarget:
@@ -62,7 +62,7 @@ func witchStep(g *Game, s *step, _ StepKind, live bool) bool {
 				return errf(ErrNotNow, "thumb down first to poison")
 			}
 			if !g.living(t) {
-				return errf(ErrBadTarget, "seat %d is out", t)
+				return refuse(ErrBadTarget, Error{Reason: ReasonTargetOut, Target: t}, "seat %d is out", t)
 			}
 			poison = t
 		case ActWave:

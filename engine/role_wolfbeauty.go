@@ -24,13 +24,13 @@ func wolfBeautyHooks() roleHooks {
 func charmStep(g *Game, s *step, _ StepKind, _ bool) bool {
 	g.pickStep(s, "狼美人", func(seat, t int) error {
 		if !g.living(t) {
-			return errf(ErrBadTarget, "seat %d is out", t)
+			return refuse(ErrBadTarget, Error{Reason: ReasonTargetOut, Target: t}, "seat %d is out", t)
 		}
 		if t == seat {
-			return errf(ErrBadTarget, "狼美人 cannot charm herself")
+			return refuse(ErrBadTarget, Error{Reason: ReasonSelf, Role: WolfBeauty}, "狼美人 cannot charm herself")
 		}
 		if t == g.rs.beauty.last {
-			return errf(ErrRule, "狼美人 cannot charm seat %d two nights running", t)
+			return refuse(ErrRule, Error{Reason: ReasonTwiceRunning, Role: WolfBeauty, Target: t}, "狼美人 cannot charm seat %d two nights running", t)
 		}
 		return nil
 	}, func(actor, target int) {

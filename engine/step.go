@@ -92,7 +92,7 @@ func (g *Game) finish(s *step) {
 func (g *Game) undo() error {
 	s := g.cur
 	if s == nil || len(s.inputs) == 0 || s.reset == nil {
-		return errf(ErrNotNow, "no seat input to undo in this step")
+		return refuse(ErrNotNow, Error{Reason: ReasonNothingToUndo}, "no seat input to undo in this step")
 	}
 	mark := len(g.out)
 	s.reset()

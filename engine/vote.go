@@ -30,7 +30,7 @@ func (g *Game) vote(kind VoteKind, voters, targets []int, pk bool, done func(top
 			return nil
 		}
 		if !contains(targets, t) || !g.present(t) {
-			return errf(ErrBadTarget, "seat %d cannot be voted for in this vote", t)
+			return refuse(ErrBadTarget, Error{Reason: ReasonNotVotable, Target: t}, "seat %d cannot be voted for in this vote", t)
 		}
 		ballot[seat] = t
 		return nil

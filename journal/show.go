@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"wolftable/engine"
+	"wolftable/script"
 )
 
 // Formats are Show's output formats.
@@ -261,23 +262,10 @@ func seatOf(e Entry) int {
 }
 
 func runTitle(e Entry) string {
-	switch e.Kind {
-	case "signup":
-		return "上警"
-	case "withdraw":
-		return "退水"
-	case "sheriff":
-		return "警上發言"
-	case "sheriff-pk":
-		return "警上PK發言"
-	case "exile":
-		return "放逐發言"
-	case "exile-pk":
-		return "放逐PK發言"
-	case "last-words":
-		return "遺言"
+	if e.Type == string(engine.RecAction) {
+		return script.ActionLabel(e.Kind)
 	}
-	return e.Kind + "發言"
+	return script.SpeechLabel(e.Kind)
 }
 
 func (rv *Review) entryLine(e Entry) line {
@@ -329,12 +317,6 @@ func (rv *Review) actor(seat int) string {
 	return seatName(seat)
 }
 
-// actionVerbs are the night actions of the engine's records (engine.RecAction).
-var actionVerbs = map[string]string{
-	"kill": "擊殺", "guard": "守護", "save": "用解藥救", "poison": "用毒藥毒", "charm": "魅惑",
-	"duel": "決鬥", "dream": "攝夢", "fear": "恐懼", "lock": "封鎖", "hunt": "狩獵", "check": "查驗",
-}
-
 func (rv *Review) actionText(e Entry) string {
 	switch e.Kind {
 	case "signup":
@@ -353,20 +335,13 @@ func (rv *Review) actionText(e Entry) string {
 			return rv.actor(e.By) + " 空守"
 		}
 	}
-	verb, ok := actionVerbs[e.Kind]
-	if !ok {
-		verb = e.Kind
-	}
-	return rv.actor(e.By) + " " + verb + " " + seatName(e.Target)
+	return rv.actor(e.By) + " " + script.ActionLabel(e.Kind) + " " + seatName(e.Target)
 }
 
 // voteText is a vote's 票型: for each seat voted for, who voted for it and
 // its total (half-votes shown as .5: the sheriff's 1.5), then abstentions.
 func voteText(e Entry) (string, []string) {
-	title := map[string]string{"sheriff": "警長投票", "sheriff-pk": "警長PK投票", "exile": "放逐投票", "exile-pk": "放逐PK投票"}[e.Kind]
-	if title == "" {
-		title = e.Kind + " 投票"
-	}
+	title := script.VoteLabel(e.Kind)
 	voter := func(v int) string {
 		if v == e.Sheriff && v != 0 {
 			return strconv.Itoa(v) + "(警)"
@@ -425,50 +400,10 @@ func seatName(s int) string {
 	return strconv.Itoa(s) + "號"
 }
 
-// phaseName: night-2 → 第2夜, day-3 → 第3天.
-func phaseName(p string) string {
-	switch {
-	case strings.HasPrefix(p, "night-"):
-		return "第" + strings.TrimPrefix(p, "night-") + "夜"
-	case strings.HasPrefix(p, "day-"):
-		return "第" + strings.TrimPrefix(p, "day-") + "天"
-	case p == "setup":
-		return "開局"
-	}
-	return p
-}
+// phaseName: night-2 → 第2夜, day-3 → 第3天 (script.PhaseLabel).
+func phaseName(p string) string { return script.PhaseLabel(p) }
 
-func causeText(c string) string {
-	switch engine.Cause(c) {
-	case engine.CauseWolf:
-		return "狼刀"
-	case engine.CausePoison:
-		return "毒殺"
-	case engine.CauseExile:
-		return "放逐"
-	case engine.CauseShot:
-		return "槍殺"
-	case engine.CauseExplode:
-		return "自爆"
-	case engine.CauseTaken:
-		return "被帶走"
-	case engine.CauseDuel:
-		return "決鬥"
-	case engine.CauseCharm:
-		return "殉情"
-	case engine.CauseDQ:
-		return "點殺（DQ）"
-	case engine.CauseReflect:
-		return "反傷"
-	case engine.CauseDream:
-		return "攝夢出局"
-	case engine.CauseHunt:
-		return "被獵殺"
-	case engine.CauseCheck:
-		return "被查驗出局"
-	}
-	return c
-}
+func causeText(c string) string { return script.CauseLabel(c) }
 
 func resultText(r string) string {
 	switch r {

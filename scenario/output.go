@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"wolftable/engine"
+	"wolftable/script"
 )
 
 // WriteJSON writes one JSON object per event, then an error line if the run
@@ -42,12 +43,7 @@ func WriteTranscript(w io.Writer, res *Result) error {
 		t := clock(e.At)
 		switch e.Type {
 		case "phase":
-			n := strings.TrimLeft(e.Phase, "nightday-")
-			if strings.HasPrefix(e.Phase, "night") {
-				fmt.Fprintf(&b, "\n== 第%s夜 ==\n", n)
-			} else {
-				fmt.Fprintf(&b, "\n== 第%s天 ==\n", n)
-			}
+			fmt.Fprintf(&b, "\n== %s ==\n", script.PhaseLabel(e.Phase))
 		case "say":
 			fmt.Fprintf(&b, "%s  法官：%s\n", t, e.Text)
 		case "cue":
@@ -71,9 +67,9 @@ func WriteTranscript(w io.Writer, res *Result) error {
 			for _, x := range e.tally {
 				tally = append(tally, fmt.Sprintf("%d號 %v票", x.Seat, halves(x.Halves)))
 			}
-			fmt.Fprintf(&b, "%s    〔票型〕%s：%s ｜ 計票：%s\n", t, voteName(e.Kind), strings.Join(parts, " "), strings.Join(tally, "，"))
+			fmt.Fprintf(&b, "%s    〔票型〕%s：%s ｜ 計票：%s\n", t, script.VoteLabel(e.Kind), strings.Join(parts, " "), strings.Join(tally, "，"))
 		case "death":
-			fmt.Fprintf(&b, "%s    〔出局〕%d號（%s，%s）\n", t, *e.Seat, e.Cause, e.When)
+			fmt.Fprintf(&b, "%s    〔出局〕%d號（%s，%s）\n", t, *e.Seat, script.CauseLabel(e.Cause), script.PhaseLabel(e.When))
 		case "sheriff":
 			if *e.Seat == 0 {
 				fmt.Fprintf(&b, "%s    〔警長〕無\n", t)
@@ -102,20 +98,6 @@ func WriteTranscript(w io.Writer, res *Result) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-func voteName(k string) string {
-	switch k {
-	case "sheriff":
-		return "警長投票"
-	case "sheriff-pk":
-		return "警長PK投票"
-	case "exile":
-		return "放逐投票"
-	case "exile-pk":
-		return "放逐PK投票"
-	}
-	return k
 }
 
 func seatOrNobody(s int) string {

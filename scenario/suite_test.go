@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -63,6 +64,7 @@ func TestSuite(t *testing.T) {
 			checkSpeechOrders(t, src, res)
 			checkTranscript(t, src, res)
 			checkNoPulseAtNight(t, res)
+			checkTranscriptWords(t, res)
 			checkSamePublicTrace(t, file, src, res)
 		})
 	}
@@ -234,6 +236,40 @@ func checkSamePublicTrace(t *testing.T, file string, src []byte, res *scenario.R
 			if a != b {
 				t.Fatalf("the public transcript differs from %s's at line %d (A15):\n  here:  %s\n  there: %s", path, i+1, a, b)
 			}
+		}
+	}
+}
+
+// transcriptWords: a death names its cause and phase in the judge's words
+// (script/words.go), a vote its kind, a phase header its day or night.
+var transcriptWords = []*regexp.Regexp{
+	regexp.MustCompile(`〔出局〕\d+號（\p{Han}+，第\d+[夜天]）$`),
+	regexp.MustCompile(`〔票型〕\p{Han}+(PK)?\p{Han}*：`),
+	regexp.MustCompile(`^== 第\d+[夜天] ==$`),
+}
+
+// checkTranscriptWords checks that the transcript's deaths, votes and phase
+// headers speak Chinese, not the engine's encodings ("wolf", "night-1").
+func checkTranscriptWords(t *testing.T, res *scenario.Result) {
+	t.Helper()
+	var sb strings.Builder
+	if err := scenario.WriteTranscript(&sb, res); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(sb.String(), "\n") {
+		var want *regexp.Regexp
+		switch {
+		case strings.Contains(l, "〔出局〕"):
+			want = transcriptWords[0]
+		case strings.Contains(l, "〔票型〕"):
+			want = transcriptWords[1]
+		case strings.HasPrefix(l, "== "):
+			want = transcriptWords[2]
+		default:
+			continue
+		}
+		if !want.MatchString(l) {
+			t.Errorf("transcript line not in the judge's words: %q", l)
 		}
 	}
 }

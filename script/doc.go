@@ -13,4 +13,11 @@
 // The engine emits ids and arguments only; the transcript, the console and
 // the voice render them through this catalogue. Lines marked Cue are shown
 // to the judge and never spoken.
+//
+// Beside the lines, the judge's other words (one source for every screen):
+// words.go names the engine's causes of death, actions, votes, speeches,
+// record kinds and phases; refusals.go says why an input was refused, one
+// sentence per engine.Reason. Both are keyed by the engine's string values,
+// so this package does not import the engine; their tests read the engine's
+// constants and fail on one without words.
 package script

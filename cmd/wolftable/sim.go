@@ -19,6 +19,7 @@ import (
 	"wolftable/hw"
 	"wolftable/hw/virtual"
 	"wolftable/internal/cliflag"
+	"wolftable/script"
 )
 
 // headlessTable is a table with no hardware and no screen: it keeps the
@@ -69,7 +70,7 @@ func (t *transcript) on(e daemon.Event) {
 	}
 	if e.Input != nil {
 		if e.Err != nil && e.Source != daemon.SourceBot && e.Source != "timer" && e.Source != daemon.SourceBotJudge {
-			fmt.Fprintf(t.w, "%s  〔拒絕〕%s: %v\n", t.stamp(e.At), e.Source, e.Err)
+			fmt.Fprintf(t.w, "%s  %s\n", t.stamp(e.At), refusalLine(e))
 		}
 		return
 	}
@@ -93,19 +94,25 @@ func (t *transcript) on(e daemon.Event) {
 		r := x.Record
 		switch r.Type {
 		case engine.RecDeath:
-			fmt.Fprintf(t.w, "%s    〔出局〕%d號（%s，%s）\n", ts, r.Seat, r.Cause, r.When)
+			fmt.Fprintf(t.w, "%s    〔%s〕%d號（%s，%s）\n", ts, script.RecordLabel(string(r.Type)), r.Seat, script.CauseLabel(string(r.Cause)), script.PhaseLabel(r.When))
 		case engine.RecVote:
 			var parts []string
 			for _, v := range r.Ballots.Votes {
 				parts = append(parts, fmt.Sprintf("%d→%d", v.Voter, v.Target))
 			}
-			fmt.Fprintf(t.w, "%s    〔票型〕%s：%s\n", ts, r.Kind, strings.Join(parts, " "))
+			fmt.Fprintf(t.w, "%s    〔%s〕%s：%s\n", ts, script.RecordLabel(string(r.Type)), script.VoteLabel(r.Kind), strings.Join(parts, " "))
 		case engine.RecSheriff:
 			fmt.Fprintf(t.w, "%s    〔警長〕%d\n", ts, r.Seat)
 		case engine.RecResult:
 			fmt.Fprintf(t.w, "%s    〔結果〕%s\n", ts, r.Result)
 		}
 	}
+}
+
+// refusalLine is a refused input as the judge reads it: "〔拒絕〕pedal：
+// 這一步不能用踏板推進" (the engine's English message stays in the log).
+func refusalLine(e daemon.Event) string {
+	return "〔拒絕〕" + e.Source + "：" + console.RefusalText(e.Err)
 }
 
 func cmdSim(args []string, stdout, stderr io.Writer) int {
@@ -209,6 +216,9 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 					prefix = "〔手勢〕"
 				}
 				vt.Show(gr.tr.stamp(e.At) + "  " + prefix + e.Text)
+			}
+			if e.Input != nil && e.Err != nil && e.Source != daemon.SourceBot && e.Source != "timer" && e.Source != daemon.SourceBotJudge {
+				vt.Show(gr.tr.stamp(e.At) + "  " + refusalLine(e))
 			}
 		})
 	}

@@ -1,0 +1,95 @@
+package script
+
+import (
+	"strconv"
+	"strings"
+)
+
+// The judge's words for a refused input: one Chinese sentence per reason
+// (engine.Reason, keyed by its string value; each engine.ErrorCode has a
+// reason of its own for refusals that name no finer one). The console shows
+// these; the engine's English message stays in the logs and the scenario
+// runner. refusals_test.go (script) checks that every engine.Reason has one.
+//
+// Placeholders, filled from the refusal's arguments:
+//
+//	{seat}    the refused seat: "3號"
+//	{target}  the seat it pointed at: "7號"
+//	{role}    the role the refusal names: "守衛" (or "這個角色")
+//	{step}    what the game waits on: "夜間：狼人"
+var Refusals = map[string]string{
+	// one per error code
+	"not-now":       "現在不接受這個操作",
+	"not-actor":     "{seat}現在不行動（{step}）",
+	"bad-target":    "不能選這個目標",
+	"rule":          "規則不允許這個操作",
+	"game-over":     "遊戲已結束",
+	"unknown-timer": "這個計時器沒有在計時",
+	"paused":        "遊戲暫停中",
+	"bad-input":     "無效的輸入",
+
+	// finer reasons
+	"not-started":     "遊戲尚未開始",
+	"no-step":         "現在沒有等待座位的操作",
+	"no-pedal":        "這一步不能用踏板推進",
+	"seat-range":      "座位號碼超出範圍",
+	"target-range":    "目標號碼超出範圍",
+	"target-out":      "{target}已出局",
+	"cannot-target":   "{role}不能選{target}",
+	"not-votable":     "這次投票不能投{target}",
+	"blocked":         "{role}今晚技能被封（恐懼、封鎖或封印）",
+	"twice-running":   "{role}不能連續兩晚選{target}",
+	"checked-before":  "{role}不能重複查驗同一名玩家",
+	"self":            "{role}不能選自己",
+	"antidote-used":   "解藥已用過",
+	"poison-used":     "毒藥已用過",
+	"one-potion":      "女巫今晚已作出選擇（一晚只能用一瓶藥）",
+	"nobody-to-save":  "今晚沒有人可救",
+	"skill-used":      "{role}的技能已用過",
+	"locked":          "{role}今天被封鎖，不能發動技能",
+	"no-window":       "現在不能自爆或發動技能",
+	"cannot-explode":  "{seat}不能自爆",
+	"seat-out":        "{seat}已出局",
+	"already-paused":  "遊戲已經暫停",
+	"not-paused":      "遊戲沒有暫停",
+	"nothing-to-undo": "沒有可以撤銷或重播的操作",
+	"bad-penalty":     "扣分要在 0.5 到 3 分之間，以 0.5 分為單位",
+}
+
+// RefusalArgs are a refusal's arguments, already in words where they are
+// not seats: Role is a role's Chinese name, Step a step's label.
+type RefusalArgs struct {
+	Seat, Target int
+	Role, Step   string
+}
+
+// Refusal renders a refused input for the judge. An unknown reason is
+// "操作被拒絕": the English message is never shown.
+func Refusal(reason string, a RefusalArgs) string {
+	text, ok := Refusals[reason]
+	if !ok {
+		return "操作被拒絕"
+	}
+	role := a.Role
+	if role == "" {
+		role = "這個角色"
+	}
+	step := a.Step
+	if step == "" {
+		step = "這一步"
+	}
+	r := strings.NewReplacer(
+		"{seat}", seatOrAny(a.Seat, "這個座位"),
+		"{target}", seatOrAny(a.Target, "這個目標"),
+		"{role}", role,
+		"{step}", step,
+	)
+	return r.Replace(text)
+}
+
+func seatOrAny(s int, any string) string {
+	if s == 0 {
+		return any
+	}
+	return strconv.Itoa(s) + "號"
+}

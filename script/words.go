@@ -1,0 +1,136 @@
+package script
+
+import (
+	"strconv"
+	"strings"
+)
+
+// The judge's words for the engine's vocabulary: the labels the console, the
+// game record (復盤), the scenario transcript and the virtual table show for
+// causes of death, actions, votes, speeches, record kinds and phases. One
+// table, so that the same thing has the same name everywhere.
+//
+// The tables are keyed by the engine's encodings (engine.Cause,
+// engine.ActionKind, engine.VoteKind, engine.SpeechKind, engine.RecordType
+// are strings whose values are the JSON and journal words), so this package
+// need not import the engine; words_test.go reads the engine's typed
+// constants and checks that every one has a label here.
+
+// Causes names each cause of death (engine.Cause).
+var Causes = map[string]string{
+	"wolf":    "狼刀",
+	"poison":  "毒殺",
+	"exile":   "放逐",
+	"shot":    "槍殺",
+	"explode": "自爆",
+	"taken":   "被帶走",
+	"duel":    "決鬥",
+	"charm":   "殉情",
+	"dq":      "點殺",
+	"reflect": "反傷",
+	"dream":   "夢死",
+	"hunt":    "獵殺",
+	"check":   "查殺",
+}
+
+// Actions names each recorded action (engine.ActionKind) as a verb: "3號
+// 守護 5號". "check" is a check record's verb.
+var Actions = map[string]string{
+	"kill":     "擊殺",
+	"guard":    "守護",
+	"save":     "用解藥救",
+	"poison":   "用毒藥毒",
+	"charm":    "魅惑",
+	"dream":    "攝夢",
+	"fear":     "恐懼",
+	"lock":     "封鎖",
+	"hunt":     "狩獵",
+	"duel":     "決鬥",
+	"signup":   "上警",
+	"withdraw": "退水",
+	"check":    "查驗",
+}
+
+// Votes names each kind of vote (engine.VoteKind).
+var Votes = map[string]string{
+	"sheriff":    "警長投票",
+	"sheriff-pk": "警長PK投票",
+	"exile":      "放逐投票",
+	"exile-pk":   "放逐PK投票",
+}
+
+// Speeches names each kind of speech (engine.SpeechKind).
+var Speeches = map[string]string{
+	"sheriff":    "警上發言",
+	"sheriff-pk": "警上PK發言",
+	"exile":      "放逐發言",
+	"exile-pk":   "放逐PK發言",
+	"last-words": "遺言",
+	"prince":     "王子發言",
+}
+
+// Records names each kind of record entry (engine.RecordType), as the
+// transcript marks it: 〔票型〕, 〔出局〕.
+var Records = map[string]string{
+	"phase":   "階段",
+	"death":   "出局",
+	"vote":    "票型",
+	"sheriff": "警長",
+	"check":   "查驗",
+	"exile":   "放逐",
+	"reveal":  "翻牌",
+	"speech":  "發言",
+	"result":  "結果",
+	"penalty": "扣分",
+	"action":  "行動",
+}
+
+func label(m map[string]string, k string) string {
+	if w, ok := m[k]; ok {
+		return w
+	}
+	return k
+}
+
+// CauseLabel is a cause of death's word: "wolf" → "狼刀".
+func CauseLabel(cause string) string { return label(Causes, cause) }
+
+// ActionLabel is an action's verb: "poison" → "用毒藥毒".
+func ActionLabel(kind string) string { return label(Actions, kind) }
+
+// VoteLabel is a vote kind's name: "sheriff" → "警長投票".
+func VoteLabel(kind string) string { return label(Votes, kind) }
+
+// SpeechLabel is a speech kind's name: "exile-pk" → "放逐PK發言"; an
+// unknown kind is "發言".
+func SpeechLabel(kind string) string {
+	if w, ok := Speeches[kind]; ok {
+		return w
+	}
+	return "發言"
+}
+
+// RecordLabel is a record kind's name: "vote" → "票型".
+func RecordLabel(kind string) string { return label(Records, kind) }
+
+// PhaseLabel names a phase: "night-2" → "第2夜", "day-1" → "第1天",
+// "setup" → "開局"; anything else is returned as it is.
+func PhaseLabel(phase string) string {
+	if phase == "setup" {
+		return "開局"
+	}
+	kind, n, ok := strings.Cut(phase, "-")
+	if !ok {
+		return phase
+	}
+	if _, err := strconv.Atoi(n); err != nil {
+		return phase
+	}
+	switch kind {
+	case "night":
+		return "第" + n + "夜"
+	case "day":
+		return "第" + n + "天"
+	}
+	return phase
+}
