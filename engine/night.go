@@ -28,12 +28,13 @@ func (g *Game) beginNight() {
 // nightActors are the seats that act in a night step.
 func (g *Game) nightActors(k StepKind) []int {
 	var out []int
+	kr, _ := k.Role() // once: a search of the role table
 	for s := 1; s <= g.n; s++ {
 		if !g.living(s) {
 			continue
 		}
 		r := g.role(s)
-		if kr, _ := k.Role(); (k == StepWolves && r.row().WakesWithWolves(g.night)) || (k != StepWolves && kr == r) {
+		if (k == StepWolves && r.row().WakesWithWolves(g.night)) || (k != StepWolves && kr == r) {
 			out = append(out, s)
 		}
 	}
