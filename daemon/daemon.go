@@ -59,7 +59,7 @@ type Config struct {
 	Game    *engine.Game // a dealt game; started by Run unless Restored says otherwise
 	Table   hw.Table
 	Voice   Voice    // nil: text only
-	Journal Journal  // nil: no journal (tests)
+	Journal Journal  // nil: no file (tests, sim without --journal): inputs apply directly
 	Clock   Clock    // nil: the real clock
 	Speed   float64  // timers run Speed times faster (sim); 0 = 1
 	Pedal   PedalMap // zero value: DefaultPedalMap
@@ -103,21 +103,22 @@ type request struct {
 
 // Daemon is a running table.
 type Daemon struct {
-	cfg    Config
-	g      *engine.Game
-	cat    *script.Catalogue
-	clock  Clock
-	log    *slog.Logger
-	timers map[engine.TimerID]*armed
-	wake   chan struct{} // something scheduled may be due: runDue
-	reqs   chan request
-	lights []hw.SeatLight
-	dirty  bool
-	entry  []int // per seat: the number being typed, -1 = none
-	minute int   // the last wall-clock minute fed to the engine
-	paused bool
-	bots   *botPlayers
-	done   chan struct{}
+	cfg     Config
+	journal Journal // cfg.Journal, or noJournal: every input takes this one path
+	g       *engine.Game
+	cat     *script.Catalogue
+	clock   Clock
+	log     *slog.Logger
+	timers  map[engine.TimerID]*armed
+	wake    chan struct{} // something scheduled may be due: runDue
+	reqs    chan request
+	lights  []hw.SeatLight
+	dirty   bool
+	entry   []int // per seat: the number being typed, -1 = none
+	minute  int   // the last wall-clock minute fed to the engine
+	paused  bool
+	bots    *botPlayers
+	done    chan struct{}
 
 	// The daemon's time. With bots (sim --bots) it is the game's own
 	// timeline: a due timer or bot move is handled at the instant it was
@@ -130,6 +131,21 @@ type Daemon struct {
 	stepSeq int       // the engine's current step and when it began
 	stepAt  time.Time
 }
+
+// noJournal is the journal of a game kept in no file: the engine applies
+// each input at once (tests, sim without --journal). The daemon has one
+// path to the engine either way.
+type noJournal struct{}
+
+func (noJournal) Start(g *engine.Game, _ time.Time, _ string) ([]engine.Effect, error) {
+	return g.Start()
+}
+
+func (noJournal) Apply(g *engine.Game, _ time.Time, _ string, in engine.Input) ([]engine.Effect, error) {
+	return g.Apply(in)
+}
+
+func (noJournal) Finish(time.Time, string) error { return nil }
 
 // ErrStopped is returned by Submit after Run has returned.
 var ErrStopped = errors.New("daemon: stopped")
@@ -155,7 +171,11 @@ func New(cfg Config) (*Daemon, error) {
 		cfg.Log = slog.Default()
 	}
 	n := cfg.Game.Players()
-	d := &Daemon{cfg: cfg, g: cfg.Game, cat: script.New(), clock: cfg.Clock, log: cfg.Log,
+	var j Journal = noJournal{}
+	if cfg.Journal != nil {
+		j = cfg.Journal
+	}
+	d := &Daemon{cfg: cfg, journal: j, g: cfg.Game, cat: script.New(), clock: cfg.Clock, log: cfg.Log,
 		timers: map[engine.TimerID]*armed{}, wake: make(chan struct{}, 1),
 		reqs: make(chan request), lights: make([]hw.SeatLight, n), entry: make([]int, n+1),
 		minute: -1, done: make(chan struct{})}
@@ -209,13 +229,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 			d.at = d.started
 		}
 		d.feedClock()
-		var effs []engine.Effect
-		var err error
-		if j := d.cfg.Journal; j != nil {
-			effs, err = j.Start(d.g, d.now(), "daemon")
-		} else {
-			effs, err = d.g.Start()
-		}
+		effs, err := d.journal.Start(d.g, d.now(), "daemon")
 		if err != nil {
 			return err
 		}
@@ -227,10 +241,8 @@ func (d *Daemon) Run(ctx context.Context) error {
 	events := d.cfg.Table.Events()
 	for {
 		if over, w := d.g.Over(); over {
-			if j := d.cfg.Journal; j != nil {
-				if err := j.Finish(d.now(), string(w)); err != nil {
-					d.log.Error("journal: end of game not written", "err", err)
-				}
+			if err := d.journal.Finish(d.now(), string(w)); err != nil {
+				d.log.Error("journal: end of game not written", "err", err)
 			}
 			return nil
 		}
@@ -264,17 +276,11 @@ func (d *Daemon) apply(in engine.Input, source string) error {
 		d.feedClock()
 	}
 	now := d.now()
-	var effs []engine.Effect
-	var err error
-	if j := d.cfg.Journal; j != nil {
-		effs, err = j.Apply(d.g, now, source, in)
-		var ee *engine.Error
-		if err != nil && !errors.As(err, &ee) {
-			d.log.Error("journal append failed; input not applied", "err", err, "source", source)
-			return fmt.Errorf("daemon: journal: %w", err)
-		}
-	} else {
-		effs, err = d.g.Apply(in)
+	effs, err := d.journal.Apply(d.g, now, source, in)
+	var ee *engine.Error
+	if err != nil && !errors.As(err, &ee) {
+		d.log.Error("journal append failed; input not applied", "err", err, "source", source)
+		return fmt.Errorf("daemon: journal: %w", err)
 	}
 	if in.Kind == engine.InTimer && err == nil {
 		delete(d.timers, in.Timer)
