@@ -3,9 +3,6 @@ package journal
 import (
 	"bytes"
 	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 )
 
@@ -45,27 +42,7 @@ func signedFuzzSeeds() []fuzzSeed {
 // TestSignedFuzzSeedsCurrent: the checked-in corpus of FuzzReadSigned is
 // the one signedFuzzSeeds makes (-update-seeds rewrites it).
 func TestSignedFuzzSeedsCurrent(t *testing.T) {
-	dir := filepath.Join("testdata", "fuzz", "FuzzReadSigned")
-	for _, s := range signedFuzzSeeds() {
-		text := fmt.Sprintf("go test fuzz v1\n[]byte(%q)\nuint32(%d)\nuint32(%d)\n", s.data, s.cut, s.flip)
-		path := filepath.Join(dir, s.name)
-		if *updateSeeds {
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		got, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (run go test -run TestSignedFuzzSeedsCurrent -update-seeds)", err)
-		}
-		if string(got) != text {
-			t.Fatalf("%s is stale (run go test -run TestSignedFuzzSeedsCurrent -update-seeds)", path)
-		}
-	}
+	checkSeedCorpus(t, "FuzzReadSigned", "TestSignedFuzzSeedsCurrent", signedFuzzSeeds())
 }
 
 // FuzzReadSigned guards the reading of signed end records: on truncated,

@@ -125,8 +125,16 @@ func fuzzSeeds() []fuzzSeed {
 // TestFuzzSeedsCurrent: the checked-in corpus is the one fuzzSeeds makes
 // (rewrite it with -update-seeds after a format change).
 func TestFuzzSeedsCurrent(t *testing.T) {
-	dir := filepath.Join("testdata", "fuzz", "FuzzRead")
-	for _, s := range fuzzSeeds() {
+	checkSeedCorpus(t, "FuzzRead", "TestFuzzSeedsCurrent", fuzzSeeds())
+}
+
+// checkSeedCorpus compares a fuzz target's checked-in corpus with the seeds
+// the test makes, or rewrites it with -update-seeds (test names the test
+// that does it, for the message).
+func checkSeedCorpus(t *testing.T, target, test string, seeds []fuzzSeed) {
+	t.Helper()
+	dir := filepath.Join("testdata", "fuzz", target)
+	for _, s := range seeds {
 		text := fmt.Sprintf("go test fuzz v1\n[]byte(%q)\nuint32(%d)\nuint32(%d)\n", s.data, s.cut, s.flip)
 		path := filepath.Join(dir, s.name)
 		if *updateSeeds {
@@ -140,10 +148,10 @@ func TestFuzzSeedsCurrent(t *testing.T) {
 		}
 		got, err := os.ReadFile(path)
 		if err != nil {
-			t.Fatalf("%v (run go test -run TestFuzzSeedsCurrent -update-seeds)", err)
+			t.Fatalf("%v (run go test -run %s -update-seeds)", err, test)
 		}
 		if string(got) != text {
-			t.Fatalf("%s is stale (run go test -run TestFuzzSeedsCurrent -update-seeds)", path)
+			t.Fatalf("%s is stale (run go test -run %s -update-seeds)", path, test)
 		}
 	}
 }
