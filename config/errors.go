@@ -205,28 +205,10 @@ var trailingIndex = regexp.MustCompile(`(\[[0-9]+\])+$`)
 // indexedKeyLine is KeyLine for keys that name tables of an array of tables
 // by their index ("gpio.expanders[1].address").
 func indexedKeyLine(data []byte, key string) (line int) {
-	defer func() {
-		if recover() != nil {
-			line = 0
-		}
-	}()
-	p := unstable.Parser{}
-	p.Reset(data)
 	count := map[string]int{}
 	table := ""
-	for p.NextExpression() {
-		e := p.Expression()
-		var parts []string
-		var first *unstable.Node
-		it := e.Key()
-		for it.Next() {
-			if first == nil {
-				first = it.Node()
-			}
-			parts = append(parts, string(it.Node().Data))
-		}
-		name := strings.Join(parts, ".")
-		switch e.Kind {
+	walkKeys(data, func(kind unstable.Kind, name string, at int) bool {
+		switch kind {
 		case unstable.Table:
 			table = name
 		case unstable.ArrayTable:
@@ -237,28 +219,37 @@ func indexedKeyLine(data []byte, key string) (line int) {
 			if table != "" {
 				full = table + "." + name
 			}
-			if full == key && first != nil {
-				return p.Shape(first.Raw).Start.Line
+			if full == key {
+				line = at
+				return true
 			}
 		}
-	}
-	return 0
+		return false
+	})
+	return line
 }
 
 // tableLine is the line of the first [name] or [[name]] header, 0 if none.
 func tableLine(data []byte, name string) (line int) {
-	defer func() {
-		if recover() != nil {
-			line = 0
+	walkKeys(data, func(kind unstable.Kind, n string, at int) bool {
+		if (kind == unstable.Table || kind == unstable.ArrayTable) && n == name {
+			line = at
+			return true
 		}
-	}()
+		return false
+	})
+	return line
+}
+
+// walkKeys visits the file's expressions in order with each one's dotted
+// key and the line the key starts on, until visit returns true. The parser
+// panics on some malformed input: the walk then ends where it got to.
+func walkKeys(data []byte, visit func(kind unstable.Kind, name string, line int) bool) {
+	defer func() { _ = recover() }()
 	p := unstable.Parser{}
 	p.Reset(data)
 	for p.NextExpression() {
 		e := p.Expression()
-		if e.Kind != unstable.Table && e.Kind != unstable.ArrayTable {
-			continue
-		}
 		var parts []string
 		var first *unstable.Node
 		it := e.Key()
@@ -268,9 +259,11 @@ func tableLine(data []byte, name string) (line int) {
 			}
 			parts = append(parts, string(it.Node().Data))
 		}
-		if strings.Join(parts, ".") == name && first != nil {
-			return p.Shape(first.Raw).Start.Line
+		if first == nil {
+			continue
+		}
+		if visit(e.Kind, strings.Join(parts, "."), p.Shape(first.Raw).Start.Line) {
+			return
 		}
 	}
-	return 0
 }
