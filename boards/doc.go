@@ -32,6 +32,8 @@
 //	                ROLE is an engine role id (werewolf, seer, …) or its
 //	                Chinese name (狼人, 預言家, 白痴, …, see engine.LookupRole);
 //	                ROLE*K stands for K of them (K 1..18).
+//	win WORD        optional, once. The wolves' win: 屠邊 (the default: every
+//	                god or every villager out) or 屠城 (everyone out).
 //	night SPEC STEP...
 //	                the night order of the nights SPEC names, one or more
 //	                lines. SPEC is "N" (night N), "N-M" (nights N to M) or

@@ -30,6 +30,9 @@ func Format(b *engine.Board) []byte {
 		i = j
 	}
 	w.WriteString("\n")
+	if b.Win == engine.WinTown {
+		w.WriteString("win      屠城\n")
+	}
 	for _, p := range b.Nights {
 		steps := make([]string, len(p.Steps))
 		for i, s := range p.Steps {

@@ -44,7 +44,7 @@ func (e *Error) Error() string {
 // lines records where each part of a parsed board was written, for messages.
 // A board built in code has none (every line 0).
 type lines struct {
-	id, name, players, roles int
+	id, name, players, roles, win int
 	nights                   []int // the line of b.Nights[i]
 	options                  map[string]int
 }
@@ -187,6 +187,18 @@ func (p *parser) line(n int, raw string) error {
 		return p.roles(n, f[1:])
 	case "night":
 		return p.night(n, f[1:])
+	case "win":
+		if err := p.once(n, "win", &p.at.win); err != nil {
+			return err
+		}
+		if len(f) != 2 {
+			return p.errorf(n, "win wants one word (屠邊 or 屠城), got %d", len(f)-1)
+		}
+		w, ok := winRules[f[1]]
+		if !ok {
+			return p.errorf(n, "win %q: want 屠邊 (wolves kill every god or every villager) or 屠城 (wolves kill everyone)", f[1])
+		}
+		p.b.Win = w
 	case "option":
 		if len(f) != 3 {
 			return p.errorf(n, "option wants KEY VALUE, got %d words", len(f)-1)
@@ -199,10 +211,13 @@ func (p *parser) line(n int, raw string) error {
 		}
 		p.at.options[f[1]] = n
 	default:
-		return p.errorf(n, "unknown directive %q (want id, name, players, roles, night or option)", f[0])
+		return p.errorf(n, "unknown directive %q (want id, name, players, roles, win, night or option)", f[0])
 	}
 	return nil
 }
+
+// winRules are the words of the win directive (Traditional and Simplified).
+var winRules = map[string]engine.WinRule{"屠邊": engine.WinSides, "屠边": engine.WinSides, "屠城": engine.WinTown}
 
 // once records the line of a directive that may appear once.
 func (p *parser) once(n int, name string, at *int) error {

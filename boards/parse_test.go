@@ -55,6 +55,27 @@ func TestParseValid(t *testing.T) {
 	}
 }
 
+// TestParseWin: "win 屠城" makes a 屠城 board (rules-more.md D0.2); the
+// default and "win 屠邊" are 屠邊; Format writes it back.
+func TestParseWin(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		want engine.WinRule
+	}{{"", engine.WinSides}, {"win 屠邊", engine.WinSides}, {"win 屠边", engine.WinSides}, {"win 屠城", engine.WinTown}} {
+		b, err := Parse("t.board", src(lID, lName, lPlayers, lRoles, c.line, lNight1, lNight2))
+		if err != nil {
+			t.Fatalf("%q: %v", c.line, err)
+		}
+		if b.Win != c.want {
+			t.Errorf("%q: win %v, want %v", c.line, b.Win, c.want)
+		}
+		back, err := Parse("t.board", Format(b))
+		if err != nil || back.Win != c.want {
+			t.Errorf("%q: round trip gives %v, %v", c.line, back.Win, err)
+		}
+	}
+}
+
 func TestParseSyntax(t *testing.T) {
 	tests := []struct {
 		name string
@@ -140,9 +161,13 @@ func TestParseErrors(t *testing.T) {
 	}{
 		// directives
 		{"unknown directive", src(lID, "colour red", lName, lPlayers, lRoles, lNight1, lNight2), 2,
-			`unknown directive "colour" (want id, name, players, roles, night or option)`},
+			`unknown directive "colour" (want id, name, players, roles, win, night or option)`},
 		{"directive is case-sensitive", src(lID, "Name 測試", lPlayers, lRoles, lNight1, lNight2), 2,
-			`unknown directive "Name" (want id, name, players, roles, night or option)`},
+			`unknown directive "Name" (want id, name, players, roles, win, night or option)`},
+		{"win: unknown word", src(lID, lName, lPlayers, lRoles, "win 屠神", lNight1, lNight2), 5,
+			`win "屠神": want 屠邊 (wolves kill every god or every villager) or 屠城 (wolves kill everyone)`},
+		{"win: twice", src(lID, lName, lPlayers, lRoles, "win 屠城", "win 屠邊", lNight1, lNight2), 6,
+			"duplicate win (first on line 5)"},
 		{"missing id", src(lName, lPlayers, lRoles, lNight1, lNight2), 1, "missing id line"},
 		{"missing name", src(lID, lPlayers, lRoles, lNight1, lNight2), 1, "missing name line"},
 		{"missing players", src(lID, lName, lRoles, lNight1, lNight2), 1, "missing players line"},
