@@ -45,8 +45,8 @@ func (e *Error) Error() string {
 // A board built in code has none (every line 0).
 type lines struct {
 	id, name, players, roles, win int
-	nights                   []int // the line of b.Nights[i]
-	options                  map[string]int
+	nights                        []int // the line of b.Nights[i]
+	options                       map[string]int
 }
 
 func (l *lines) night(i int) int {
