@@ -46,7 +46,7 @@
 // 放逐 (exile-day speeches; also the knight's duel). Winners (Winner): 好人,
 // 狼人, 流局 (judge's void), 第三方 (a third camp). Causes of death (Cause):
 // wolf poison exile shot explode taken duel charm dq reflect dream hunt
-// check. Record types (RecordType): phase death vote sheriff check exile
+// check grief assassinate gamble trade. Record types (RecordType): phase death vote sheriff check exile
 // reveal speech result penalty action; action kinds (ActionKind): kill
 // guard save poison charm dream fear lock hunt duel signup withdraw. The
 // strings are the JSON and journal encodings, unchanged since the first

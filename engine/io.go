@@ -192,6 +192,12 @@ const (
 	CauseDream   Cause = "dream"   // 攝夢人: the link, or the same sleepwalker two nights running
 	CauseHunt    Cause = "hunt"    // 獵魔人
 	CauseCheck   Cause = "check"   // 純白之女 / 狼巫 checks from night 2
+
+	// rules-more.md (seeds 003 and 001)
+	CauseGrief       Cause = "grief"       // 情侶: the partner died (殉情)
+	CauseAssassinate Cause = "assassinate" // 潛行者's 暗殺
+	CauseGamble      Cause = "gamble"      // 賭徒's bet: the wolf bet on, or the gambler
+	CauseTrade       Cause = "trade"       // 黑市商人's failed trade
 )
 
 // Vote is one ballot: Target 0 = abstained.

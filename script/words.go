@@ -31,6 +31,11 @@ var Causes = map[string]string{
 	"dream":   "夢死",
 	"hunt":    "獵殺",
 	"check":   "查殺",
+
+	"grief":       "殉情",
+	"assassinate": "暗殺",
+	"gamble":      "押注",
+	"trade":       "交易失敗",
 }
 
 // Actions names each recorded action (engine.ActionKind) as a verb: "3號
