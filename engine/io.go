@@ -173,6 +173,7 @@ const (
 	RecResult  RecordType = "result"  // Result
 	RecPenalty RecordType = "penalty" // Seat, Points
 	RecAction  RecordType = "action"  // a night action, for the 復盤: Kind, By, Target
+	RecRole    RecordType = "role"    // Seat, Role: the card a seat plays changed (the thief's pick, a wild child that turned)
 )
 
 // Cause is why a seat went out (scenario-format.md's cause words).

@@ -337,7 +337,7 @@ func (r *runner) recordEvent(rec *engine.Record) Event {
 	case engine.RecExile:
 		ev.Day, ev.Seat = rec.Day, intp(rec.Seat)
 		r.exiles = append(r.exiles, *rec)
-	case engine.RecReveal:
+	case engine.RecReveal, engine.RecRole:
 		ev.Seat, ev.Role = intp(rec.Seat), rec.Role.Name()
 	case engine.RecSpeech:
 		ev.Day, ev.Kind, ev.Seat = rec.Day, rec.Kind, intp(rec.Seat)
