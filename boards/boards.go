@@ -169,3 +169,45 @@ func joinErrors(errs []error) error {
 	}
 	return errors.Join(errs...)
 }
+
+// WithDir returns a board lookup that knows the embedded boards and the
+// boards of dir (LoadDir): a venue's own boards, or a scenario suite's test
+// boards. A board of dir may not reuse an embedded board's id or name. A
+// dir that does not exist adds nothing. Each call of the lookup returns a
+// fresh copy.
+func WithDir(dir string) (func(string) (*engine.Board, error), error) {
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		return Get, nil
+	}
+	extra, err := LoadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	all, err := All()
+	if err != nil {
+		return nil, err
+	}
+	for _, x := range extra {
+		for _, b := range all {
+			if x.ID == b.ID || x.Name == b.Name {
+				return nil, &Error{File: x.Source, Msg: fmt.Sprintf("board %s (%s) reuses the built-in board %s (%s): give it its own id and name", x.ID, x.Name, b.ID, b.Name)}
+			}
+		}
+	}
+	return func(idOrName string) (*engine.Board, error) {
+		b, err := Get(idOrName)
+		if err == nil || !errors.Is(err, ErrUnknownBoard) {
+			return b, err
+		}
+		q := strings.TrimSpace(idOrName)
+		for _, x := range extra {
+			if x.ID == q || x.Name == q {
+				c := *x
+				c.Roles = append([]engine.Role(nil), x.Roles...)
+				c.Nights = append([]engine.NightPlan(nil), x.Nights...)
+				return &c, nil
+			}
+		}
+		return nil, err
+	}, nil
+}

@@ -412,7 +412,7 @@ func suiteLines(t *testing.T) map[string]map[string]int {
 		if err != nil {
 			return nil // refused files are the suite's business
 		}
-		res := scenario.Run(f, boards.Get)
+		res := scenario.Run(f, getBoard)
 		if res.Game == nil {
 			return nil
 		}

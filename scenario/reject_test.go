@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"wolftable/boards"
 	"wolftable/engine"
 	"wolftable/scenario"
 )
@@ -34,7 +33,7 @@ func checkReject(t *testing.T, src []byte) error {
 	f, perr := scenario.Parse("x.wolf", src)
 	var res *scenario.Result
 	if perr == nil {
-		res = scenario.Run(f, boards.Get)
+		res = scenario.Run(f, getBoard)
 	}
 	return want.Check(perr, res)
 }

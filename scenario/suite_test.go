@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"wolftable/boards"
 	"wolftable/scenario"
 )
 
@@ -44,7 +43,7 @@ func TestSuite(t *testing.T) {
 			if isReject {
 				var res *scenario.Result
 				if err == nil {
-					res = scenario.Run(f, boards.Get)
+					res = scenario.Run(f, getBoard)
 				}
 				if err := want.Check(err, res); err != nil {
 					t.Fatal(err)
@@ -54,7 +53,7 @@ func TestSuite(t *testing.T) {
 			if err != nil {
 				t.Fatalf("parse: %v", err)
 			}
-			res := scenario.Run(f, boards.Get)
+			res := scenario.Run(f, getBoard)
 			if res.Err != nil {
 				t.Fatalf("exit 2: line %d: %s", res.Err.Line, res.Err.Msg)
 			}
@@ -220,7 +219,7 @@ func checkSamePublicTrace(t *testing.T, file string, src []byte, res *scenario.R
 		if err != nil {
 			t.Fatalf("same-public-trace-as: %v", err)
 		}
-		ores := scenario.Run(f, boards.Get)
+		ores := scenario.Run(f, getBoard)
 		mine, theirs := publicLines(t, res), publicLines(t, ores)
 		if len(mine) < 20 {
 			t.Fatalf("a public transcript of %d lines: nothing to compare", len(mine))

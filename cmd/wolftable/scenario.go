@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"wolftable/boards"
+	"wolftable/engine"
 	"wolftable/internal/cliflag"
 	"wolftable/scenario"
 )
@@ -98,7 +99,26 @@ func runFile(file string) (*scenario.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return scenario.Run(f, boards.Get), nil
+	get, err := lookupFor(file)
+	if err != nil {
+		return nil, err
+	}
+	return scenario.Run(f, get), nil
+}
+
+// lookupFor finds boards for a scenario file: the built-in ones and those of
+// the nearest folder named testboards in the file's folder or up to two
+// folders above it (scenarios/testboards for scenarios/roles/x.wolf).
+func lookupFor(file string) (func(string) (*engine.Board, error), error) {
+	dir := filepath.Dir(file)
+	for i := 0; i < 3; i++ {
+		tb := filepath.Join(dir, "testboards")
+		if st, err := os.Stat(tb); err == nil && st.IsDir() {
+			return boards.WithDir(tb)
+		}
+		dir = filepath.Dir(dir)
+	}
+	return boards.Get, nil
 }
 
 // checkFile runs one file. A file whose first line is
@@ -117,7 +137,11 @@ func checkFile(file string) (bool, string) {
 		f, perr := scenario.Parse(file, src)
 		var res *scenario.Result
 		if perr == nil {
-			res = scenario.Run(f, boards.Get)
+			get, err := lookupFor(file)
+			if err != nil {
+				return false, err.Error()
+			}
+			res = scenario.Run(f, get)
 		}
 		if err := want.Check(perr, res); err != nil {
 			return false, err.Error()
