@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"wolftable/boards"
+	"wolftable/bots"
 	"wolftable/daemon"
 	"wolftable/engine"
 )
@@ -216,7 +217,7 @@ func playLeakGame(t *testing.T, board string, seed uint64, overHTTP bool) int {
 	r := newRig(t, Options{})
 	lc := newLeakCheck()
 	r.observe = lc.observe
-	r.bots = &daemon.BotConfig{Seed: seed}
+	r.bots = &bots.TablePlayer{Seed: seed}
 	done := make(chan struct{})
 	var once sync.Once
 	check := func() {

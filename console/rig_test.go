@@ -17,6 +17,7 @@ import (
 
 	"wolftable/boards"
 	"wolftable/daemon"
+	tableplay "wolftable/daemon/play"
 	"wolftable/engine"
 	"wolftable/hw/hwtest"
 )
@@ -27,7 +28,7 @@ type rig struct {
 	t     testing.TB
 	clock *daemon.FakeClock
 	srv   *Server
-	bots  *daemon.BotConfig
+	bots  tableplay.Player
 	// observe sees every event before the console does (daemon goroutine).
 	observe func(daemon.Event)
 
@@ -94,7 +95,7 @@ func (r *rig) StartGame(ctx context.Context, ng NewGame) error {
 	first := make(chan struct{})
 	var once sync.Once
 	d, err := daemon.New(daemon.Config{Game: ng.Game, Table: tab, Clock: countingClock{r.clock, &r.fired},
-		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Bots: r.bots,
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Player: r.bots,
 		OnEvent: func(e daemon.Event) {
 			if r.observe != nil {
 				r.observe(e)

@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"time"
 
+	"wolftable/daemon/play"
 	"wolftable/engine"
 	"wolftable/hw"
 	"wolftable/script"
@@ -67,9 +68,10 @@ type Config struct {
 	OnEvent func(Event) // called on the daemon's goroutine; must not block
 	// Restored resumes a replayed game instead of starting a new one.
 	Restored *Restored
-	// Bots makes every seat a random player and presses the pedal
-	// (sim --bots); the value seeds their choices.
-	Bots *BotConfig
+	// Player, when set, is a scripted player of the table (package play:
+	// the random players and judge of sim --bots). The daemon then keeps
+	// the game's own timeline (see Daemon.at).
+	Player play.Player
 	// Wall, when set, is what the judge's wall clock read when the game
 	// started; it then runs at Speed with the game (sim --clock, for
 	// reproducible games: the clock rule A8 reads it). Unset: the real
@@ -79,13 +81,6 @@ type Config struct {
 
 // WallTime is a time of day on the judge's clock.
 type WallTime struct{ Hour, Minute int }
-
-// BotConfig drives random players.
-type BotConfig struct {
-	Seed  uint64
-	Think time.Duration // how long a player takes to choose (game time)
-	Pedal time.Duration // how long the judge lets a speech or window run
-}
 
 type armed struct {
 	stop      Stopper
@@ -117,11 +112,11 @@ type Daemon struct {
 	entry   []int // per seat: the number being typed, -1 = none
 	minute  int   // the last wall-clock minute fed to the engine
 	paused  bool
-	bots    *botPlayers
+	players *players // nil: nobody plays the table but its keys and the console
 	done    chan struct{}
 
-	// The daemon's time. With bots (sim --bots) it is the game's own
-	// timeline: a due timer or bot move is handled at the instant it was
+	// The daemon's time. With a scripted player (sim --bots) it is the
+	// game's own timeline: a due timer or move is handled at the instant it was
 	// due (at), whatever the machine's load, and a resumed game continues
 	// the journal's timeline (offset), so the same seed plays the same game
 	// uninterrupted or resumed after a kill.
@@ -182,8 +177,8 @@ func New(cfg Config) (*Daemon, error) {
 	for i := range d.entry {
 		d.entry[i] = -1
 	}
-	if cfg.Bots != nil {
-		d.bots = newBots(d, *cfg.Bots)
+	if cfg.Player != nil {
+		d.players = &players{d: d, p: cfg.Player}
 	}
 	return d, nil
 }
@@ -220,12 +215,12 @@ func (d *Daemon) send(ctx context.Context, r request) error {
 func (d *Daemon) Run(ctx context.Context) error {
 	defer close(d.done)
 	defer d.stopTimers()
-	defer d.stopBots()
+	defer d.stopPlayers()
 	if r := d.cfg.Restored; r != nil {
 		d.restore(r)
 	} else {
 		d.started = d.now()
-		if d.bots != nil {
+		if d.players != nil {
 			d.at = d.started
 		}
 		d.feedClock()
@@ -246,8 +241,8 @@ func (d *Daemon) Run(ctx context.Context) error {
 			}
 			return nil
 		}
-		if d.bots != nil {
-			d.bots.schedule()
+		if d.players != nil {
+			d.players.schedule()
 		}
 		select {
 		case <-ctx.Done():
@@ -300,7 +295,7 @@ func (d *Daemon) apply(in engine.Input, source string) error {
 	return nil
 }
 
-// now is the daemon's time: the clock's, or with bots the game's own
+// now is the daemon's time: the clock's, or with a player the game's own
 // timeline (see Daemon.at).
 func (d *Daemon) now() time.Time {
 	if !d.at.IsZero() {
@@ -318,7 +313,7 @@ func (d *Daemon) after(at time.Time) Stopper {
 	return d.clock.AfterFunc(wait, d.poke)
 }
 
-// poke wakes Run to look for due timers and bot moves.
+// poke wakes Run to look for due timers and moves.
 func (d *Daemon) poke() {
 	select {
 	case d.wake <- struct{}{}:
@@ -326,12 +321,12 @@ func (d *Daemon) poke() {
 	}
 }
 
-// due is something scheduled: an engine timer or a bot move.
+// due is something scheduled: an engine timer or a player's move.
 type due struct {
 	at    time.Time
-	rank  int // equal times: timers, then the players, then the judge's pedal
+	rank  int // equal times: timers (0), then the moves by their rank
 	timer engine.TimerID
-	bot   *botMove
+	move  *move
 }
 
 func (a due) before(b due) bool {
@@ -363,12 +358,12 @@ func (d *Daemon) runDue() {
 				next, found = c, true
 			}
 		}
-		if d.bots != nil {
-			for _, m := range d.bots.moves {
+		if d.players != nil {
+			for _, m := range d.players.moves {
 				if m.at.After(now) {
 					continue
 				}
-				if c := (due{at: m.at, rank: m.rank(), bot: m}); !found || c.before(next) {
+				if c := (due{at: m.at, rank: m.Rank, move: m}); !found || c.before(next) {
 					next, found = c, true
 				}
 			}
@@ -376,17 +371,17 @@ func (d *Daemon) runDue() {
 		if !found {
 			return
 		}
-		if d.bots != nil {
+		if d.players != nil {
 			d.at = next.at
 		}
-		if next.bot != nil {
-			d.bots.play(next.bot)
+		if next.move != nil {
+			d.players.play(next.move)
 		} else {
 			delete(d.timers, next.timer)
 			d.apply(engine.TimerExpired(next.timer), "timer")
 		}
-		if d.bots != nil {
-			d.bots.schedule()
+		if d.players != nil {
+			d.players.schedule()
 		}
 		d.at = time.Time{}
 	}
@@ -522,9 +517,9 @@ func (d *Daemon) resume() {
 	}
 }
 
-func (d *Daemon) stopBots() {
-	if d.bots != nil {
-		d.bots.clear()
+func (d *Daemon) stopPlayers() {
+	if d.players != nil {
+		d.players.clear()
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"wolftable/boards"
+	"wolftable/bots"
 	"wolftable/engine"
 	"wolftable/hw"
 )
@@ -142,7 +143,7 @@ func TestBotGameEndsAndReplays(t *testing.T) {
 		tab := newTable(12)
 		j := &memJournal{}
 		rec := &recorder{}
-		d, err := New(Config{Game: g, Table: tab, Clock: clock, Journal: j, OnEvent: rec.on, Bots: &BotConfig{Seed: seed}})
+		d, err := New(Config{Game: g, Table: tab, Clock: clock, Journal: j, OnEvent: rec.on, Player: &bots.TablePlayer{Seed: seed}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -256,7 +257,7 @@ func TestBotGameIgnoresLag(t *testing.T) {
 		j := &memJournal{}
 		rec := &recorder{}
 		d, err := New(Config{Game: g, Table: newTable(12), Clock: clock, Journal: j, OnEvent: rec.on,
-			Bots: &BotConfig{Seed: 5}, Wall: &WallTime{Hour: 20, Minute: 15}})
+			Player: &bots.TablePlayer{Seed: 5}, Wall: &WallTime{Hour: 20, Minute: 15}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -25,15 +25,15 @@ type Restored struct {
 	Inputs  int
 	Refused int // inputs the engine refused when they were first applied, and again now
 
-	// For the judge's clock (Config.Wall) and the bots (sim --bots): when
-	// the game started and its current step began, the game as that step
-	// began, and the bots' moves already journaled in it. Zero: LastAt,
-	// the game as it stands, none.
-	Start     time.Time
-	StepAt    time.Time
-	StepGame  *engine.Game
-	BotSent   int  // the players' choices given in the current step
-	PedalSent bool // the bots' judge pressed the pedal in it
+	// For the judge's clock (Config.Wall) and a scripted player
+	// (Config.Player): when the game started and its current step began,
+	// the game as that step began, and the inputs of that step already
+	// journaled, counted per source. Zero: LastAt, the game as it stands,
+	// none.
+	Start    time.Time
+	StepAt   time.Time
+	StepGame *engine.Game
+	Sent     map[string]int
 }
 
 // RestoredTimer is a running timer of the replayed game.
@@ -161,11 +161,11 @@ func FromEffects(players int, effs []TimedEffect, lastAt time.Time, speed float6
 // their remaining time, and the current line said again (the interrupted
 // step restarts with its line).
 //
-// With bots the game continues on its own timeline from the last journaled
-// input (the time the process was down does not count), so timers and
-// bot moves fall due in the order they would have without the kill.
+// With a scripted player the game continues on its own timeline from the
+// last journaled input (the time the process was down does not count), so
+// timers and moves fall due in the order they would have without the kill.
 func (d *Daemon) restore(r *Restored) {
-	if d.bots != nil {
+	if d.players != nil {
 		d.offset = d.clock.Now().Sub(r.LastAt)
 		d.at = r.LastAt
 	}
@@ -182,12 +182,12 @@ func (d *Daemon) restore(r *Restored) {
 	for _, t := range r.Timers {
 		d.arm(t.ID, t.Remaining, t.Seconds)
 	}
-	if d.bots != nil {
+	if d.players != nil {
 		g := r.StepGame
 		if g == nil || g.StepSeq() != d.stepSeq {
 			g = d.g
 		}
-		d.bots.plan(g, d.stepSeq, r.BotSent, r.PedalSent)
+		d.players.plan(g, d.stepSeq, r.Sent)
 	}
 	if !r.Paused {
 		if err := d.apply(engine.Judge(engine.JudgeRepeat, 0, 0), "resume"); err != nil {

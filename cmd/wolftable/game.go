@@ -357,15 +357,10 @@ func stepBegan(j *journal.Journal, seq int, r *daemon.Restored) error {
 		return nil // not found (cannot happen): the bots plan from the game as it stands
 	}
 	r.StepAt, r.StepGame = j.Records[lo-1].Wall, g
+	r.Sent = map[string]int{}
 	for _, rec := range j.Records[lo:] {
-		if rec.Kind != journal.KindInput {
-			continue
-		}
-		switch rec.Source {
-		case daemon.SourceBot:
-			r.BotSent++
-		case daemon.SourceBotJudge:
-			r.PedalSent = true
+		if rec.Kind == journal.KindInput {
+			r.Sent[rec.Source]++
 		}
 	}
 	return nil

@@ -8,7 +8,9 @@ import (
 	"log/slog"
 	"time"
 
+	"wolftable/bots"
 	"wolftable/daemon"
+	"wolftable/daemon/play"
 	"wolftable/hw"
 )
 
@@ -89,16 +91,16 @@ func (r *gameRun) run(ctx context.Context) (string, error) {
 	if rs := r.tg.restored; rs != nil && !rs.Start.IsZero() {
 		r.tr.start = rs.Start
 	}
-	var bots *daemon.BotConfig
+	var player play.Player
 	if *r.flags.bots {
-		bots = &daemon.BotConfig{Seed: r.tg.seed}
+		player = &bots.TablePlayer{Seed: r.tg.seed}
 	}
 	onConsole := r.console
 	if onConsole == nil {
 		onConsole = func(daemon.Event) {}
 	}
 	d, err := daemon.New(daemon.Config{Game: r.tg.game, Table: r.table, Speed: *r.flags.speed, Pedal: r.pedal,
-		Log: r.log, Voice: r.voice, Journal: r.tg.journal(), Restored: r.tg.restored, Bots: bots, Wall: r.flags.wall,
+		Log: r.log, Voice: r.voice, Journal: r.tg.journal(), Restored: r.tg.restored, Player: player, Wall: r.flags.wall,
 		OnEvent: func(e daemon.Event) {
 			onConsole(e)
 			r.tr.on(e)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"wolftable/boards"
+	"wolftable/bots"
 	"wolftable/console"
 	"wolftable/daemon"
 	"wolftable/engine"
@@ -69,7 +70,7 @@ func (t *transcript) on(e daemon.Event) {
 		return
 	}
 	if e.Input != nil {
-		if e.Err != nil && e.Source != daemon.SourceBot && e.Source != "timer" && e.Source != daemon.SourceBotJudge {
+		if e.Err != nil && e.Source != bots.SourceBot && e.Source != "timer" && e.Source != bots.SourceBotJudge {
 			fmt.Fprintf(t.w, "%s  %s\n", t.stamp(e.At), refusalLine(e))
 		}
 		return
@@ -217,7 +218,7 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 				}
 				vt.Show(gr.tr.stamp(e.At) + "  " + prefix + e.Text)
 			}
-			if e.Input != nil && e.Err != nil && e.Source != daemon.SourceBot && e.Source != "timer" && e.Source != daemon.SourceBotJudge {
+			if e.Input != nil && e.Err != nil && e.Source != bots.SourceBot && e.Source != "timer" && e.Source != bots.SourceBotJudge {
 				vt.Show(gr.tr.stamp(e.At) + "  " + refusalLine(e))
 			}
 		})
