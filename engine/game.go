@@ -298,19 +298,6 @@ func (g *Game) living(s int) bool { return g.present(s) && !g.seats[s].dying }
 
 func (g *Game) role(s int) Role { return g.seats[s].role }
 
-// setRole makes seat s play role r from now on (the thief's kept card, a
-// wild child that turned): its hooks become r's, and the game record says
-// so (RecRole, hidden like every night fact). r must be a card of the board
-// (its hooks are set up from the composition).
-func (g *Game) setRole(s int, r Role) {
-	g.seats[s].role = r
-	for i, x := range g.hookRoles {
-		if x == r {
-			g.seats[s].hooks = i
-		}
-	}
-	g.record(Record{Type: RecRole, Seat: s, Role: r})
-}
 
 func (g *Game) holders(r Role) []int {
 	var out []int

@@ -102,3 +102,17 @@ func (g *Game) immuneAtNight(s int) bool {
 func (g *Game) guardedTonight(s int) bool {
 	return g.any(func(h *roleHooks) func(*Game, int) bool { return h.guarded }, s)
 }
+
+// setRole makes seat s play role r from now on (the thief's kept card, a
+// wild child that turned): its hooks become r's, and the game record says
+// so (RecRole, hidden like every night fact). r must be a card of the board
+// (its hooks are set up from the composition).
+func (g *Game) setRole(s int, r Role) {
+	g.seats[s].role = r
+	for i, x := range g.hookRoles {
+		if x == r {
+			g.seats[s].hooks = i
+		}
+	}
+	g.record(Record{Type: RecRole, Seat: s, Role: r})
+}
