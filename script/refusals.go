@@ -54,6 +54,9 @@ var Refusals = map[string]string{
 	"not-paused":      "遊戲沒有暫停",
 	"nothing-to-undo": "沒有可以撤銷或重播的操作",
 	"bad-penalty":     "扣分要在 0.5 到 3 分之間，以 0.5 分為單位",
+	"thief-card":      "盜賊只能按 1 或 2 選一張底牌",
+	"thief-must-take": "盜賊必須從兩張底牌中選一張，不能擺手",
+	"thief-must-wolf": "底牌有狼人陣營的牌，盜賊必須拿狼人牌",
 }
 
 // RefusalArgs are a refusal's arguments, already in words where they are
