@@ -104,6 +104,9 @@ func New(cfg Config) (*Game, error) {
 			return nil, errf(ErrBadInput, "deal does not match the composition of %s (role %s)", b.ID, r.Name())
 		}
 	}
+	if len(cfg.Bottom) > 0 && forbiddenBottom(cfg.Bottom) {
+		return nil, errf(ErrBadInput, "forbidden bottom cards: two wolf-camp cards, or 盜賊 and a wolf-camp card (the deal redeals them)")
+	}
 	g := &Game{b: *b, opt: b.Options, n: b.Players, rng: cfg.Seed ^ 0x9E3779B97F4A7C15}
 	g.halves = int(g.opt.SheriffWeight*2 + 0.5)
 	g.bottom = append([]Role(nil), cfg.Bottom...)
