@@ -91,7 +91,7 @@ func thiefStep(g *Game, s *step, _ StepKind, live bool) bool {
 		}
 		g.keepCard(s.actors[0], choice, false)
 	}
-	return false
+	return live && forced > 0 // the forced card is kept: the thief has acted
 }
 
 // keepCard: the thief at seat keeps bottom card k; the other is buried.
