@@ -37,7 +37,8 @@ func newGamePaced(t testing.TB, board string, seed uint64, pace engine.NightPace
 		t.Fatal(err)
 	}
 	b.Options.NightPace = pace
-	g, err := engine.New(engine.Config{Board: b, Deal: engine.Deal(b, seed), Seed: seed})
+	deal, bottom := engine.DealCards(b, seed) // bottom: a thief board's two cards (none elsewhere)
+	g, err := engine.New(engine.Config{Board: b, Deal: deal, Bottom: bottom, Seed: seed})
 	if err != nil {
 		t.Fatal(err)
 	}

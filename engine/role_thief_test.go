@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"wolftable/boards"
+	"wolftable/bots"
 	"wolftable/engine"
 )
 
@@ -240,4 +241,56 @@ func TestThiefDeal(t *testing.T) {
 	if _, err := engine.New(engine.Config{Board: b, Deal: deal, Bottom: roles(t, "狼人", "狼人")}); !engine.IsCode(err, engine.ErrBadInput) {
 		t.Fatalf("two wolves in the bottom: %v", err)
 	}
+}
+
+// TestThiefRandomGames: bots play the thief test board (deals with bottom
+// cards, the thief's step) to both results, with the random games'
+// invariants, and the thief always ends up playing one of its bottom cards.
+func TestThiefRandomGames(t *testing.T) {
+	b := thiefBoard(t)
+	results := map[engine.Winner]int{}
+	for seed := uint64(100); seed < 250; seed++ {
+		bb := *b
+		if seed%2 == 1 {
+			bb.Options.NightPace = engine.PacePlausible
+		}
+		deal, bottom := engine.DealCards(&bb, seed)
+		g, err := engine.New(engine.Config{Board: &bb, Deal: deal, Bottom: bottom, Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := bots.New(g, seed)
+		inv := newInvariants(t, g)
+		d.BeforeApply = func(engine.Input) { inv.snapshot() }
+		d.OnApply = inv.check
+		if err := d.Start(); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Play(); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		over, w := g.Over()
+		if !over || inv.results != 1 {
+			t.Fatalf("seed %d: over=%v results=%d", seed, over, inv.results)
+		}
+		results[w]++
+		thief := slices.Index(deal, engine.Thief) + 1
+		if thief == 0 {
+			continue // the thief card lies in the bottom
+		}
+		seat, kept, _ := g.ThiefPick()
+		if seat != thief || g.RoleOf(thief) != kept || !slices.Contains(bottom, kept) {
+			t.Fatalf("seed %d: thief %d plays %s; pick %d %s from %v", seed, thief, g.RoleOf(thief), seat, kept, bottom)
+		}
+		if thiefForcedWolf(bottom) && !kept.IsWolf() {
+			t.Fatalf("seed %d: a wolf card in the bottom %v, the thief kept %s", seed, bottom, kept)
+		}
+	}
+	if results[engine.WinGood] == 0 || results[engine.WinWolves] == 0 {
+		t.Fatalf("random games should reach both results: %v", results)
+	}
+}
+
+func thiefForcedWolf(bottom []engine.Role) bool {
+	return slices.ContainsFunc(bottom, engine.Role.IsWolf)
 }
