@@ -104,7 +104,7 @@ func New(cfg Config) (*Game, error) {
 			return nil, errf(ErrBadInput, "deal does not match the composition of %s (role %s)", b.ID, r.Name())
 		}
 	}
-	if len(cfg.Bottom) > 0 && forbiddenBottom(cfg.Bottom) {
+	if len(cfg.Bottom) > 0 && forbiddenBottom(cfg.Bottom, b.Options.ThiefTwoWolves == "allow") {
 		return nil, errf(ErrBadInput, "forbidden bottom cards: two wolf-camp cards, or 盜賊 and a wolf-camp card (the deal redeals them)")
 	}
 	g := &Game{b: *b, opt: b.Options, n: b.Players, rng: cfg.Seed ^ 0x9E3779B97F4A7C15}
@@ -143,7 +143,7 @@ func DealCards(b *Board, seed uint64) (seats, bottom []Role) {
 		if b.Players < 0 || b.Players >= len(d) {
 			return d, nil
 		}
-		if !forbiddenBottom(d[b.Players:]) || try >= maxRedeals {
+		if !forbiddenBottom(d[b.Players:], b.Options.ThiefTwoWolves == "allow") || try >= maxRedeals {
 			return d[:b.Players:b.Players], d[b.Players:]
 		}
 	}

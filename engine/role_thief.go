@@ -23,8 +23,9 @@ func thiefHooks() roleHooks {
 	return roleHooks{step: thiefStep}
 }
 
-// forbiddenBottom: a bottom the deal may not leave (G10, H9).
-func forbiddenBottom(bottom []Role) bool {
+// forbiddenBottom: a bottom the deal may not leave (G10, H9); twoWolves:
+// thief.two_wolf_bottom=allow (only 盜賊 with a wolf card is redealt).
+func forbiddenBottom(bottom []Role, twoWolves bool) bool {
 	wolves, thief := 0, false
 	for _, r := range bottom {
 		if r.IsWolf() {
@@ -34,16 +35,31 @@ func forbiddenBottom(bottom []Role) bool {
 			thief = true
 		}
 	}
-	return wolves >= 2 || (thief && wolves > 0)
+	return (wolves >= 2 && !twoWolves) || (thief && wolves > 0)
 }
 
 // thiefForced is the bottom card (1 or 2) the thief must take: the
-// wolf-camp card (0 = a free choice).
+// wolf-camp card; of two wolf-camp cards (thief.two_wolf_bottom=allow) the
+// special wolf, "有特殊狼人必选特殊狼人" (0 = a free choice: no wolf card, or
+// two plain or two special wolves).
 func thiefForced(bottom []Role) int {
+	wolf, special, wolves, specials := 0, 0, 0, 0
 	for i, r := range bottom {
-		if r.IsWolf() && i < 2 {
-			return i + 1
+		if !r.IsWolf() || i >= 2 {
+			continue
 		}
+		wolves++
+		wolf = i + 1
+		if r != Werewolf {
+			specials++
+			special = i + 1
+		}
+	}
+	switch {
+	case wolves == 1:
+		return wolf
+	case wolves == 2 && specials == 1:
+		return special
 	}
 	return 0
 }
@@ -75,6 +91,9 @@ func thiefStep(g *Game, s *step, _ StepKind, live bool) bool {
 			return refuse(ErrBadTarget, Error{Reason: ReasonThiefCard, Role: Thief, Target: t}, "the thief keys 1 or 2, not %d", t)
 		}
 		if forced > 0 && t != forced {
+			if g.bottom[t-1].IsWolf() { // thief.two_wolf_bottom=allow: the special wolf first
+				return refuse(ErrRule, Error{Reason: ReasonThiefMustSpecial, Role: Thief, Target: t}, "bottom card %d is a special wolf: the thief must keep it, not card %d", forced, t)
+			}
 			return refuse(ErrRule, Error{Reason: ReasonThiefMustWolf, Role: Thief, Target: t}, "bottom card %d is a wolf-camp card: the thief must keep it, not card %d", forced, t)
 		}
 		choice = t
