@@ -90,7 +90,8 @@ func New(cfg Config) (*Game, error) {
 		return nil, errf(ErrBadInput, "deal has %d bottom cards, board %s has %d", len(cfg.Bottom), b.ID, b.Bottom())
 	}
 	want := map[Role]int{}
-	for _, r := range b.Roles {
+	cards := b.Cards()
+	for _, r := range cards {
 		want[r]++
 	}
 	for _, r := range cfg.Deal {
@@ -99,7 +100,7 @@ func New(cfg Config) (*Game, error) {
 	for _, r := range cfg.Bottom {
 		want[r]--
 	}
-	for _, r := range b.Roles {
+	for _, r := range cards {
 		if want[r] != 0 {
 			return nil, errf(ErrBadInput, "deal does not match the composition of %s (role %s)", b.ID, r.Name())
 		}
@@ -133,7 +134,7 @@ func Deal(b *Board, seed uint64) []Role {
 // wolf-camp cards, or 盜賊 and a wolf-camp card); a board without bottom
 // cards is shuffled once, exactly as before.
 func DealCards(b *Board, seed uint64) (seats, bottom []Role) {
-	d := append([]Role(nil), b.Roles...)
+	d := b.Cards()
 	r := seed ^ 0xD1B54A32D192ED03
 	for try := 0; ; try++ {
 		for i := len(d) - 1; i > 0; i-- {

@@ -294,3 +294,35 @@ func TestThiefRandomGames(t *testing.T) {
 func thiefForcedWolf(bottom []engine.Role) bool {
 	return slices.ContainsFunc(bottom, engine.Role.IsWolf)
 }
+
+// TestThiefTwoVillagers: under thief.extra_cards=two_villagers a board of
+// one card a seat deals two more 村民 (two bottom cards).
+func TestThiefTwoVillagers(t *testing.T) {
+	b := thiefBoard(t)
+	bb := *b
+	bb.Roles = slices.Clone(b.Roles)
+	// the board's list less two 村民: one card a seat
+	for i := 0; i < 2; i++ {
+		k := slices.Index(bb.Roles, engine.Villager)
+		bb.Roles = slices.Delete(bb.Roles, k, k+1)
+	}
+	if err := bb.Options.Set("thief.extra_cards", "two_villagers"); err != nil {
+		t.Fatal(err)
+	}
+	if len(bb.Roles) != bb.Players || bb.Bottom() != 2 || len(bb.Cards()) != bb.Players+2 {
+		t.Fatalf("%d cards listed, %d dealt, %d at the bottom", len(bb.Roles), len(bb.Cards()), bb.Bottom())
+	}
+	for seed := uint64(1); seed <= 50; seed++ {
+		seats, bottom := engine.DealCards(&bb, seed)
+		all := append(slices.Clone(seats), bottom...)
+		want := bb.Cards()
+		slices.Sort(all)
+		slices.Sort(want)
+		if !slices.Equal(all, want) || len(bottom) != 2 {
+			t.Fatalf("seed %d: %v + %v", seed, seats, bottom)
+		}
+		if _, err := engine.New(engine.Config{Board: &bb, Deal: seats, Bottom: bottom, Seed: seed}); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+	}
+}

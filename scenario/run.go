@@ -811,19 +811,20 @@ func dealProblem(b *engine.Board, f *File) string {
 	}
 	if len(f.Bottom) != b.Bottom() {
 		if b.Bottom() > 0 {
-			return fmt.Sprintf("board %s leaves %d bottom cards: write them on a `bottom` line (roles + bottom = the board's %d cards); bottom lists %d", b.ID, b.Bottom(), len(b.Roles), len(f.Bottom))
+			return fmt.Sprintf("board %s leaves %d bottom cards: write them on a `bottom` line (roles + bottom = the board's %d cards); bottom lists %d", b.ID, b.Bottom(), len(b.Cards()), len(f.Bottom))
 		}
 		return fmt.Sprintf("board %s has no bottom cards: remove the `bottom` line", b.ID)
 	}
 	want := map[engine.Role]int{}
-	for _, c := range b.Roles {
+	cards := b.Cards()
+	for _, c := range cards {
 		want[c]++
 	}
 	for _, c := range append(append([]engine.Role(nil), f.Roles...), f.Bottom...) {
 		want[c]--
 	}
 	var extra, missing []string
-	for _, c := range b.Roles {
+	for _, c := range cards {
 		if n := want[c]; n > 0 {
 			missing = append(missing, fmt.Sprintf("%s×%d", c.Name(), n))
 		} else if n < 0 {
