@@ -55,7 +55,8 @@ func itoa(n int) string {
 
 // TestKnownRoleBoards: the E1/E2 boards of known roles, as rules-more.md
 // writes them; the witch never saves herself on them (no board text says
-// otherwise, G13); 守衛白狼王 and 白狼 have no 白狼王 status step (H14).
+// otherwise, G13); 守衛白狼王 and 白狼 have no 白狼王 status step (H14);
+// the clock rule is minute_mod_n (H5).
 func TestKnownRoleBoards(t *testing.T) {
 	for _, c := range knownRoleBoards {
 		b, err := Get(c.id)
@@ -84,7 +85,7 @@ func TestKnownRoleBoards(t *testing.T) {
 				t.Errorf("%s: night %d %s, want %s", c.id, n, got, c.next)
 			}
 		}
-		if !b.Options.Sheriff || b.Options.WitchSelfSave != "never" {
+		if !b.Options.Sheriff || b.Options.WitchSelfSave != "never" || b.Options.ClockRule != "minute_mod_n" {
 			t.Errorf("%s: options %+v", c.id, b.Options)
 		}
 	}
