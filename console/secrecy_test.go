@@ -108,7 +108,7 @@ func secrecyTrace(t *testing.T, b *engine.Board, p play) []string {
 	}
 	r.srv.onApplied.Store(&hook)
 
-	spec := GameSpec{Board: b, Deal: p.deal, Seed: 7}
+	spec := GameSpec{Board: b, Deal: p.deal, Bottom: bottomOf(b, p.deal), Seed: 7}
 	g, err := engine.New(spec.Config())
 	if err != nil {
 		t.Fatal(err)

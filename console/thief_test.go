@@ -2,6 +2,7 @@ package console
 
 import (
 	"os"
+	"slices"
 	"testing"
 
 	"wolftable/boards"
@@ -51,4 +52,19 @@ func TestGodViewThiefPick(t *testing.T) {
 	if !found {
 		t.Fatalf("no record of the pick: %+v", st.Records)
 	}
+}
+
+// bottomOf is a deal's bottom cards: the board's cards no seat was dealt,
+// in the board's order (none on most boards).
+func bottomOf(b *engine.Board, deal []engine.Role) []engine.Role {
+	left := slices.Clone(deal)
+	var bottom []engine.Role
+	for _, c := range b.Cards() {
+		if i := slices.Index(left, c); i >= 0 {
+			left = slices.Delete(left, i, i+1)
+			continue
+		}
+		bottom = append(bottom, c)
+	}
+	return bottom
 }
