@@ -90,3 +90,21 @@ func TestKnownRoleBoards(t *testing.T) {
 		}
 	}
 }
+
+// TestTwoVillagersListsOneCardASeat: under thief.extra_cards two_villagers a
+// board lists one card a seat (the deal adds the two 村民); a list of N+2
+// cards is refused at the roles line.
+func TestTwoVillagersListsOneCardASeat(t *testing.T) {
+	src := "id t\nname 測\nplayers 12\nroles thief seer witch hunter guard werewolf*3 villager*6\noption thief.extra_cards two_villagers\nnight 1- thief/30 guard/30 wolves/90 witch/30 seer/30 hunter/10\n"
+	if _, err := Parse("t.board", []byte(src)); err == nil || !strings.Contains(err.Error(), "two_villagers") {
+		t.Fatalf("N+2 cards with two_villagers: %v", err)
+	}
+	ok := strings.Replace(src, "villager*6", "villager*4", 1)
+	b, err := Parse("t.board", []byte(ok))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Roles) != 12 || b.Bottom() != 2 || len(b.Cards()) != 14 {
+		t.Fatalf("%d listed, %d cards, %d bottom", len(b.Roles), len(b.Cards()), b.Bottom())
+	}
+}
