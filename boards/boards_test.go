@@ -58,8 +58,8 @@ func TestAll(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(all) != len(partC) {
-		t.Fatalf("All: %d boards, want %d", len(all), len(partC))
+	if len(all) < len(partC) { // the boards of rules-more.md follow (seed003001_test.go)
+		t.Fatalf("All: %d boards, want at least %d", len(all), len(partC))
 	}
 	byID := map[string]*engine.Board{}
 	for i, b := range all {
@@ -109,6 +109,9 @@ func TestClockRules(t *testing.T) {
 		clock, exile := "minute_digit_sum", ""
 		if b.ID == "seer-witch-hunter-idiot" {
 			clock, exile = "minute_mod_n", "minute_digit_sum"
+		}
+		if strings.HasSuffix(b.ID, "-003") || strings.HasSuffix(b.ID, "-001") {
+			clock = "minute_mod_n" // the E1/E2 boards of seeds 003 and 001 (rules-more.md H5)
 		}
 		if b.Options.ClockRule != clock || b.Options.ExileClockRule != exile {
 			t.Errorf("%s: clock %q, exile %q; want %q, %q", b.ID, b.Options.ClockRule, b.Options.ExileClockRule, clock, exile)
@@ -253,6 +256,15 @@ func TestNightOrders(t *testing.T) {
 		"eternal-wheel":           {"guard eclipsequeen wolves witch seer prince", "guard eclipsequeen wolves witch seer"},
 		"pure-white":              {"guard wolves witch hunter purewhite wolfwitch", "guard wolves witch hunter purewhite wolfwitch"},
 		"gargoyle-gravekeeper":    {"gargoyle wolves witch seer hunter gravekeeper gargoyle", "gargoyle wolves gargoylekill witch seer hunter gravekeeper"},
+		// rules-more.md E1/E2, boards of known roles
+		"swhi-003":                {"wolves witch seer hunter idiot", "wolves witch seer hunter idiot"},
+		"guard-whitewolfking-003": {"guard wolves witch seer hunter", "guard wolves witch seer hunter"},
+		"whitewolf-003":           {"guard wolves witch seer hunter", "guard wolves witch seer hunter"},
+		"wolfbeauty-003":          {"guard wolves wolfbeauty witch seer idiot", "guard wolves wolfbeauty witch seer idiot"},
+		"knight-003":              {"guard wolves witch seer knight", "guard wolves witch seer knight"},
+		"swh-9-001":               {"wolves witch seer hunter", "wolves witch seer hunter"},
+		"swhg-12-001":             {"guard wolves witch seer hunter", "guard wolves witch seer hunter"},
+		"swhi-12-001":             {"wolves witch seer hunter idiot", "wolves witch seer hunter idiot"},
 	}
 	all, err := All()
 	if err != nil {

@@ -523,6 +523,10 @@ func validate(b *engine.Board, at *lines) error {
 	if len(b.Roles) > b.Players+maxBottom {
 		return e(at.roles, "%d roles for %d players (at most %d bottom cards)", len(b.Roles), b.Players, maxBottom)
 	}
+	if b.Options.ThiefExtraCards == "two_villagers" && len(b.Roles) != b.Players {
+		// rules-more.md G9: the two extra 村民 are the bottom cards
+		return e(at.roles, "%d roles for %d players: with thief.extra_cards two_villagers the board lists one card a seat", len(b.Roles), b.Players)
+	}
 	if !wolf {
 		return e(at.roles, "no wolf-camp role")
 	}

@@ -204,6 +204,17 @@ func (d *Driver) Choices(p engine.Prompt) []engine.Input {
 					out = append(out, gest(w, engine.ActWave))
 				}
 			}
+		case engine.StepThief:
+			// 1 or 2; a wolf-camp card at the bottom must be kept
+			if len(p.Actors) > 0 {
+				k := 1 + d.rng.IntN(2)
+				for i, c := range d.G.Bottom() {
+					if c.IsWolf() {
+						k = i + 1
+					}
+				}
+				out = append(out, t(p.Actors[0], k))
+			}
 		default:
 			for _, a := range p.Actors {
 				out = append(out, t(a, d.pick(d.living())))

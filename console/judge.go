@@ -18,10 +18,14 @@ type probe struct {
 	sheriff int
 	paused  bool
 	inputs  []engine.Input // the step's seat inputs as the engine holds them
+	// the thief's pick (seat 0: none yet, or no thief)
+	thief        int
+	kept, buried engine.Role
 }
 
 func takeProbe(g *engine.Game) *probe {
 	p := &probe{prompt: g.Awaiting(), seq: g.StepSeq(), sheriff: g.Sheriff(), paused: g.Paused(), inputs: g.StepInputs()}
+	p.thief, p.kept, p.buried = g.ThiefPick()
 	p.seats = make([]engine.SeatView, g.Players())
 	for i := range p.seats {
 		p.seats[i] = g.Seat(i + 1)
@@ -88,6 +92,10 @@ type DealCard struct {
 	RoleName  string `json:"role_name"`
 	Camp      string `json:"camp"`
 	CampLabel string `json:"camp_label"`
+	// the thief's pick: Kept by seat Thief, or Buried
+	Kept   bool `json:"kept,omitempty"`
+	Buried bool `json:"buried,omitempty"`
+	Thief  int  `json:"thief,omitempty"`
 }
 
 // StepView is what the game waits for (engine.Prompt).
@@ -115,6 +123,9 @@ type JudgeSeat struct {
 	Revealed bool     `json:"revealed"`
 	Sheriff  bool     `json:"sheriff"`
 	Causes   []string `json:"causes"`
+	// DealtName is the card the seat was dealt when it now plays another
+	// (the thief's kept card); "" otherwise.
+	DealtName string `json:"dealt_name,omitempty"`
 }
 
 // LineView is a line said, or a cue (judge-only).
@@ -354,6 +365,9 @@ func (m *judgeModel) state(now time.Time, speed float64) JudgeState {
 	}
 	st.Game = gameInfo(m.spec, m.started)
 	pr := m.probe
+	if pr != nil && pr.thief > 0 {
+		markThiefPick(st.Game.Bottom, pr.thief, pr.kept)
+	}
 	if pr != nil {
 		st.Sheriff, st.Paused = pr.sheriff, pr.paused
 	}
@@ -366,6 +380,11 @@ func (m *judgeModel) state(now time.Time, speed float64) JudgeState {
 		if pr != nil && i < len(pr.seats) {
 			v := pr.seats[i]
 			s.Out, s.Dying, s.Revealed = v.Out, v.Dying, v.Revealed
+			if v.Role != "" && v.Role != r { // the thief's kept card
+				s.DealtName = r.Name()
+				s.Role, s.RoleName = string(v.Role), v.Role.Name()
+				s.Camp, _ = campOf(v.Role)
+			}
 			for _, c := range v.Causes {
 				s.Causes = append(s.Causes, causeLabel(c))
 			}
@@ -475,4 +494,24 @@ func keptInputs(shown []InputView, kept []engine.Input) []InputView {
 		i++
 	}
 	return out
+}
+
+// markThiefPick marks the bottom card the thief kept and the one it buried.
+func markThiefPick(bottom []DealCard, thief int, kept engine.Role) {
+	k := -1
+	for i, c := range bottom {
+		if c.Role == string(kept) && k < 0 {
+			k = i
+		}
+	}
+	if k < 0 {
+		return
+	}
+	for i := range bottom {
+		if i == k {
+			bottom[i].Kept, bottom[i].Thief = true, thief
+		} else {
+			bottom[i].Buried = true
+		}
+	}
 }

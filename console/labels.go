@@ -239,7 +239,12 @@ func recordText(r *engine.Record) string {
 		return "結果：" + r.Result + "勝利"
 	case engine.RecPenalty:
 		return fmt.Sprintf("扣分：%s %s分", seat(r.Seat), strconv.FormatFloat(r.Points, 'f', -1, 64))
+	case engine.RecRole:
+		return fmt.Sprintf("%s身份改為：%s", seat(r.Seat), r.Role.Name())
 	case engine.RecAction:
+		if r.Kind == engine.ActionThief {
+			return fmt.Sprintf("%s：%s拿底牌 %s（埋牌 %s）", phaseLabel(r.When), seat(r.By), r.Role.Name(), r.Result)
+		}
 		w := script.ActionLabel(r.Kind)
 		by := ""
 		if r.By > 0 {

@@ -296,14 +296,15 @@ func parseStart(body []byte, all []*engine.Board) (GameSpec, bool, error) {
 		if err := json.Unmarshal(deal, &names); err != nil {
 			return GameSpec{}, false, badRequest("deal 要是 \"random\" 或每個座位的身分")
 		}
-		if len(names) != len(b.Roles) {
+		if len(names) != len(b.Cards()) {
 			if b.Bottom() > 0 {
 				return GameSpec{}, false, badRequest("發牌有 %d 張牌，%s 要 %d 個座位加 %d 張底牌", len(names), b.Name, b.Players, b.Bottom())
 			}
 			return GameSpec{}, false, badRequest("發牌有 %d 個身分，%s 要 %d 個", len(names), b.Name, b.Players)
 		}
 		want := map[engine.Role]int{}
-		for _, r := range b.Roles {
+		cards := b.Cards()
+		for _, r := range cards {
 			want[r]++
 		}
 		for i, n := range names {
@@ -321,7 +322,7 @@ func parseStart(body []byte, all []*engine.Board) (GameSpec, bool, error) {
 			}
 			spec.Deal = append(spec.Deal, ri.ID)
 		}
-		for _, r := range b.Roles {
+		for _, r := range cards {
 			if want[r] != 0 {
 				return GameSpec{}, false, badRequest("發牌與 %s 的配置不符（%s）", b.Name, r.Name())
 			}
@@ -408,7 +409,7 @@ func (s *Server) getBoards(w http.ResponseWriter, r *http.Request, _ []byte) {
 	}{Boards: []BoardInfo{}, Options: []OptionInfo{}}
 	for _, b := range all {
 		bi := BoardInfo{ID: b.ID, Name: b.Name, Players: b.Players, Options: map[string]string{}}
-		for _, r := range b.Roles {
+		for _, r := range b.Cards() { // the cards of the deal: seats, then bottom cards
 			bi.Roles = append(bi.Roles, RoleInfo{ID: string(r), Name: r.Name()})
 		}
 		for _, k := range engine.OptionNames() {

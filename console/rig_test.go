@@ -166,7 +166,7 @@ func (r *rig) start(board string, deal []engine.Role, seed uint64) {
 	if deal == nil {
 		deal = engine.Deal(b, seed)
 	}
-	spec := GameSpec{Board: b, Deal: deal, Seed: seed}
+	spec := GameSpec{Board: b, Deal: deal, Bottom: bottomOf(b, deal), Seed: seed}
 	g, err := engine.New(spec.Config())
 	if err != nil {
 		r.t.Fatal(err)

@@ -108,7 +108,7 @@ func secrecyTrace(t *testing.T, b *engine.Board, p play) []string {
 	}
 	r.srv.onApplied.Store(&hook)
 
-	spec := GameSpec{Board: b, Deal: p.deal, Seed: 7}
+	spec := GameSpec{Board: b, Deal: p.deal, Bottom: bottomOf(b, p.deal), Seed: 7}
 	g, err := engine.New(spec.Config())
 	if err != nil {
 		t.Fatal(err)
@@ -237,6 +237,7 @@ func swap(deal []engine.Role, a, b int) []engine.Role {
 var hiddenChoices = map[string]bool{
 	string(engine.StepSeer): true, string(engine.StepGuard): true, string(engine.StepGargoyle): true,
 	string(engine.StepPureWhite): true, string(engine.StepWolfWitch): true,
+	string(engine.StepThief): true, // the thief's card (its key, or the timeout's first card)
 }
 
 // secrecyPair is a pair of games that differ only in a hidden fact.

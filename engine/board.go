@@ -59,7 +59,18 @@ type Board struct {
 }
 
 // Bottom is the number of bottom cards: the cards beyond the seats.
-func (b *Board) Bottom() int { return len(b.Roles) - b.Players }
+func (b *Board) Bottom() int { return len(b.Cards()) - b.Players }
+
+// Cards are the cards the deal shuffles: the composition, and two 村民 more
+// under thief.extra_cards=two_villagers (rules-more.md D2 盜賊, G9: [001]
+// "在游戏开始的时候加入两张额外的普通村民牌").
+func (b *Board) Cards() []Role {
+	c := append([]Role(nil), b.Roles...)
+	if b.Options.ThiefExtraCards == "two_villagers" {
+		c = append(c, Villager, Villager)
+	}
+	return c
+}
 
 // StepsFor returns the night order of night n (1-based).
 func (b *Board) StepsFor(n int) []Step {

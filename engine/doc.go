@@ -48,19 +48,20 @@
 // wolf poison exile shot explode taken duel charm dq reflect dream hunt
 // check grief assassinate gamble trade. Record types (RecordType): phase death vote sheriff check exile
 // reveal speech result penalty action role; action kinds (ActionKind): kill
-// guard save poison charm dream fear lock hunt duel signup withdraw. The
+// guard save poison charm dream fear lock hunt duel signup withdraw thief. The
 // strings are the JSON and journal encodings, unchanged since the first
 // journals.
 //
 // # Files
 //
-//	game.go        Game, New, Deal, Start, Apply; the agenda; saying, cueing, recording; deaths
+//	game.go        Game, New, Start, Apply; the agenda; saying, cueing, recording; deaths
+//	deal.go        Deal, DealCards: the seeded shuffle, and the redeal of a forbidden bottom (盜賊)
 //	input.go       seat, pedal and timer inputs
 //	judge.go       the judge's powers (A13)
 //	step.go        the step a game waits on; Awaiting, Prompt and the judge's views
 //	vocab.go       the typed vocabulary above
 //	io.go          inputs, effects, records, errors
-//	board.go       Board, Step, NightPlan
+//	board.go       Board, Step, NightPlan; Cards (the deal's cards, thief.extra_cards)
 //	options.go     a board's rule options
 //	roles.go       the role table (every trait of every role), step kinds, hooksFor, roleStates
 //	hooks.go       roleHooks: the points where a role plugs into the shared phases

@@ -90,7 +90,8 @@ func New(cfg Config) (*Game, error) {
 		return nil, errf(ErrBadInput, "deal has %d bottom cards, board %s has %d", len(cfg.Bottom), b.ID, b.Bottom())
 	}
 	want := map[Role]int{}
-	for _, r := range b.Roles {
+	cards := b.Cards()
+	for _, r := range cards {
 		want[r]++
 	}
 	for _, r := range cfg.Deal {
@@ -99,10 +100,13 @@ func New(cfg Config) (*Game, error) {
 	for _, r := range cfg.Bottom {
 		want[r]--
 	}
-	for _, r := range b.Roles {
+	for _, r := range cards {
 		if want[r] != 0 {
 			return nil, errf(ErrBadInput, "deal does not match the composition of %s (role %s)", b.ID, r.Name())
 		}
+	}
+	if len(cfg.Bottom) > 0 && forbiddenBottom(cfg.Bottom, b.Options.ThiefTwoWolves == "allow") {
+		return nil, errf(ErrBadInput, "forbidden bottom cards: two wolf-camp cards, or 盜賊 and a wolf-camp card (the deal redeals them)")
 	}
 	g := &Game{b: *b, opt: b.Options, n: b.Players, rng: cfg.Seed ^ 0x9E3779B97F4A7C15}
 	g.halves = int(g.opt.SheriffWeight*2 + 0.5)
@@ -113,28 +117,6 @@ func New(cfg Config) (*Game, error) {
 	}
 	g.boardHooks()
 	return g, nil
-}
-
-// Deal shuffles a board's cards with a seeded generator (A2) and returns
-// the seats' cards (DealCards also returns the bottom cards).
-func Deal(b *Board, seed uint64) []Role {
-	seats, _ := DealCards(b, seed)
-	return seats
-}
-
-// DealCards shuffles a board's cards with a seeded generator (A2): the
-// first Players cards go to seats 1..Players, the rest are the bottom cards.
-func DealCards(b *Board, seed uint64) (seats, bottom []Role) {
-	d := append([]Role(nil), b.Roles...)
-	r := seed ^ 0xD1B54A32D192ED03
-	for i := len(d) - 1; i > 0; i-- {
-		j := int(splitmix(&r) % uint64(i+1))
-		d[i], d[j] = d[j], d[i]
-	}
-	if b.Players >= 0 && b.Players < len(d) {
-		return d[:b.Players:b.Players], d[b.Players:]
-	}
-	return d, nil
 }
 
 func splitmix(s *uint64) uint64 {

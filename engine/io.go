@@ -302,6 +302,11 @@ const (
 	ReasonNotPaused     Reason = "not-paused"
 	ReasonNothingToUndo Reason = "nothing-to-undo" // nothing to repeat or undo
 	ReasonBadPenalty    Reason = "bad-penalty"
+
+	ReasonThiefCard        Reason = "thief-card"         // Target: the thief keys 1 or 2
+	ReasonThiefMustTake    Reason = "thief-must-take"    // the thief must keep a card (no WAVE)
+	ReasonThiefMustWolf    Reason = "thief-must-wolf"    // Target: a wolf-camp card is in the bottom: the thief must keep it
+	ReasonThiefMustSpecial Reason = "thief-must-special" // Target: two wolf cards in the bottom (thief.two_wolf_bottom=allow): the special wolf first
 )
 
 // ReasonOf is the reason of a code's refusals that name no finer one.

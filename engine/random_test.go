@@ -19,7 +19,10 @@ var seed000Boards = []string{"seer-witch-hunter-idiot", "wolfking-guard", "white
 
 // playable are the boards the random-game tests and fuzzers play: seed 000's
 // and every board added since (each new board appends its id here).
-var playable = append([]string(nil), seed000Boards...)
+var playable = append(append([]string(nil), seed000Boards...),
+	// rules-more.md E1/E2: boards of known roles
+	"swhi-003", "guard-whitewolfking-003", "whitewolf-003", "wolfbeauty-003", "knight-003",
+	"swh-9-001", "swhg-12-001", "swhi-12-001")
 
 func newGame(t testing.TB, board string, seed uint64) *engine.Game {
 	t.Helper()
@@ -34,7 +37,8 @@ func newGamePaced(t testing.TB, board string, seed uint64, pace engine.NightPace
 		t.Fatal(err)
 	}
 	b.Options.NightPace = pace
-	g, err := engine.New(engine.Config{Board: b, Deal: engine.Deal(b, seed), Seed: seed})
+	deal, bottom := engine.DealCards(b, seed) // bottom: a thief board's two cards (none elsewhere)
+	g, err := engine.New(engine.Config{Board: b, Deal: deal, Bottom: bottom, Seed: seed})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,6 +32,9 @@ const (
 	PureWhite    Role = "purewhite"    // 純白之女
 	Gargoyle     Role = "gargoyle"     // 石像鬼
 	Gravekeeper  Role = "gravekeeper"  // 守墓人
+
+	// rules-more.md D2 (seeds 001 and 003)
+	Thief Role = "thief" // 盜賊
 )
 
 // Camp is the side and 屠邊 category of a role in one word, as the journal
@@ -168,6 +171,10 @@ var roleTab = [...]RoleInfo{
 		Steps: []StepInfo{{Kind: StepGargoyle, Confirm: true, Result: true}, {Kind: StepGargoyleKill, Confirm: true, Unblocked: true}}},
 	{ID: Gravekeeper, Name: "守墓人", Simplified: "守墓人", Category: CatGod,
 		Steps: []StepInfo{{Kind: StepGravekeeper}}},
+	// 盜賊: a villager until it keeps a bottom card (setRole); it never
+	// counts for 屠邊 as a thief (D0.1: the kept card's category).
+	{ID: Thief, Name: "盜賊", Simplified: "盗贼", Category: CatVillager,
+		Steps: []StepInfo{{Kind: StepThief}}},
 }
 
 // Roles lists every role the engine knows (a copy of the role table).
@@ -244,13 +251,16 @@ const (
 	StepGargoyle     StepKind = "gargoyle"     // 石像鬼: its check (open/close only with the step's OpenOnly)
 	StepGargoyleKill StepKind = "gargoylekill" // 石像鬼: its kill when every other wolf is out
 	StepGravekeeper  StepKind = "gravekeeper"
+
+	StepThief StepKind = "thief" // 盜賊: keeps one of the two bottom cards (night 1)
 )
 
 // StepKinds lists every known night step kind.
 func StepKinds() []StepKind {
 	return []StepKind{StepGuard, StepWolves, StepWolfBeauty, StepWitch, StepSeer, StepHunter,
 		StepIdiot, StepKnight, StepWhiteWolfKing, StepDreamweaver, StepNightmare, StepDemonHunter,
-		StepEclipseQueen, StepPrince, StepWolfWitch, StepPureWhite, StepGargoyle, StepGargoyleKill, StepGravekeeper}
+		StepEclipseQueen, StepPrince, StepWolfWitch, StepPureWhite, StepGargoyle, StepGargoyleKill, StepGravekeeper,
+		StepThief}
 }
 
 // stepInfo finds the role that acts in a step and the step's traits.
@@ -326,6 +336,8 @@ func hooksFor(r Role) roleHooks {
 		return gargoyleHooks()
 	case Gravekeeper:
 		return gravekeeperHooks()
+	case Thief:
+		return thiefHooks()
 	}
 	return roleHooks{} // 村民, 狼王: traits only
 }
@@ -353,4 +365,5 @@ type roleStates struct {
 	gargoyle gargoyleState
 	grave    gravekeeperState
 	prince   princeState
+	thief    thiefState
 }

@@ -83,4 +83,5 @@ const (
 	ActionDuel     ActionKind = "duel"
 	ActionSignup   ActionKind = "signup"
 	ActionWithdraw ActionKind = "withdraw"
+	ActionThief    ActionKind = "thief" // 盜賊 kept a bottom card: By, Role (kept), Result (the buried card's name)
 )

@@ -303,6 +303,8 @@ func (rv *Review) entryLine(e Entry) line {
 		l.text = "結果：" + resultText(e.Result)
 	case engine.RecSpeech:
 		l.text = runTitle(e) + "：" + seatName(e.Seat)
+	case engine.RecRole:
+		l.text = fmt.Sprintf("%s 身份改為：%s", seatName(e.Seat), engine.Role(e.Role).Name())
 	default:
 		l.text = fmt.Sprintf("%s %s seat=%d by=%d target=%d %s", e.Type, e.Kind, e.Seat, e.By, e.Target, e.Result)
 	}
@@ -334,6 +336,8 @@ func (rv *Review) actionText(e Entry) string {
 		if e.Target == 0 {
 			return rv.actor(e.By) + " 空守"
 		}
+	case "thief":
+		return rv.actor(e.By) + " 拿底牌：" + engine.Role(e.Role).Name() + "（埋牌：" + e.Result + "）"
 	}
 	return rv.actor(e.By) + " " + script.ActionLabel(e.Kind) + " " + seatName(e.Target)
 }

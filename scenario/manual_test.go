@@ -255,6 +255,24 @@ func manualNights() map[string][]manualLine {
 			{manual: "石像鬼請閉眼", id: "night.gargoylekill.close", night: 2},
 		}, wolvesLines(manualLine{}, plainAsk), witchGestureLines(), seerLines(),
 			hunterLines(manualLine{manual: "您的開槍狀態為", id: "night.hunter.status.formal"})),
+
+		// rules-more.md E1/E2, boards of known roles: the seeds give no 語術 of
+		// their own, so each speaks seed 000's lines for its steps.
+		"swhi-003": join(wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(), hunterLines(hunterState), openClose("愚者", "idiot", 0)),
+		"guard-whitewolfking-003": join(guardLines(), wolvesLines(manualLine{manual: "白狼王請舉手示意", id: "night.mark.whitewolfking"}, plainAsk),
+			witchLines(), seerLines(), hunterLines(hunterState)),
+		"whitewolf-003": join(guardLines(), wolvesLines(manualLine{manual: "白狼王請舉手示意", id: "night.mark.whitewolfking"}, plainAsk),
+			witchLines(), seerLines(), hunterLines(hunterState)),
+		"wolfbeauty-003": join(guardLines(), wolvesLines(manualLine{manual: "狼美人請舉手示意", id: "night.mark.wolfbeauty"}, plainAsk), []manualLine{
+			{manual: "狼美人請睜眼，請選擇你要魅惑的目標", id: "night.wolfbeauty.open"},
+			{manual: "確認是他嗎", id: "night.confirm"},
+			{manual: "狼美人請閉眼", id: "night.wolfbeauty.close"},
+		}, witchLines(), seerLines(), openClose("愚者", "idiot", 0)),
+		"knight-003": join(guardLines(), wolvesLines(manualLine{manual: "白狼王請舉手示意", id: "night.mark.whitewolfking"}, plainAsk),
+			witchLines(), seerLines(), openClose("騎士", "knight", 0)),
+		"swh-9-001":   join(wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(), hunterLines(hunterState)),
+		"swhg-12-001": join(guardLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(), hunterLines(hunterState)),
+		"swhi-12-001": join(wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(), hunterLines(hunterState), openClose("愚者", "idiot", 0)),
 	}
 }
 

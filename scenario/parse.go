@@ -13,6 +13,7 @@ type File struct {
 	Name      string
 	Board     string
 	Roles     []engine.Role
+	Bottom    []engine.Role // the cards dealt to no seat (rules-more.md: a thief's two)
 	Seed      uint64
 	HasSeed   bool
 	Options   []Option
@@ -21,6 +22,8 @@ type File struct {
 	Expects   []Expect
 	BoardLine int
 	RolesLine int
+	// BottomLine is the line of the bottom header (0 = none).
+	BottomLine int
 }
 
 // Option is a board-option override.
@@ -80,6 +83,7 @@ type Decision struct {
 	Hour     int
 	Minute   int
 	Text     string
+	Card     engine.Role // 盜賊: the bottom card kept
 }
 
 // Expect is an expectation line.
@@ -102,7 +106,7 @@ func (e *ParseError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.
 // keyword spellings: Traditional (canonical), Simplified and English.
 func keyword(tok string) string {
 	switch tok {
-	case "board", "roles", "seed", "option", "clock", "expect":
+	case "board", "roles", "seed", "option", "clock", "expect", "bottom":
 		return tok
 	case "上警", "signup":
 		return "上警"
@@ -295,6 +299,22 @@ func Parse(name string, src []byte) (*File, error) {
 				return nil, fail(ln, "roles lists one role per seat")
 			}
 			f.RolesLine = ln
+			continue
+		case "bottom":
+			if sec != nil || f.Bottom != nil {
+				return nil, fail(ln, "bottom belongs in the header, once")
+			}
+			for _, a := range args {
+				ri, ok := engine.LookupRole(a)
+				if !ok {
+					return nil, fail(ln, "unknown role %q", a)
+				}
+				f.Bottom = append(f.Bottom, ri.ID)
+			}
+			if len(f.Bottom) == 0 {
+				return nil, fail(ln, "bottom lists the cards dealt to no seat")
+			}
+			f.BottomLine = ln
 			continue
 		case "seed":
 			if sec != nil || len(args) != 1 {
@@ -543,6 +563,15 @@ func parseDecision(kw string, toks []string) (Decision, error) {
 		return d, fmt.Errorf("unknown directive %q", toks[0])
 	}
 	d.Kind, d.Role = KNight, r
+	if r == engine.Thief && len(args) == 1 && word(args[0]) != "不用" {
+		// 盜賊 狼人: the bottom card the thief keeps, by name
+		ri, ok := engine.LookupRole(args[0])
+		if !ok {
+			return d, fmt.Errorf("盜賊 takes the name of the bottom card it keeps (or 不用)")
+		}
+		d.Card = ri.ID
+		return d, nil
+	}
 	switch {
 	case len(args) == 1 && (word(args[0]) == "分歧" || word(args[0]) == "救" || word(args[0]) == "不用"):
 		d.Word = word(args[0])
@@ -619,6 +648,15 @@ func parseExpect(args []string) (Expect, error) {
 			return e, fmt.Errorf("expect exile DAY SEAT")
 		}
 		return e, seats(0)
+	case "role":
+		if n != 2 {
+			return e, fmt.Errorf("expect role SEAT ROLE")
+		}
+		if _, ok := engine.LookupRole(e.Args[1]); !ok {
+			return e, fmt.Errorf("unknown role %q", e.Args[1])
+		}
+		_, err := seatNum(e.Args[0])
+		return e, err
 	}
 	return e, fmt.Errorf("unknown expectation %q", e.What)
 }

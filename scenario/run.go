@@ -123,9 +123,20 @@ func Run(f *File, boards BoardSource) *Result {
 			return fail(o.Line, err)
 		}
 	}
-	g, err := engine.New(engine.Config{Board: b, Deal: f.Roles, Seed: f.Seed})
+	if msg := dealProblem(b, f); msg != "" {
+		line := f.BottomLine
+		if line == 0 {
+			line = f.RolesLine
+		}
+		res.Err = &RunError{Line: line, Msg: msg, Code: engine.ErrBadInput}
+		return res
+	}
+	g, err := engine.New(engine.Config{Board: b, Deal: f.Roles, Bottom: f.Bottom, Seed: f.Seed})
 	if err != nil {
 		line := f.RolesLine
+		if f.BottomLine != 0 && strings.Contains(err.Error(), "bottom") {
+			line = f.BottomLine
+		}
 		if line == 0 {
 			line = f.BoardLine
 		}
@@ -347,6 +358,9 @@ func (r *runner) recordEvent(rec *engine.Record) Event {
 		ev.Seat, ev.Points = intp(rec.Seat), rec.Points
 	case engine.RecAction:
 		ev.What, ev.By, ev.Target, ev.When = rec.Kind, rec.By, intp(rec.Target), rec.When
+		if rec.Role != "" { // the thief's kept card, and the buried one
+			ev.Role, ev.Result = rec.Role.Name(), rec.Result
+		}
 	}
 	return ev
 }
@@ -468,6 +482,21 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 		}
 		var ins []engine.Input
 		switch d.Role {
+		case engine.Thief:
+			if d.Word == "不用" {
+				ins = append(ins, gesture(p.Actors[0], engine.ActWave))
+				break
+			}
+			k := 0
+			for i, c := range r.g.Bottom() {
+				if c == d.Card && k == 0 {
+					k = i + 1
+				}
+			}
+			if k == 0 {
+				return fail("盜賊 %s: the bottom cards are %s", d.Card.Name(), roleNames(r.g.Bottom()))
+			}
+			ins = append(ins, target(p.Actors[0], k))
 		case engine.Werewolf:
 			if d.Word == "分歧" {
 				for i, a := range p.Actors {
@@ -730,6 +759,10 @@ func (r *runner) expectations() []Failure {
 			if !found {
 				failf("checks by %d on %d: %v", by, t, got)
 			}
+		case "role":
+			if msg := r.expectRole(e); msg != "" {
+				failf("%s", msg)
+			}
 		case "exile":
 			day, s := seat(0), seat(1)
 			found, got := false, -1
@@ -755,6 +788,75 @@ func (r *runner) expectations() []Failure {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
 	return out
+}
+
+// expectRole: the card a seat plays at the end (the thief's pick).
+func (r *runner) expectRole(e Expect) string {
+	s, _ := seatNum(e.Args[0])
+	want, _ := engine.LookupRole(e.Args[1])
+	if s < 1 || s > r.g.Players() {
+		return fmt.Sprintf("no seat %d", s)
+	}
+	if got := r.g.RoleOf(s); got != want.ID {
+		return fmt.Sprintf("seat %d plays %s", s, got.Name())
+	}
+	return ""
+}
+
+// dealProblem checks the header's cards against the board: roles (one a
+// seat) and bottom together must be the board's cards ("" = they are).
+func dealProblem(b *engine.Board, f *File) string {
+	if len(f.Roles) != b.Players {
+		return fmt.Sprintf("roles lists %d cards; board %s has %d seats", len(f.Roles), b.ID, b.Players)
+	}
+	if len(f.Bottom) != b.Bottom() {
+		if b.Bottom() > 0 {
+			return fmt.Sprintf("board %s leaves %d bottom cards: write them on a `bottom` line (roles + bottom = the board's %d cards); bottom lists %d", b.ID, b.Bottom(), len(b.Cards()), len(f.Bottom))
+		}
+		return fmt.Sprintf("board %s has no bottom cards: remove the `bottom` line", b.ID)
+	}
+	want := map[engine.Role]int{}
+	cards := b.Cards()
+	for _, c := range cards {
+		want[c]++
+	}
+	for _, c := range append(append([]engine.Role(nil), f.Roles...), f.Bottom...) {
+		want[c]--
+	}
+	var extra, missing []string
+	for _, c := range cards {
+		if n := want[c]; n > 0 {
+			missing = append(missing, fmt.Sprintf("%s×%d", c.Name(), n))
+		} else if n < 0 {
+			extra = append(extra, fmt.Sprintf("%s×%d", c.Name(), -n))
+		}
+		want[c] = 0
+	}
+	for c, n := range want {
+		if n < 0 {
+			extra = append(extra, fmt.Sprintf("%s×%d", c.Name(), -n))
+		}
+	}
+	if len(extra) == 0 && len(missing) == 0 {
+		return ""
+	}
+	sort.Strings(extra)
+	return fmt.Sprintf("roles + bottom are not the cards of board %s: missing %s; not on the board %s", b.ID, strings.Join(orNone(missing), " "), strings.Join(orNone(extra), " "))
+}
+
+func orNone(a []string) []string {
+	if len(a) == 0 {
+		return []string{"none"}
+	}
+	return a
+}
+
+func roleNames(rs []engine.Role) string {
+	var s []string
+	for _, x := range rs {
+		s = append(s, x.Name())
+	}
+	return strings.Join(s, " ")
 }
 
 // dayEnded: night day+1 began or the game ended after day started.

@@ -39,6 +39,7 @@ func nightKinds() [][3]string {
 		{"gargoyle", "石像鬼", "石像鬼請睜眼，請選擇你要查驗的目標"},
 		{"gravekeeper", "守墓人", "守墓人請睜眼"},
 		{"gargoylekill", "石像鬼", "石像鬼請睜眼"},
+		{"thief", "盜賊", "盜賊請睜眼"},
 	}
 }
 
@@ -180,6 +181,9 @@ func All() []Line {
 			// summary): the lines follow the other steps' pattern.
 			src = "project (manual silent: 石像鬼守墓人 has no 守墓人 語術)"
 		}
+		if id == "thief" {
+			src = "seed 004 2、法官宣布“盗贼请睁眼”…“盗贼请闭眼”"
+		}
 		out = append(out,
 			Line{ID: "night." + id + ".open", Text: open, Source: src},
 			Line{ID: "night." + id + ".wake", Text: name + "請睜眼", Source: src + " (open and close only)"},
@@ -189,7 +193,11 @@ func All() []Line {
 	}
 	for _, r := range roleNames() {
 		out = append(out, Line{ID: "cue.exact." + r[0], Text: "{s}查驗{s2}：" + r[1], Cue: true})
+		// the thief's step shows the judge each bottom card (rules-more.md D2 盜賊)
+		out = append(out, Line{ID: "cue.thief.card." + r[0], Text: "盜賊底牌{s}：" + r[1], Cue: true})
 	}
+	out = append(out, Line{ID: "cue.thief.forced", Text: "盜賊{s}：底牌{s2}是狼人陣營的牌，直接給予盜賊，另一張埋牌", Cue: true,
+		Source: "seed 001 14張盜賊丘比特 (3) 就直接给盗贼狼身份另一身份将被埋"})
 	for i := range out {
 		if out[i].Pinyin == "" {
 			out[i].Pinyin = defaultPinyin(out[i].ID)
@@ -208,6 +216,7 @@ func roleNames() [][2]string {
 		{"evilknight", "惡靈騎士"}, {"bloodmoon", "血月使徒"}, {"demonhunter", "獵魔人"},
 		{"eclipsequeen", "蝕時狼妃"}, {"prince", "定序王子"}, {"wolfwitch", "狼巫"}, {"purewhite", "純白之女"},
 		{"gargoyle", "石像鬼"}, {"gravekeeper", "守墓人"},
+		{"thief", "盜賊"},
 	}
 }
 

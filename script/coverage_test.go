@@ -21,7 +21,8 @@ func TestEngineLinesAreInTheCatalogue(t *testing.T) {
 	seen := map[string]bool{}
 	for _, b := range all {
 		for seed := uint64(1); seed <= 40; seed++ {
-			g, err := engine.New(engine.Config{Board: b, Deal: engine.Deal(b, seed), Seed: seed})
+			deal, bottom := engine.DealCards(b, seed)
+			g, err := engine.New(engine.Config{Board: b, Deal: deal, Bottom: bottom, Seed: seed})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -54,6 +54,7 @@ var Actions = map[string]string{
 	"signup":   "上警",
 	"withdraw": "退水",
 	"check":    "查驗",
+	"thief":    "拿底牌",
 }
 
 // Votes names each kind of vote (engine.VoteKind).
@@ -88,6 +89,7 @@ var Records = map[string]string{
 	"result":  "結果",
 	"penalty": "扣分",
 	"action":  "行動",
+	"role":    "換身份",
 }
 
 func label(m map[string]string, k string) string {

@@ -49,7 +49,8 @@ func TestEngineLinesCanBeVoiced(t *testing.T) {
 	for _, bd := range all {
 		maxSeat = max(maxSeat, bd.Players)
 		for seed := uint64(1); seed <= 40; seed++ {
-			g, err := engine.New(engine.Config{Board: bd, Deal: engine.Deal(bd, seed), Seed: seed})
+			deal, bottom := engine.DealCards(bd, seed) // a thief board's bottom cards too
+			g, err := engine.New(engine.Config{Board: bd, Deal: deal, Bottom: bottom, Seed: seed})
 			if err != nil {
 				t.Fatal(err)
 			}

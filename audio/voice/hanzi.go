@@ -2,7 +2,7 @@
 
 package voice
 
-// hanzi is the pinyin of the 209 Han characters the voice reads: the
+// hanzi is the pinyin of the 211 Han characters the voice reads: the
 // first Tone3 reading go-pinyin gives each (no tone digit for the neutral
 // tone), sorted by character for a binary search. See readings.
 var hanzi = [...]hanziReading{
@@ -142,6 +142,7 @@ var hanzi = [...]hanziReading{
 	{'白', "bai2"},
 	{'的', "de"},
 	{'盔', "kui1"},
+	{'盜', "dao4"},
 	{'目', "mu4"},
 	{'直', "zhi2"},
 	{'看', "kan4"},
@@ -185,6 +186,7 @@ var hanzi = [...]hanziReading{
 	{'謝', "xie4"},
 	{'警', "jing3"},
 	{'護', "hu4"},
+	{'賊', "zei2"},
 	{'走', "zou3"},
 	{'身', "shen1"},
 	{'迅', "xun4"},

@@ -217,7 +217,8 @@
       const c = cls.join(' ');
       if (tile.className !== c) tile.className = c;
       const [role, st, star] = [tile.querySelector('.role'), tile.querySelector('.status'), tile.querySelector('.star')];
-      if (role.textContent !== x.role_name) role.textContent = x.role_name;
+      const roleText = x.dealt_name ? x.dealt_name + '→' + x.role_name : x.role_name; // the thief's kept card
+      if (role.textContent !== roleText) role.textContent = roleText;
       if (st.textContent !== status) st.textContent = status;
       star.hidden = !x.sheriff;
     });
@@ -252,7 +253,8 @@
     renderSeats(s);
     const bottom = (s.game && s.game.bottom) || [];
     $('bottom').hidden = !bottom.length;
-    text('bottom', bottom.length ? '底牌：' + bottom.map((c) => c.role_name).join('、') : '');
+    const pick = (c) => c.kept ? '（盜賊' + c.thief + '號拿走）' : c.buried ? '（埋牌）' : '';
+    text('bottom', bottom.length ? '底牌：' + bottom.map((c) => c.role_name + pick(c)).join('、') : '');
     fill('live-vote', s.live_vote ? voteBlock(s.live_vote, true) : null);
     fill('inputs', s.inputs.map((i) => el('li', {}, i.label, ' ', el('small', { text: sourceLabel(i.source) }))));
     fill('votes', s.votes.slice().reverse().map((v) => voteBlock(v, false)));
