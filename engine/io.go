@@ -174,6 +174,7 @@ const (
 	RecPenalty RecordType = "penalty" // Seat, Points
 	RecAction  RecordType = "action"  // a night action, for the 復盤: Kind, By, Target
 	RecRole    RecordType = "role"    // Seat, Role: the card a seat plays changed (the thief's pick, a wild child that turned)
+	RecSilence RecordType = "silence" // Day, Seat: 禁言長老 silenced the seat for the day (announced)
 )
 
 // Cause is why a seat went out (scenario-format.md's cause words).
@@ -302,6 +303,7 @@ const (
 	ReasonNotPaused     Reason = "not-paused"
 	ReasonNothingToUndo Reason = "nothing-to-undo" // nothing to repeat or undo
 	ReasonBadPenalty    Reason = "bad-penalty"
+	ReasonNotEligible   Reason = "not-eligible" // Role: 潛行者 has nobody to assassinate tonight
 )
 
 // ReasonOf is the reason of a code's refusals that name no finer one.

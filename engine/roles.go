@@ -32,6 +32,10 @@ const (
 	PureWhite    Role = "purewhite"    // 純白之女
 	Gargoyle     Role = "gargoyle"     // 石像鬼
 	Gravekeeper  Role = "gravekeeper"  // 守墓人
+
+	SilenceElder Role = "silenceelder" // 禁言長老
+	Stalker      Role = "stalker"      // 潛行者
+	Butterfly    Role = "butterfly"    // 花蝴蝶
 )
 
 // Camp is the side and 屠邊 category of a role in one word, as the journal
@@ -168,6 +172,12 @@ var roleTab = [...]RoleInfo{
 		Steps: []StepInfo{{Kind: StepGargoyle, Confirm: true, Result: true}, {Kind: StepGargoyleKill, Confirm: true, Unblocked: true}}},
 	{ID: Gravekeeper, Name: "守墓人", Simplified: "守墓人", Category: CatGod,
 		Steps: []StepInfo{{Kind: StepGravekeeper}}},
+	{ID: SilenceElder, Name: "禁言長老", Simplified: "禁言长老", Category: CatGod,
+		Steps: []StepInfo{{Kind: StepSilenceElder, Confirm: true}}},
+	{ID: Stalker, Name: "潛行者", Simplified: "潜行者", Category: CatGod,
+		Steps: []StepInfo{{Kind: StepStalker}}},
+	{ID: Butterfly, Name: "花蝴蝶", Simplified: "花蝴蝶", Category: CatGod,
+		Steps: []StepInfo{{Kind: StepButterfly, Confirm: true}}},
 }
 
 // Roles lists every role the engine knows (a copy of the role table).
@@ -244,13 +254,18 @@ const (
 	StepGargoyle     StepKind = "gargoyle"     // 石像鬼: its check (open/close only with the step's OpenOnly)
 	StepGargoyleKill StepKind = "gargoylekill" // 石像鬼: its kill when every other wolf is out
 	StepGravekeeper  StepKind = "gravekeeper"
+
+	StepSilenceElder StepKind = "silenceelder" // 禁言長老: silences a seat for the next day
+	StepStalker      StepKind = "stalker"      // 潛行者: shown the seat he may assassinate, OK or WAVE
+	StepButterfly    StepKind = "butterfly"    // 花蝴蝶: hugs another seat
 )
 
 // StepKinds lists every known night step kind.
 func StepKinds() []StepKind {
 	return []StepKind{StepGuard, StepWolves, StepWolfBeauty, StepWitch, StepSeer, StepHunter,
 		StepIdiot, StepKnight, StepWhiteWolfKing, StepDreamweaver, StepNightmare, StepDemonHunter,
-		StepEclipseQueen, StepPrince, StepWolfWitch, StepPureWhite, StepGargoyle, StepGargoyleKill, StepGravekeeper}
+		StepEclipseQueen, StepPrince, StepWolfWitch, StepPureWhite, StepGargoyle, StepGargoyleKill, StepGravekeeper,
+		StepSilenceElder, StepStalker, StepButterfly}
 }
 
 // stepInfo finds the role that acts in a step and the step's traits.
@@ -326,6 +341,12 @@ func hooksFor(r Role) roleHooks {
 		return gargoyleHooks()
 	case Gravekeeper:
 		return gravekeeperHooks()
+	case SilenceElder:
+		return silenceElderHooks()
+	case Stalker:
+		return stalkerHooks()
+	case Butterfly:
+		return butterflyHooks()
 	}
 	return roleHooks{} // 村民, 狼王: traits only
 }
@@ -333,7 +354,11 @@ func hooksFor(r Role) roleHooks {
 // nightDeathOrder is the order in which the roles' own night deaths resolve,
 // after the knife and the poison: the hunt, the check kills, the
 // reflection, the dream.
-func nightDeathOrder() [4]Role { return [4]Role{DemonHunter, PureWhite, EvilKnight, Dreamweaver} }
+func nightDeathOrder() []Role {
+	return []Role{DemonHunter, PureWhite, EvilKnight, Dreamweaver,
+		Stalker, // rules-more.md H1 (4): 潛行者's 暗殺, after the bet
+	}
+}
 
 // roleStates holds each role's own state; each type is defined in the
 // role's file.
@@ -353,4 +378,8 @@ type roleStates struct {
 	gargoyle gargoyleState
 	grave    gravekeeperState
 	prince   princeState
+
+	silence silenceElderState
+	stalk   stalkerState
+	hug     butterflyState
 }

@@ -83,4 +83,8 @@ const (
 	ActionDuel     ActionKind = "duel"
 	ActionSignup   ActionKind = "signup"
 	ActionWithdraw ActionKind = "withdraw"
+
+	ActionSilence     ActionKind = "silence"     // 禁言長老's choice (0 = 空禁)
+	ActionHug         ActionKind = "hug"         // 花蝴蝶's hug
+	ActionAssassinate ActionKind = "assassinate" // 潛行者's 暗殺
 )

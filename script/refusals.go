@@ -54,6 +54,7 @@ var Refusals = map[string]string{
 	"not-paused":      "遊戲沒有暫停",
 	"nothing-to-undo": "沒有可以撤銷或重播的操作",
 	"bad-penalty":     "扣分要在 0.5 到 3 分之間，以 0.5 分為單位",
+	"not-eligible":    "{role}今晚沒有可以暗殺的目標",
 }
 
 // RefusalArgs are a refusal's arguments, already in words where they are

@@ -54,6 +54,10 @@ var Actions = map[string]string{
 	"signup":   "上警",
 	"withdraw": "退水",
 	"check":    "查驗",
+
+	"silence":     "禁言",
+	"hug":         "抱住",
+	"assassinate": "暗殺",
 }
 
 // Votes names each kind of vote (engine.VoteKind).
@@ -88,6 +92,8 @@ var Records = map[string]string{
 	"result":  "結果",
 	"penalty": "扣分",
 	"action":  "行動",
+	"silence": "禁言",
+	"role":    "換牌",
 }
 
 func label(m map[string]string, k string) string {
