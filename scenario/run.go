@@ -102,6 +102,8 @@ type runner struct {
 	checks []engine.Record
 	deaths []engine.Record
 	exiles []engine.Record
+
+	silences []engine.Record // 禁言長老's silences (expect silenced)
 }
 
 // maxSteps bounds a run: a stuck game is an error, never a hang.
@@ -347,6 +349,9 @@ func (r *runner) recordEvent(rec *engine.Record) Event {
 		ev.Seat, ev.Points = intp(rec.Seat), rec.Points
 	case engine.RecAction:
 		ev.What, ev.By, ev.Target, ev.When = rec.Kind, rec.By, intp(rec.Target), rec.When
+	case engine.RecSilence:
+		ev.Day, ev.Seat = rec.Day, intp(rec.Seat)
+		r.silences = append(r.silences, *rec)
 	}
 	return ev
 }
@@ -484,6 +489,15 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 				for _, a := range p.Actors {
 					ins = append(ins, target(a, d.Seats[0]))
 				}
+			}
+		case engine.Stalker:
+			switch d.Word {
+			case "刺":
+				ins = append(ins, gesture(p.Actors[0], engine.ActUp))
+			case "不刺":
+				ins = append(ins, gesture(p.Actors[0], engine.ActWave))
+			default:
+				return fail("潛行者 刺 | 不刺")
 			}
 		case engine.Witch:
 			w := p.Actors[0]
@@ -750,6 +764,17 @@ func (r *runner) expectations() []Failure {
 				} else {
 					failf("day %d exiled %d", day, got)
 				}
+			}
+		case "silenced":
+			day, s := seat(0), seat(1)
+			var got []int
+			for _, x := range r.silences {
+				if x.Day == day {
+					got = append(got, x.Seat)
+				}
+			}
+			if !(len(got) == 1 && got[0] == s) && !(s == 0 && len(got) == 0) {
+				failf("silenced on day %d: %v", day, got)
 			}
 		}
 	}
