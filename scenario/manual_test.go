@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"wolftable/boards"
+	"wolftable/engine"
 	"wolftable/scenario"
 	"wolftable/script"
 )
@@ -323,8 +324,8 @@ func TestManualLines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(nights) != len(all) {
-		t.Fatalf("%d boards have a table, %d boards exist", len(nights), len(all))
+	if n := len(all) - countPartE(all); len(nights) != n {
+		t.Fatalf("%d boards have a table, %d seed-000 boards exist", len(nights), n)
 	}
 	said := suiteLines(t)
 	dayIDs := map[string]bool{}
@@ -333,6 +334,9 @@ func TestManualLines(t *testing.T) {
 	}
 	for _, b := range all {
 		rows, ok := nights[b.ID]
+		if !ok && isPartE(b.ID) {
+			continue // rules-more.md E boards: no seed-000 manual (their lines cite seeds 003/004)
+		}
 		if !ok {
 			t.Errorf("board %s has no table of the manual's lines", b.ID)
 			continue
@@ -445,4 +449,25 @@ func suiteLines(t *testing.T) map[string]map[string]int {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// isPartE: a board of rules-more.md E0.4 (seeds 003 and 001, whose ids end
+// in the seed, and the named-only seed-000 boards of E3), which the seed-000
+// manual has no 語術 for.
+func isPartE(id string) bool {
+	switch id {
+	case "wolfking-magician", "secret-admirer", "miracle-merchant", "misty-crow", "animal-dream":
+		return true
+	}
+	return strings.HasSuffix(id, "-003") || strings.HasSuffix(id, "-001")
+}
+
+func countPartE(all []*engine.Board) int {
+	n := 0
+	for _, b := range all {
+		if isPartE(b.ID) {
+			n++
+		}
+	}
+	return n
 }
