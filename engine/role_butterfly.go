@@ -38,6 +38,7 @@ func butterflyHooks() roleHooks {
 }
 
 func butterflyStep(g *Game, s *step, _ StepKind, live bool) bool {
+	g.say("night.butterfly.ask")
 	if live && g.rs.hug.hugs >= butterflyHugs && !g.nightBlocked(s.actors[0]) {
 		g.cue(s.actors[0], "cue.blocked", s.actors[0]) // both hugs used (H17)
 	}

@@ -41,7 +41,7 @@ func nightKinds() [][3]string {
 		{"gargoylekill", "石像鬼", "石像鬼請睜眼"},
 		{"silenceelder", "禁言長老", "禁言長老請睜眼，請選擇你要禁言的玩家"},
 		{"stalker", "潛行者", "潛行者請睜眼"},
-		{"butterfly", "花蝴蝶", "花蝴蝶請睜眼，請選擇你要抱的玩家"},
+		{"butterfly", "花蝴蝶", "花蝴蝶請睜眼"},
 	}
 }
 
@@ -171,6 +171,7 @@ func fixedLines() []Line {
 		{ID: "cue.whitewolfking.cannot", Text: "白狼王{s}：不可以發動技能（拇指向下）", Cue: true},
 
 		// rules-more.md D2 禁言長老, 潛行者 (seed 003 角色介紹; seed 004 #12 流程)
+		{ID: "night.butterfly.ask", Text: "請選擇你要擁抱的玩家", Source: "seed 003 花蝴蝶: 花蝴蝶在夜晚可以抱一名其他玩家"},
 		{ID: "night.stalker.ask", Text: "是否暗殺這名玩家", Source: "seed 003 潜行者: 当晚潜行者可秘密暗杀这位玩家"},
 		{ID: "day.silenced", Text: "{s}玩家被禁言", Source: "seed 003 禁言长老: 第二天法官(报/不报)禁言信息"},
 		{ID: "speech.silenced", Text: "{s}玩家被禁言，不能發言", Source: "seed 003 禁言长老: 被禁言玩家在第二天白天不能发言，仅能使用手势交流"},

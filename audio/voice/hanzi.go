@@ -2,7 +2,7 @@
 
 package voice
 
-// hanzi is the pinyin of the 220 Han characters the voice reads: the
+// hanzi is the pinyin of the 221 Han characters the voice reads: the
 // first Tone3 reading go-pinyin gives each (no tone digit for the neutral
 // tone), sorted by character for a binary search. See readings.
 var hanzi = [...]hanziReading{
@@ -97,6 +97,7 @@ var hanzi = [...]hanziReading{
 	{'按', "an4"},
 	{'接', "jie1"},
 	{'撕', "si1"},
+	{'擁', "yong1"},
 	{'擇', "ze2"},
 	{'擊', "ji1"},
 	{'攝', "she4"},
