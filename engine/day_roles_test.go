@@ -270,3 +270,29 @@ func TestButterflyA15(t *testing.T) {
 	none := a15Trace(t, b.ID, deal, 3, quiet(v, nil))
 	sameTrace(t, "花蝴蝶 used up vs waving", usedUp, none)
 }
+
+// TestButterflyBlockedA15: a hugged seer and a hugged stalker (blocked) give
+// the same public night as a hug on a villager.
+func TestButterflyBlockedA15(t *testing.T) {
+	b, _ := boards.Get("butterfly-003")
+	deal := engine.Deal(b, 7)
+	bf, seer := seatOf(deal, engine.Butterfly, 0), seatOf(deal, engine.Seer, 0)
+	st, v := seatOf(deal, engine.Stalker, 0), seatOf(deal, engine.Villager, 0)
+	v2, w := seatOf(deal, engine.Villager, 1), seatOf(deal, engine.Werewolf, 0)
+	// everyone exiles v on day 1 but the stalker, who votes v2: eligible on night 2
+	votes := func(p engine.Prompt) []engine.Input {
+		if p.Step == engine.WaitVote && p.Kind == engine.VoteExile {
+			return []engine.Input{engine.SeatTarget(st, v2)}
+		}
+		return nil
+	}
+	keys := both(votes,
+		nightKeys(2, engine.StepSeer, seer, engine.SeatTarget(seer, w)),
+		nightKeys(2, engine.StepStalker, st, engine.SeatGesture(st, engine.ActUp)))
+	hug := func(x int) func(p engine.Prompt) []engine.Input {
+		return both(keys, nightKeys(2, engine.StepButterfly, bf, engine.SeatTarget(bf, x)))
+	}
+	free := a15Trace(t, b.ID, deal, 2, quiet(v, hug(v2)))
+	sameTrace(t, "hugged seer vs hugged villager", free, a15Trace(t, b.ID, deal, 2, quiet(v, hug(seer))))
+	sameTrace(t, "hugged stalker vs hugged villager", free, a15Trace(t, b.ID, deal, 2, quiet(v, hug(st))))
+}
