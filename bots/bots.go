@@ -215,6 +215,15 @@ func (d *Driver) Choices(p engine.Prompt) []engine.Input {
 				}
 				out = append(out, t(p.Actors[0], k))
 			}
+		case engine.StepStalker:
+			// 潛行者: kill (up) when he may, or spare; refused when he may not
+			for _, a := range p.Actors {
+				if d.chance(50) {
+					out = append(out, gest(a, engine.ActUp))
+				} else {
+					out = append(out, gest(a, engine.ActWave))
+				}
+			}
 		default:
 			for _, a := range p.Actors {
 				out = append(out, t(a, d.pick(d.living())))

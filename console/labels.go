@@ -257,6 +257,8 @@ func recordText(r *engine.Record) string {
 			target = " 空"
 		}
 		return fmt.Sprintf("%s：%s%s%s", phaseLabel(r.When), by, w, target)
+	case engine.RecSilence:
+		return fmt.Sprintf("第%d天 禁言%s", r.Day, seat(r.Seat))
 	}
 	return string(r.Type)
 }

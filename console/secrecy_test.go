@@ -238,6 +238,7 @@ var hiddenChoices = map[string]bool{
 	string(engine.StepSeer): true, string(engine.StepGuard): true, string(engine.StepGargoyle): true,
 	string(engine.StepPureWhite): true, string(engine.StepWolfWitch): true,
 	string(engine.StepThief): true, // the thief's card (its key, or the timeout's first card)
+	string(engine.StepButterfly): true, string(engine.StepStalker): true, // a hug on a villager; 潛行者 cannot act on night 1
 }
 
 // secrecyPair is a pair of games that differ only in a hidden fact.
@@ -251,21 +252,26 @@ func secrecyPairs(t *testing.T, b *engine.Board) []secrecyPair {
 	deal := engine.Deal(b, 11)
 	villagers := seatsOf(deal, engine.Villager)
 	witch := seatsOf(deal, engine.Witch)
-	if len(villagers) < 2 || len(witch) != 1 {
-		t.Fatalf("board %s: the pairs need two villagers and a witch (deal %v)", b.ID, deal)
+	if len(villagers) < 2 || len(witch) > 1 {
+		t.Fatalf("board %s: the pairs need two villagers and at most one witch (deal %v)", b.ID, deal)
 	}
-	v, v2, w := villagers[0], villagers[1], witch[0]
+	v, v2, w := villagers[0], villagers[1], 0
+	if len(witch) == 1 {
+		w = witch[0] // a board without a witch (butterfly-003) skips the witch's presses
+	}
 	emptyKnife := hidden{night: 1, step: "night", kind: string(engine.StepWolves), at: 3, keys: target(0), who: actors}
 	var pairs []secrecyPair
 
 	// the wolves' target and the witch's antidote: a kill saved, or no kill
-	pairs = append(pairs, secrecyPair{name: "knife saved vs empty knife",
-		a: play{deal: deal, untilDay: 1, presses: []hidden{
-			{night: 1, step: "night", kind: string(engine.StepWolves), at: 3, keys: target(v), who: actors},
-			{night: 1, step: "night", kind: string(engine.StepWitch), at: 2, seat: w, keys: []hw.Key{hw.KeyUp}},
-		}},
-		b: play{deal: deal, untilDay: 1, presses: []hidden{emptyKnife}},
-	})
+	if w != 0 {
+		pairs = append(pairs, secrecyPair{name: "knife saved vs empty knife",
+			a: play{deal: deal, untilDay: 1, presses: []hidden{
+				{night: 1, step: "night", kind: string(engine.StepWolves), at: 3, keys: target(v), who: actors},
+				{night: 1, step: "night", kind: string(engine.StepWitch), at: 2, seat: w, keys: []hw.Key{hw.KeyUp}},
+			}},
+			b: play{deal: deal, untilDay: 1, presses: []hidden{emptyKnife}},
+		})
+	}
 
 	// a check, a guard… made or skipped; the witch waving or not
 	var made []hidden
@@ -274,7 +280,10 @@ func secrecyPairs(t *testing.T, b *engine.Board) []secrecyPair {
 			made = append(made, hidden{night: 1, step: "night", kind: string(st.Kind), at: 4, keys: target(v2), who: actors})
 		}
 	}
-	made = append(made, emptyKnife, hidden{night: 1, step: "night", kind: string(engine.StepWitch), at: 5, seat: w, keys: []hw.Key{hw.KeyWave}})
+	made = append(made, emptyKnife)
+	if w != 0 {
+		made = append(made, hidden{night: 1, step: "night", kind: string(engine.StepWitch), at: 5, seat: w, keys: []hw.Key{hw.KeyWave}})
+	}
 	pairs = append(pairs, secrecyPair{name: "night choices made vs skipped",
 		a: play{deal: deal, untilDay: 1, presses: made},
 		b: play{deal: deal, untilDay: 1, presses: []hidden{emptyKnife}},
@@ -302,7 +311,8 @@ func secrecyPairs(t *testing.T, b *engine.Board) []secrecyPair {
 			{night: 2, step: "night", kind: string(engine.StepWolves), at: 3, keys: target(0), who: actors},
 		}
 	}
-	roles := []engine.Role{engine.Witch, engine.Seer, engine.Guard, engine.Gargoyle}
+	roles := []engine.Role{engine.Witch, engine.Seer, engine.Guard, engine.Gargoyle,
+		engine.SilenceElder, engine.Stalker, engine.Butterfly}
 	for _, role := range roles {
 		holders := seatsOf(deal, role)
 		if len(holders) != 1 {
@@ -316,6 +326,12 @@ func secrecyPairs(t *testing.T, b *engine.Board) []secrecyPair {
 			acts = append(acts, hidden{night: 2, step: "night", kind: string(engine.StepWitch), at: 2, seat: v, keys: []hw.Key{hw.KeyWave}})
 		case engine.Seer, engine.Guard:
 			acts = append(acts, hidden{night: 2, step: "night", kind: string(role), at: 2, seat: v, keys: target(v2)})
+		case engine.Butterfly:
+			acts = append(acts, hidden{night: 2, step: "night", kind: string(role), at: 2, seat: v, keys: target(v2)}) // a villager: no effect
+		case engine.SilenceElder:
+			acts = append(acts, hidden{night: 2, step: "night", kind: string(role), at: 2, seat: v, keys: []hw.Key{hw.KeyWave}}) // 空禁: nothing announced
+		case engine.Stalker:
+			acts = append(acts, hidden{night: 2, step: "night", kind: string(role), at: 2, seat: v, keys: []hw.Key{hw.KeyUp}}) // refused: his vote went to the exiled seat
 		}
 		pairs = append(pairs, secrecyPair{name: fmt.Sprintf("%s dead vs alive on night 2", role.Name()),
 			a: play{deal: deal, untilDay: 2, presses: exile(x, actors)},

@@ -59,6 +59,11 @@ func (g *Game) nightResults() {
 		g.end(w)
 		return
 	}
+	for i := range g.hooks {
+		if h := g.hooks[i].announce; h != nil {
+			h(g) // after the night results: "X號玩家被禁言"
+		}
+	}
 	b := &batch{}
 	for _, s := range dead {
 		b.entries = append(b.entries, lwEntry{seat: s, words: words})
@@ -292,7 +297,13 @@ func (g *Game) lastWords(b *batch) {
 			if s == b.exiled && !b.wordsFirst {
 				line = "lastwords.exile" // X號玩家請留遺言: "出局" was said with the skill question
 			}
-			t = append(t, func() { g.speechSaying(line, SpeechLastWords, s, g.opt.LastWordsSeconds, NoWindow) })
+			t = append(t, func() {
+				if l := g.mutedLine(s, SpeechLastWords); l != "" {
+					g.say(l, s) // silenced (silence.blocks_last_words)
+					return
+				}
+				g.speechSaying(line, SpeechLastWords, s, g.opt.LastWordsSeconds, NoWindow)
+			})
 		}
 	}
 	g.next(t...)

@@ -49,6 +49,9 @@
 // check grief assassinate gamble trade. Record types (RecordType): phase death vote sheriff check exile
 // reveal speech result penalty action role; action kinds (ActionKind): kill
 // guard save poison charm dream fear lock hunt duel signup withdraw thief. The
+// reveal speech result penalty action role silence; action kinds (ActionKind): kill
+// guard save poison charm dream fear lock hunt duel signup withdraw silence
+// hug assassinate. The
 // strings are the JSON and journal encodings, unchanged since the first
 // journals.
 //

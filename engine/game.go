@@ -280,7 +280,6 @@ func (g *Game) living(s int) bool { return g.present(s) && !g.seats[s].dying }
 
 func (g *Game) role(s int) Role { return g.seats[s].role }
 
-
 func (g *Game) holders(r Role) []int {
 	var out []int
 	for s := 1; s <= g.n; s++ {

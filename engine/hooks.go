@@ -32,6 +32,11 @@ type roleHooks struct {
 	exploded    func(g *Game, s int, poisoned bool) []func()   // (self) exploded: tasks after the badge
 	boom        func(g *Game, seat int, s *step) error         // (self) its guarded key in an explosion window
 	reveal      func(g *Game, seat int, s *step) (bool, error) // (self) its guarded key outside the windows; false = not its window
+
+	// day additions (rules-more.md)
+	announce  func(g *Game)                                   // the night results were read: the role's morning line (禁言長老)
+	mutedLine func(g *Game, seat int, kind SpeechKind) string // the line that replaces the seat's speech of this kind ("" = it speaks)
+	voted     func(g *Game, kind VoteKind, votes []Vote)      // a vote closed, with its ballots
 }
 
 // boardHooks sets up the hooks of the board's roles, in table order.
@@ -115,4 +120,16 @@ func (g *Game) setRole(s int, r Role) {
 		}
 	}
 	g.record(Record{Type: RecRole, Seat: s, Role: r})
+}
+
+// mutedLine: the line that replaces the seat's speech (禁言長老), "" = none.
+func (g *Game) mutedLine(s int, kind SpeechKind) string {
+	for i := range g.hooks {
+		if f := g.hooks[i].mutedLine; f != nil {
+			if l := f(g, s, kind); l != "" {
+				return l
+			}
+		}
+	}
+	return ""
 }

@@ -174,6 +174,7 @@ const (
 	RecPenalty RecordType = "penalty" // Seat, Points
 	RecAction  RecordType = "action"  // a night action, for the 復盤: Kind, By, Target
 	RecRole    RecordType = "role"    // Seat, Role: the card a seat plays changed (the thief's pick, a wild child that turned)
+	RecSilence RecordType = "silence" // Day, Seat: 禁言長老 silenced the seat for the day (announced)
 )
 
 // Cause is why a seat went out (scenario-format.md's cause words).
@@ -307,6 +308,7 @@ const (
 	ReasonThiefMustTake    Reason = "thief-must-take"    // the thief must keep a card (no WAVE)
 	ReasonThiefMustWolf    Reason = "thief-must-wolf"    // Target: a wolf-camp card is in the bottom: the thief must keep it
 	ReasonThiefMustSpecial Reason = "thief-must-special" // Target: two wolf cards in the bottom (thief.two_wolf_bottom=allow): the special wolf first
+	ReasonNotEligible      Reason = "not-eligible"       // Role: 潛行者 has nobody to assassinate tonight
 )
 
 // ReasonOf is the reason of a code's refusals that name no finer one.

@@ -37,6 +37,11 @@ type Options struct {
 	BloodMoonSeal     bool      // bloodmoon.seal_after_explode (std, default on)
 	ThiefTwoWolves    string    // thief.two_wolf_bottom: redeal (default) | allow (rules-more.md H9)
 	ThiefExtraCards   string    // thief.extra_cards: listed (default: the board lists N+2 cards) | two_villagers (two 村民 are added)
+
+	// rules-more.md D2 禁言長老 (the zero value is each option's default)
+	SilenceRepeat       bool // silence.no_repeat=off: the elder may silence the same seat two nights running
+	SilenceAnnounceVoid bool // silence.announce_void: "X號玩家被禁言" is said even when the elder or the target died that night
+	SilenceLastWords    bool // silence.blocks_last_words: the silenced seat's last words are replaced too
 }
 
 // DefaultOptions are the shared settings of every seed-000 board.
@@ -90,6 +95,20 @@ func boolOpt(doc string, p func(o *Options) *bool) optionField {
 	}, func(o *Options) string { return strconv.FormatBool(*p(o)) }}
 }
 
+// notOpt is a bool option stored inverted (its default, on, is the zero value).
+func notOpt(f optionField) optionField {
+	return optionField{f.doc, func(o *Options, v string) error {
+		b, err := parseBool(v)
+		if err != nil {
+			return err
+		}
+		return f.set(o, strconv.FormatBool(!b))
+	}, func(o *Options) string {
+		b, _ := parseBool(f.get(o))
+		return strconv.FormatBool(!b)
+	}}
+}
+
 func intOpt(doc string, lo, hi int, p func(o *Options) *int) optionField {
 	return optionField{doc, func(o *Options, v string) error {
 		n, err := strconv.Atoi(v)
@@ -126,6 +145,9 @@ func parseBool(v string) (bool, error) {
 func optionFields() map[string]optionField {
 	clock := []string{"minute_mod_n", "minute_digit_sum"}
 	return map[string]optionField{
+		"silence.no_repeat":         notOpt(boolOpt("禁言長老 may not silence the same seat two nights running", func(o *Options) *bool { return &o.SilenceRepeat })),
+		"silence.announce_void":     boolOpt("the silence is announced even when the elder or the silenced seat died that night (報)", func(o *Options) *bool { return &o.SilenceAnnounceVoid }),
+		"silence.blocks_last_words": boolOpt("the silenced seat's last words are replaced by the judge's line too", func(o *Options) *bool { return &o.SilenceLastWords }),
 		"speaking.clock_rule":       enumOpt("first speaker from the wall clock (A8)", clock, func(o *Options) *string { return &o.ClockRule }),
 		"speaking.exile_clock_rule": enumOpt("clock rule on exile days without a sheriff (default: as speaking.clock_rule)", clock, func(o *Options) *string { return &o.ExileClockRule }),
 		"witch.self_save":           enumOpt("may the witch save herself", []string{"never", "first_night", "no_guard"}, func(o *Options) *string { return &o.WitchSelfSave }),

@@ -22,7 +22,9 @@ var seed000Boards = []string{"seer-witch-hunter-idiot", "wolfking-guard", "white
 var playable = append(append([]string(nil), seed000Boards...),
 	// rules-more.md E1/E2: boards of known roles
 	"swhi-003", "guard-whitewolfking-003", "whitewolf-003", "wolfbeauty-003", "knight-003",
-	"swh-9-001", "swhg-12-001", "swhi-12-001")
+	"swh-9-001", "swhg-12-001", "swhi-12-001",
+	"silence-elder-003", "butterfly-003", // 禁言長老, 潛行者, 花蝴蝶
+)
 
 func newGame(t testing.TB, board string, seed uint64) *engine.Game {
 	t.Helper()

@@ -34,7 +34,10 @@ const (
 	Gravekeeper  Role = "gravekeeper"  // 守墓人
 
 	// rules-more.md D2 (seeds 001 and 003)
-	Thief Role = "thief" // 盜賊
+	Thief        Role = "thief"        // 盜賊
+	SilenceElder Role = "silenceelder" // 禁言長老
+	Stalker      Role = "stalker"      // 潛行者
+	Butterfly    Role = "butterfly"    // 花蝴蝶
 )
 
 // Camp is the side and 屠邊 category of a role in one word, as the journal
@@ -175,6 +178,12 @@ var roleTab = [...]RoleInfo{
 	// counts for 屠邊 as a thief (D0.1: the kept card's category).
 	{ID: Thief, Name: "盜賊", Simplified: "盗贼", Category: CatVillager,
 		Steps: []StepInfo{{Kind: StepThief}}},
+	{ID: SilenceElder, Name: "禁言長老", Simplified: "禁言长老", Category: CatGod,
+		Steps: []StepInfo{{Kind: StepSilenceElder, Confirm: true}}},
+	{ID: Stalker, Name: "潛行者", Simplified: "潜行者", Category: CatGod,
+		Steps: []StepInfo{{Kind: StepStalker}}},
+	{ID: Butterfly, Name: "花蝴蝶", Simplified: "花蝴蝶", Category: CatGod,
+		Steps: []StepInfo{{Kind: StepButterfly, Confirm: true}}},
 }
 
 // Roles lists every role the engine knows (a copy of the role table).
@@ -252,7 +261,10 @@ const (
 	StepGargoyleKill StepKind = "gargoylekill" // 石像鬼: its kill when every other wolf is out
 	StepGravekeeper  StepKind = "gravekeeper"
 
-	StepThief StepKind = "thief" // 盜賊: keeps one of the two bottom cards (night 1)
+	StepThief        StepKind = "thief"        // 盜賊: keeps one of the two bottom cards (night 1)
+	StepSilenceElder StepKind = "silenceelder" // 禁言長老: silences a seat for the next day
+	StepStalker      StepKind = "stalker"      // 潛行者: shown the seat he may assassinate, OK or WAVE
+	StepButterfly    StepKind = "butterfly"    // 花蝴蝶: hugs another seat
 )
 
 // StepKinds lists every known night step kind.
@@ -260,7 +272,7 @@ func StepKinds() []StepKind {
 	return []StepKind{StepGuard, StepWolves, StepWolfBeauty, StepWitch, StepSeer, StepHunter,
 		StepIdiot, StepKnight, StepWhiteWolfKing, StepDreamweaver, StepNightmare, StepDemonHunter,
 		StepEclipseQueen, StepPrince, StepWolfWitch, StepPureWhite, StepGargoyle, StepGargoyleKill, StepGravekeeper,
-		StepThief}
+		StepThief, StepSilenceElder, StepStalker, StepButterfly}
 }
 
 // stepInfo finds the role that acts in a step and the step's traits.
@@ -338,6 +350,12 @@ func hooksFor(r Role) roleHooks {
 		return gravekeeperHooks()
 	case Thief:
 		return thiefHooks()
+	case SilenceElder:
+		return silenceElderHooks()
+	case Stalker:
+		return stalkerHooks()
+	case Butterfly:
+		return butterflyHooks()
 	}
 	return roleHooks{} // 村民, 狼王: traits only
 }
@@ -345,7 +363,11 @@ func hooksFor(r Role) roleHooks {
 // nightDeathOrder is the order in which the roles' own night deaths resolve,
 // after the knife and the poison: the hunt, the check kills, the
 // reflection, the dream.
-func nightDeathOrder() [4]Role { return [4]Role{DemonHunter, PureWhite, EvilKnight, Dreamweaver} }
+func nightDeathOrder() []Role {
+	return []Role{DemonHunter, PureWhite, EvilKnight, Dreamweaver,
+		Stalker, // rules-more.md H1 (4): 潛行者's 暗殺, after the bet
+	}
+}
 
 // roleStates holds each role's own state; each type is defined in the
 // role's file.
@@ -366,4 +388,8 @@ type roleStates struct {
 	grave    gravekeeperState
 	prince   princeState
 	thief    thiefState
+
+	silence silenceElderState
+	stalk   stalkerState
+	hug     butterflyState
 }

@@ -84,4 +84,8 @@ const (
 	ActionSignup   ActionKind = "signup"
 	ActionWithdraw ActionKind = "withdraw"
 	ActionThief    ActionKind = "thief" // 盜賊 kept a bottom card: By, Role (kept), Result (the buried card's name)
+
+	ActionSilence     ActionKind = "silence"     // 禁言長老's choice (0 = 空禁)
+	ActionHug         ActionKind = "hug"         // 花蝴蝶's hug
+	ActionAssassinate ActionKind = "assassinate" // 潛行者's 暗殺
 )

@@ -74,6 +74,11 @@ func (g *Game) vote(kind VoteKind, voters, targets []int, pk bool, done func(top
 			}
 		}
 		g.record(Record{Type: RecVote, Kind: kind, Day: g.day, Ballots: &Ballots{Votes: votes, Tally: tally}})
+		for i := range g.hooks {
+			if h := g.hooks[i].voted; h != nil {
+				h(g, kind, votes)
+			}
+		}
 		if blue {
 			for _, v := range voters {
 				if !g.seats[v].lightOff {

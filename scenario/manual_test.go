@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"wolftable/boards"
+	"wolftable/engine"
 	"wolftable/scenario"
 	"wolftable/script"
 )
@@ -341,8 +342,18 @@ func TestManualLines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(nights) != len(all) {
-		t.Fatalf("%d boards have a table, %d boards exist", len(nights), len(all))
+	// every seed-000 board has a table; a rules-more.md board may have one
+	known := map[string]bool{}
+	for _, b := range all {
+		known[b.ID] = true
+		if _, ok := nights[b.ID]; !ok && !isPartE(b.ID) {
+			t.Errorf("seed-000 board %s has no table", b.ID)
+		}
+	}
+	for id := range nights {
+		if !known[id] {
+			t.Errorf("a table for %s, which is not a board", id)
+		}
 	}
 	said := suiteLines(t)
 	dayIDs := map[string]bool{}
@@ -351,6 +362,9 @@ func TestManualLines(t *testing.T) {
 	}
 	for _, b := range all {
 		rows, ok := nights[b.ID]
+		if !ok && isPartE(b.ID) {
+			continue // rules-more.md E boards: no seed-000 manual (their lines cite seeds 003/004)
+		}
 		if !ok {
 			t.Errorf("board %s has no table of the manual's lines", b.ID)
 			continue
@@ -463,4 +477,25 @@ func suiteLines(t *testing.T) map[string]map[string]int {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// isPartE: a board of rules-more.md E0.4 (seeds 003 and 001, whose ids end
+// in the seed, and the named-only seed-000 boards of E3), which the seed-000
+// manual has no 語術 for.
+func isPartE(id string) bool {
+	switch id {
+	case "wolfking-magician", "secret-admirer", "miracle-merchant", "misty-crow", "animal-dream":
+		return true
+	}
+	return strings.HasSuffix(id, "-003") || strings.HasSuffix(id, "-001")
+}
+
+func countPartE(all []*engine.Board) int {
+	n := 0
+	for _, b := range all {
+		if isPartE(b.ID) {
+			n++
+		}
+	}
+	return n
 }

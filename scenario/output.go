@@ -84,6 +84,8 @@ func WriteTranscript(w io.Writer, res *Result) error {
 			fmt.Fprintf(&b, "%s    〔翻牌〕%d號 %s\n", t, *e.Seat, e.Role)
 		case "penalty":
 			fmt.Fprintf(&b, "%s    〔扣分〕%d號 %v分\n", t, *e.Seat, e.Points)
+		case "silence":
+			fmt.Fprintf(&b, "%s    〔禁言〕第%d天：%d號\n", t, e.Day, *e.Seat)
 		case "pause", "resume":
 			fmt.Fprintf(&b, "%s    〔%s〕\n", t, map[string]string{"pause": "暫停", "resume": "繼續"}[e.Type])
 		case "result":

@@ -166,6 +166,10 @@ func word(tok string) string {
 		return "逆"
 	case "不歸", "不归":
 		return "不歸"
+	case "刺", "暗殺", "暗杀", "stab":
+		return "刺"
+	case "不刺", "spare":
+		return "不刺"
 	case "帶走", "带走", "take":
 		return "帶走"
 	case "@警上", "@警上自爆":
@@ -572,6 +576,10 @@ func parseDecision(kw string, toks []string) (Decision, error) {
 		d.Card = ri.ID
 		return d, nil
 	}
+	if len(args) == 1 && (word(args[0]) == "刺" || word(args[0]) == "不刺") {
+		d.Word = word(args[0]) // 潛行者 刺 | 不刺
+		return d, nil
+	}
 	switch {
 	case len(args) == 1 && (word(args[0]) == "分歧" || word(args[0]) == "救" || word(args[0]) == "不用"):
 		d.Word = word(args[0])
@@ -627,7 +635,8 @@ func parseExpect(args []string) (Expect, error) {
 			return e, fmt.Errorf("expect death SEAT CAUSE")
 		}
 		switch e.Args[1] {
-		case "wolf", "poison", "exile", "shot", "explode", "taken", "duel", "reflect", "charm", "dream", "hunt", "check", "dq":
+		case "wolf", "poison", "exile", "shot", "explode", "taken", "duel", "reflect", "charm", "dream", "hunt", "check", "dq",
+			"assassinate":
 		default:
 			return e, fmt.Errorf("unknown cause %q", e.Args[1])
 		}
@@ -657,6 +666,11 @@ func parseExpect(args []string) (Expect, error) {
 		}
 		_, err := seatNum(e.Args[0])
 		return e, err
+	case "silenced":
+		if n != 2 {
+			return e, fmt.Errorf("expect silenced DAY SEAT")
+		}
+		return e, seats(0)
 	}
 	return e, fmt.Errorf("unknown expectation %q", e.What)
 }

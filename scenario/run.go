@@ -102,6 +102,8 @@ type runner struct {
 	checks []engine.Record
 	deaths []engine.Record
 	exiles []engine.Record
+
+	silences []engine.Record // 禁言長老's silences (expect silenced)
 }
 
 // maxSteps bounds a run: a stuck game is an error, never a hang.
@@ -361,6 +363,9 @@ func (r *runner) recordEvent(rec *engine.Record) Event {
 		if rec.Role != "" { // the thief's kept card, and the buried one
 			ev.Role, ev.Result = rec.Role.Name(), rec.Result
 		}
+	case engine.RecSilence:
+		ev.Day, ev.Seat = rec.Day, intp(rec.Seat)
+		r.silences = append(r.silences, *rec)
 	}
 	return ev
 }
@@ -513,6 +518,15 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 				for _, a := range p.Actors {
 					ins = append(ins, target(a, d.Seats[0]))
 				}
+			}
+		case engine.Stalker:
+			switch d.Word {
+			case "刺":
+				ins = append(ins, gesture(p.Actors[0], engine.ActUp))
+			case "不刺":
+				ins = append(ins, gesture(p.Actors[0], engine.ActWave))
+			default:
+				return fail("潛行者 刺 | 不刺")
 			}
 		case engine.Witch:
 			w := p.Actors[0]
@@ -783,6 +797,17 @@ func (r *runner) expectations() []Failure {
 				} else {
 					failf("day %d exiled %d", day, got)
 				}
+			}
+		case "silenced":
+			day, s := seat(0), seat(1)
+			var got []int
+			for _, x := range r.silences {
+				if x.Day == day {
+					got = append(got, x.Seat)
+				}
+			}
+			if !(len(got) == 1 && got[0] == s) && !(s == 0 && len(got) == 0) {
+				failf("silenced on day %d: %v", day, got)
 			}
 		}
 	}

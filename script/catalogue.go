@@ -40,6 +40,9 @@ func nightKinds() [][3]string {
 		{"gravekeeper", "守墓人", "守墓人請睜眼"},
 		{"gargoylekill", "石像鬼", "石像鬼請睜眼"},
 		{"thief", "盜賊", "盜賊請睜眼"},
+		{"silenceelder", "禁言長老", "禁言長老請睜眼，請選擇你要禁言的玩家"},
+		{"stalker", "潛行者", "潛行者請睜眼"},
+		{"butterfly", "花蝴蝶", "花蝴蝶請睜眼"},
 	}
 }
 
@@ -167,6 +170,13 @@ func fixedLines() []Line {
 		{ID: "cue.hunter.cannot", Text: "獵人{s}：不可以開槍（拇指向下）", Cue: true},
 		{ID: "cue.whitewolfking.can", Text: "白狼王{s}：可以發動技能（拇指向上）", Cue: true},
 		{ID: "cue.whitewolfking.cannot", Text: "白狼王{s}：不可以發動技能（拇指向下）", Cue: true},
+
+		// rules-more.md D2 禁言長老, 潛行者 (seed 003 角色介紹; seed 004 #12 流程)
+		{ID: "night.butterfly.ask", Text: "請選擇你要擁抱的玩家", Source: "seed 003 花蝴蝶: 花蝴蝶在夜晚可以抱一名其他玩家"},
+		{ID: "night.stalker.ask", Text: "是否暗殺這名玩家", Source: "seed 003 潜行者: 当晚潜行者可秘密暗杀这位玩家"},
+		{ID: "day.silenced", Text: "{s}玩家被禁言", Source: "seed 003 禁言长老: 第二天法官(报/不报)禁言信息"},
+		{ID: "speech.silenced", Text: "{s}玩家被禁言，不能發言", Source: "seed 003 禁言长老: 被禁言玩家在第二天白天不能发言，仅能使用手势交流"},
+		{ID: "cue.stalker.prey", Text: "潛行者{s}：今晚可暗殺{s2}（號碼手勢）", Cue: true},
 	}
 }
 
@@ -217,6 +227,7 @@ func roleNames() [][2]string {
 		{"eclipsequeen", "蝕時狼妃"}, {"prince", "定序王子"}, {"wolfwitch", "狼巫"}, {"purewhite", "純白之女"},
 		{"gargoyle", "石像鬼"}, {"gravekeeper", "守墓人"},
 		{"thief", "盜賊"},
+		{"silenceelder", "禁言長老"}, {"stalker", "潛行者"}, {"butterfly", "花蝴蝶"},
 	}
 }
 
@@ -269,6 +280,25 @@ func defaultPinyin(id string) string {
 		return "wang2 zi3 qing3 xun4 meng3"
 	case "night.prince.close":
 		return "wang2 zi3 qing3 bi4 yan3"
+	// 長 in 長老 is zhang3; 禁 in 禁言 is jin4; 行 in 潛行者 is xing2
+	case "night.silenceelder.open":
+		return "jin4 yan2 zhang3 lao3 qing3 zheng1 yan3, qing3 xuan3 ze2 ni3 yao4 jin4 yan2 de5 wan2 jia1"
+	case "night.silenceelder.wake":
+		return "jin4 yan2 zhang3 lao3 qing3 zheng1 yan3"
+	case "night.silenceelder.hurry":
+		return "jin4 yan2 zhang3 lao3 qing3 xun4 meng3"
+	case "night.silenceelder.close":
+		return "jin4 yan2 zhang3 lao3 qing3 bi4 yan3"
+	case "day.silenced":
+		return "{s} wan2 jia1 bei4 jin4 yan2"
+	case "speech.silenced":
+		return "{s} wan2 jia1 bei4 jin4 yan2, bu4 neng2 fa1 yan2"
+	case "night.stalker.open", "night.stalker.wake":
+		return "qian2 xing2 zhe3 qing3 zheng1 yan3"
+	case "night.stalker.hurry":
+		return "qian2 xing2 zhe3 qing3 xun4 meng3"
+	case "night.stalker.close":
+		return "qian2 xing2 zhe3 qing3 bi4 yan3"
 	}
 	return ""
 }

@@ -58,6 +58,7 @@ var Refusals = map[string]string{
 	"thief-must-take":    "盜賊必須從兩張底牌中選一張，不能擺手",
 	"thief-must-wolf":    "底牌有狼人陣營的牌，盜賊必須拿狼人牌",
 	"thief-must-special": "底牌有特殊狼人，盜賊必須拿特殊狼人",
+	"not-eligible":       "{role}今晚沒有可以暗殺的目標",
 }
 
 // RefusalArgs are a refusal's arguments, already in words where they are

@@ -55,6 +55,10 @@ var Actions = map[string]string{
 	"withdraw": "退水",
 	"check":    "查驗",
 	"thief":    "拿底牌",
+
+	"silence":     "禁言",
+	"hug":         "抱住",
+	"assassinate": "暗殺",
 }
 
 // Votes names each kind of vote (engine.VoteKind).
@@ -90,6 +94,7 @@ var Records = map[string]string{
 	"penalty": "扣分",
 	"action":  "行動",
 	"role":    "換身份",
+	"silence": "禁言",
 }
 
 func label(m map[string]string, k string) string {

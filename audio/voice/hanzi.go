@@ -2,7 +2,7 @@
 
 package voice
 
-// hanzi is the pinyin of the 211 Han characters the voice reads: the
+// hanzi is the pinyin of the 223 Han characters the voice reads: the
 // first Tone3 reading go-pinyin gives each (no tone digit for the neutral
 // tone), sorted by character for a binary search. See readings.
 var hanzi = [...]hanziReading{
@@ -42,6 +42,7 @@ var hanzi = [...]hanziReading{
 	{'勢', "shi4"},
 	{'台', "tai2"},
 	{'同', "tong2"},
+	{'名', "ming2"},
 	{'否', "fou3"},
 	{'商', "shang1"},
 	{'嗎', "ma"},
@@ -92,9 +93,11 @@ var hanzi = [...]hanziReading{
 	{'手', "shou3"},
 	{'技', "ji4"},
 	{'投', "tou2"},
+	{'抱', "bao4"},
 	{'按', "an4"},
 	{'接', "jie1"},
 	{'撕', "si1"},
+	{'擁', "yong1"},
 	{'擇', "ze2"},
 	{'擊', "ji1"},
 	{'攝', "she4"},
@@ -104,6 +107,7 @@ var hanzi = [...]hanziReading{
 	{'昨', "zuo2"},
 	{'是', "shi4"},
 	{'晚', "wan3"},
+	{'暗', "an4"},
 	{'月', "yue4"},
 	{'有', "you3"},
 	{'本', "ben3"},
@@ -123,6 +127,7 @@ var hanzi = [...]hanziReading{
 	{'沒', "mei2"},
 	{'流', "liu2"},
 	{'滅', "mie4"},
+	{'潛', "qian2"},
 	{'為', "wei4"},
 	{'無', "wu2"},
 	{'燈', "deng1"},
@@ -153,6 +158,7 @@ var hanzi = [...]hanziReading{
 	{'碼', "ma3"},
 	{'示', "shi4"},
 	{'票', "piao4"},
+	{'禁', "jin4"},
 	{'秒', "miao3"},
 	{'移', "yi2"},
 	{'紅', "hong2"},
@@ -164,15 +170,20 @@ var hanzi = [...]hanziReading{
 	{'罪', "zui4"},
 	{'美', "mei3"},
 	{'翻', "fan1"},
+	{'老', "lao3"},
 	{'者', "zhe3"},
 	{'能', "neng2"},
 	{'自', "zi4"},
 	{'至', "zhi4"},
 	{'舉', "ju3"},
 	{'色', "se4"},
+	{'花', "hua1"},
 	{'藥', "yao4"},
 	{'號', "hao4"},
+	{'蝴', "hu2"},
+	{'蝶', "die2"},
 	{'血', "xue4"},
+	{'行', "xing2"},
 	{'術', "shu4"},
 	{'衛', "wei4"},
 	{'表', "biao3"},
@@ -192,6 +203,7 @@ var hanzi = [...]hanziReading{
 	{'迅', "xun4"},
 	{'退', "tui4"},
 	{'逐', "zhu2"},
+	{'這', "zhe4"},
 	{'進', "jin4"},
 	{'遊', "you2"},
 	{'選', "xuan3"},
