@@ -28,6 +28,10 @@ var partC = []struct {
 	{"eternal-wheel", "永序之輪", "狼人*3 蝕時狼妃 預言家 女巫 守衛 定序王子 村民*4"},
 	{"pure-white", "純白夜影", "狼人*3 狼巫 女巫 獵人 守衛 純白之女 村民*4"},
 	{"gargoyle-gravekeeper", "石像鬼守墓人", "狼人*3 石像鬼 預言家 女巫 獵人 守墓人 村民*4"},
+	// rules-more.md E1 (seed 003), same framework defaults
+	{"demon-003", "惡魔", "狼人*3 惡魔 預言家 女巫 獵人 守衛 村民*4"},
+	{"fox-003", "狐狸", "狼人*4 狐狸 女巫 獵人 守衛 村民*4"},
+	{"gambler-003", "賭徒", "狼人*3 白狼王 預言家 女巫 守衛 賭徒 村民*4"},
 }
 
 // multiset counts roles written as "名*N 名 …".
@@ -253,6 +257,9 @@ func TestNightOrders(t *testing.T) {
 		"eternal-wheel":           {"guard eclipsequeen wolves witch seer prince", "guard eclipsequeen wolves witch seer"},
 		"pure-white":              {"guard wolves witch hunter purewhite wolfwitch", "guard wolves witch hunter purewhite wolfwitch"},
 		"gargoyle-gravekeeper":    {"gargoyle wolves witch seer hunter gravekeeper gargoyle", "gargoyle wolves gargoylekill witch seer hunter gravekeeper"},
+		"demon-003":               {"guard wolves demon witch seer hunter", "guard wolves demon witch seer hunter"},
+		"fox-003":                 {"guard wolves witch fox hunter", "guard wolves witch fox hunter"},
+		"gambler-003":             {"guard wolves witch seer gambler", "guard wolves witch seer gambler"},
 	}
 	all, err := All()
 	if err != nil {

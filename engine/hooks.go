@@ -32,6 +32,8 @@ type roleHooks struct {
 	exploded    func(g *Game, s int, poisoned bool) []func()   // (self) exploded: tasks after the badge
 	boom        func(g *Game, seat int, s *step) error         // (self) its guarded key in an explosion window
 	reveal      func(g *Game, seat int, s *step) (bool, error) // (self) its guarded key outside the windows; false = not its window
+	speeches    func(g *Game)                                  // the day's first exile speech begins (rules-more.md H10)
+	spared      func(g *Game, seat int) bool                   // the seat survives a day kill (a morning shot, a take) now
 }
 
 // boardHooks sets up the hooks of the board's roles, in table order.
@@ -101,4 +103,19 @@ func (g *Game) immuneAtNight(s int) bool {
 // guardedTonight: the knife on the seat is guarded.
 func (g *Game) guardedTonight(s int) bool {
 	return g.any(func(h *roleHooks) func(*Game, int) bool { return h.guarded }, s)
+}
+
+// spared: the seat survives a day kill now (惡魔 until the exile-day
+// speeches: a morning shot, a take in the election).
+func (g *Game) spared(s int) bool {
+	return g.any(func(h *roleHooks) func(*Game, int) bool { return h.spared }, s)
+}
+
+// speechesBegin: the first exile-day speech begins (rules-more.md H10).
+func (g *Game) speechesBegin() {
+	for i := range g.hooks {
+		if h := g.hooks[i].speeches; h != nil {
+			h(g)
+		}
+	}
 }

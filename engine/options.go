@@ -35,6 +35,7 @@ type Options struct {
 	IdiotKeepsBadge   bool      // idiot.keeps_badge: a revealed idiot who is sheriff keeps the badge
 	LastWordsFirst    bool      // exile.last_words_first: from day 2, the exiled player's last words before the skill question (狼王攝夢人)
 	BloodMoonSeal     bool      // bloodmoon.seal_after_explode (std, default on)
+	FoxWrap           bool      // fox.wrap: 狐狸's three seats wrap round the table (12-1-2; default on)
 }
 
 // DefaultOptions are the shared settings of every seed-000 board.
@@ -45,6 +46,7 @@ func DefaultOptions() Options {
 		SpeechSeconds: 120, SheriffSeconds: 150, SpeechWarn: 30, LastWordsSeconds: 120,
 		SkillSeconds: 10, VoteSeconds: 10, SignupSeconds: 5, WithdrawSeconds: 10, ChoiceSeconds: 15,
 		ExplodeWolfSecs: 30, NightPace: PaceFixed, StepMinPercent: 40, BloodMoonSeal: true,
+		FoxWrap: true,
 	}
 }
 
@@ -153,6 +155,7 @@ func optionFields() map[string]optionField {
 		"withdraw.seconds":             intOpt("退水 window", 3, 60, func(o *Options) *int { return &o.WithdrawSeconds }),
 		"choice.seconds":               intOpt("sheriff choices (order, 歸票, badge)", 5, 120, func(o *Options) *int { return &o.ChoiceSeconds }),
 		"explode.wolf_seconds":         intOpt("an exploded wolf's 指刀 time", 5, 120, func(o *Options) *int { return &o.ExplodeWolfSecs }),
+		"fox.wrap":                     boolOpt("狐狸's three consecutive seats wrap round the table (12-1-2)", func(o *Options) *bool { return &o.FoxWrap }),
 		"night.min_percent":            intOpt("under night.pace=plausible, the shortest night step, % of its window (A15)", 10, 100, func(o *Options) *int { return &o.StepMinPercent }),
 		"night.pace": {"night step length: fixed = the whole window, always (tournaments); plausible = a drawn length (A15)", func(o *Options, v string) error {
 			switch NightPace(v) {

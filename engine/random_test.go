@@ -21,6 +21,9 @@ var seed000Boards = []string{"seer-witch-hunter-idiot", "wolfking-guard", "white
 // and every board added since (each new board appends its id here).
 var playable = append([]string(nil), seed000Boards...)
 
+// the boards of 惡魔, 狐狸 and 賭徒 (rules-more.md E1)
+func init() { playable = append(playable, "demon-003", "fox-003", "gambler-003") }
+
 func newGame(t testing.TB, board string, seed uint64) *engine.Game {
 	t.Helper()
 	return newGamePaced(t, board, seed, engine.PaceFixed)

@@ -32,6 +32,10 @@ const (
 	PureWhite    Role = "purewhite"    // 純白之女
 	Gargoyle     Role = "gargoyle"     // 石像鬼
 	Gravekeeper  Role = "gravekeeper"  // 守墓人
+
+	Demon   Role = "demon"   // 惡魔 (seed 003; not seed 001's 恶魔)
+	Fox     Role = "fox"     // 狐狸
+	Gambler Role = "gambler" // 賭徒
 )
 
 // Camp is the side and 屠邊 category of a role in one word, as the journal
@@ -168,6 +172,12 @@ var roleTab = [...]RoleInfo{
 		Steps: []StepInfo{{Kind: StepGargoyle, Confirm: true, Result: true}, {Kind: StepGargoyleKill, Confirm: true, Unblocked: true}}},
 	{ID: Gravekeeper, Name: "守墓人", Simplified: "守墓人", Category: CatGod,
 		Steps: []StepInfo{{Kind: StepGravekeeper}}},
+	{ID: Demon, Name: "惡魔", Simplified: "恶魔", Side: SideWolf, WolvesFrom: 1, NoKnife: true,
+		Steps: []StepInfo{{Kind: StepDemon, Confirm: true, Result: true}}},
+	{ID: Fox, Name: "狐狸", Simplified: "狐狸", Category: CatGod,
+		Steps: []StepInfo{{Kind: StepFox, Confirm: true, Result: true}}},
+	{ID: Gambler, Name: "賭徒", Simplified: "赌徒", Category: CatGod,
+		Steps: []StepInfo{{Kind: StepGambler, Confirm: true}}},
 }
 
 // Roles lists every role the engine knows (a copy of the role table).
@@ -244,13 +254,18 @@ const (
 	StepGargoyle     StepKind = "gargoyle"     // 石像鬼: its check (open/close only with the step's OpenOnly)
 	StepGargoyleKill StepKind = "gargoylekill" // 石像鬼: its kill when every other wolf is out
 	StepGravekeeper  StepKind = "gravekeeper"
+
+	StepDemon   StepKind = "demon"   // 惡魔 alone after the wolves: 是神民 / 不是神民
+	StepFox     StepKind = "fox"     // 狐狸: three seats in a row, 有狼人 / 沒有狼人
+	StepGambler StepKind = "gambler" // 賭徒: one bet a game
 )
 
 // StepKinds lists every known night step kind.
 func StepKinds() []StepKind {
 	return []StepKind{StepGuard, StepWolves, StepWolfBeauty, StepWitch, StepSeer, StepHunter,
 		StepIdiot, StepKnight, StepWhiteWolfKing, StepDreamweaver, StepNightmare, StepDemonHunter,
-		StepEclipseQueen, StepPrince, StepWolfWitch, StepPureWhite, StepGargoyle, StepGargoyleKill, StepGravekeeper}
+		StepEclipseQueen, StepPrince, StepWolfWitch, StepPureWhite, StepGargoyle, StepGargoyleKill, StepGravekeeper,
+		StepDemon, StepFox, StepGambler}
 }
 
 // stepInfo finds the role that acts in a step and the step's traits.
@@ -326,14 +341,22 @@ func hooksFor(r Role) roleHooks {
 		return gargoyleHooks()
 	case Gravekeeper:
 		return gravekeeperHooks()
+	case Demon:
+		return demonHooks()
+	case Fox:
+		return foxHooks()
+	case Gambler:
+		return gamblerHooks()
 	}
 	return roleHooks{} // 村民, 狼王: traits only
 }
 
 // nightDeathOrder is the order in which the roles' own night deaths resolve,
 // after the knife and the poison: the hunt, the check kills, the
-// reflection, the dream.
-func nightDeathOrder() [4]Role { return [4]Role{DemonHunter, PureWhite, EvilKnight, Dreamweaver} }
+// reflection, the dream, then (rules-more.md H1) 賭徒's bet.
+func nightDeathOrder() []Role {
+	return []Role{DemonHunter, PureWhite, EvilKnight, Dreamweaver, Gambler}
+}
 
 // roleStates holds each role's own state; each type is defined in the
 // role's file.
@@ -353,4 +376,7 @@ type roleStates struct {
 	gargoyle gargoyleState
 	grave    gravekeeperState
 	prince   princeState
+	demon    demonState
+	fox      foxState
+	gambler  gamblerState
 }

@@ -83,4 +83,5 @@ const (
 	ActionDuel     ActionKind = "duel"
 	ActionSignup   ActionKind = "signup"
 	ActionWithdraw ActionKind = "withdraw"
+	ActionBet      ActionKind = "bet" // 賭徒's bet
 )

@@ -255,6 +255,13 @@ func manualNights() map[string][]manualLine {
 			{manual: "石像鬼請閉眼", id: "night.gargoylekill.close", night: 2},
 		}, wolvesLines(manualLine{}, plainAsk), witchGestureLines(), seerLines(),
 			hunterLines(manualLine{manual: "您的開槍狀態為", id: "night.hunter.status.formal"})),
+		// seed 003 boards (rules-more.md E1): the shared roles speak seed 000's
+		// 語術; 惡魔, 狐狸 and 賭徒 have none (their catalogue lines say so)
+		"demon-003": join(guardLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(), hunterLines(hunterState)),
+		"fox-003": join(guardLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), hunterLines(hunterState),
+			[]manualLine{{manual: "他的身份為", id: "night.seer.result"}}),
+		"gambler-003": join(guardLines(), wolvesLines(manualLine{manual: "白狼王請舉手示意", id: "night.mark.whitewolfking"}, plainAsk),
+			witchLines(), seerLines()),
 	}
 }
 

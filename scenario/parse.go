@@ -599,6 +599,7 @@ func parseExpect(args []string) (Expect, error) {
 		}
 		switch e.Args[1] {
 		case "wolf", "poison", "exile", "shot", "explode", "taken", "duel", "reflect", "charm", "dream", "hunt", "check", "dq":
+		case "gamble": // 賭徒's bet
 		default:
 			return e, fmt.Errorf("unknown cause %q", e.Args[1])
 		}

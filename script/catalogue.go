@@ -39,6 +39,9 @@ func nightKinds() [][3]string {
 		{"gargoyle", "石像鬼", "石像鬼請睜眼，請選擇你要查驗的目標"},
 		{"gravekeeper", "守墓人", "守墓人請睜眼"},
 		{"gargoylekill", "石像鬼", "石像鬼請睜眼"},
+		{"demon", "惡魔", "惡魔請睜眼，請選擇你要查驗的目標"},
+		{"fox", "狐狸", "狐狸請睜眼，請選擇你要查驗的三連坐玩家"},
+		{"gambler", "賭徒", "賭徒請睜眼，請選擇你要押注的玩家"},
 	}
 }
 
@@ -76,6 +79,7 @@ func fixedLines() []Line {
 		{ID: "night.mark.nightmare", Text: "噩夢之影請舉手示意", Source: "seed 000 噩夢之影"},
 		{ID: "night.mark.eclipsequeen", Text: "狼妃請舉手示意", Source: "seed 000 永序之輪"},
 		{ID: "night.mark.wolfwitch", Text: "狼巫請舉手示意", Source: "seed 000 純白夜影"},
+		{ID: "night.mark.demon", Text: "惡魔請舉手示意", Source: "rules-more.md E1 demon-003 (惡魔 raises hand), in seed 000's words"},
 
 		{ID: "signup.ask", Text: "上警玩家請舉手", Source: s0},
 		{ID: "signup.list", Text: "上警玩家有：{players}", Source: s0},
@@ -166,6 +170,13 @@ func fixedLines() []Line {
 		{ID: "cue.hunter.cannot", Text: "獵人{s}：不可以開槍（拇指向下）", Cue: true},
 		{ID: "cue.whitewolfking.can", Text: "白狼王{s}：可以發動技能（拇指向上）", Cue: true},
 		{ID: "cue.whitewolfking.cannot", Text: "白狼王{s}：不可以發動技能（拇指向下）", Cue: true},
+
+		// seed 003 22、惡魔, 25、狐狸 (rules-more.md D2, H10)
+		{ID: "skill.spared", Text: "{s}玩家沒有出局", Source: "project (seed 003 22、: 第二天早晨開槍無法帶走惡魔)"},
+		{ID: "cue.demon.god", Text: "惡魔{s}查驗{s2}：是神民（拇指向上）", Cue: true},
+		{ID: "cue.demon.notgod", Text: "惡魔{s}查驗{s2}：不是神民（擺手）", Cue: true},
+		{ID: "cue.fox.wolf", Text: "狐狸{s}查驗{s2}及其左右：有狼人（比狼爪）", Cue: true},
+		{ID: "cue.fox.nowolf", Text: "狐狸{s}查驗{s2}及其左右：沒有狼人（拇指向上）", Cue: true},
 	}
 }
 
@@ -179,6 +190,9 @@ func All() []Line {
 			// The manual has no 守墓人 語術 (its step is only in the order
 			// summary): the lines follow the other steps' pattern.
 			src = "project (manual silent: 石像鬼守墓人 has no 守墓人 語術)"
+		}
+		if id == "demon" || id == "fox" || id == "gambler" {
+			src = "project (seed 003 gives no 語術 for this role: the other steps' pattern)"
 		}
 		out = append(out,
 			Line{ID: "night." + id + ".open", Text: open, Source: src},
@@ -208,6 +222,7 @@ func roleNames() [][2]string {
 		{"evilknight", "惡靈騎士"}, {"bloodmoon", "血月使徒"}, {"demonhunter", "獵魔人"},
 		{"eclipsequeen", "蝕時狼妃"}, {"prince", "定序王子"}, {"wolfwitch", "狼巫"}, {"purewhite", "純白之女"},
 		{"gargoyle", "石像鬼"}, {"gravekeeper", "守墓人"},
+		{"demon", "惡魔"}, {"fox", "狐狸"}, {"gambler", "賭徒"},
 	}
 }
 

@@ -54,6 +54,7 @@ var Actions = map[string]string{
 	"signup":   "上警",
 	"withdraw": "退水",
 	"check":    "查驗",
+	"bet":      "押注",
 }
 
 // Votes names each kind of vote (engine.VoteKind).
