@@ -27,13 +27,15 @@ func foxHooks() roleHooks {
 			f := &g.rs.fox
 			f.check, f.lost = 0, f.lost || f.lostNext
 		},
-		step:    foxStep,
-		closed:  foxResult,
-		blocked: func(g *Game, s int) bool { return g.rs.fox.lost && g.role(s) == Fox },
+		step:   foxStep,
+		closed: foxResult,
 	}
 }
 
-func foxStep(g *Game, s *step, _ StepKind, _ bool) bool {
+func foxStep(g *Game, s *step, _ StepKind, live bool) bool {
+	if live && g.rs.fox.lost && !g.nightBlocked(s.actors[0]) {
+		g.cue(s.actors[0], "cue.blocked", s.actors[0]) // 技能被禁止: the skill is gone (D0.4)
+	}
 	target, waved := 0, false
 	s.act = func(seat int, a Action, t int) error {
 		if a == ActWave {

@@ -20,12 +20,14 @@ func gamblerHooks() roleHooks {
 	return roleHooks{
 		nightfall: func(g *Game) { g.rs.gambler.target, g.rs.gambler.by = 0, 0 },
 		step:      gamblerStep,
-		blocked:   func(g *Game, s int) bool { return g.rs.gambler.used && g.role(s) == Gambler },
 		resolve:   gambleDeaths,
 	}
 }
 
-func gamblerStep(g *Game, s *step, _ StepKind, _ bool) bool {
+func gamblerStep(g *Game, s *step, _ StepKind, live bool) bool {
+	if live && g.rs.gambler.used && !g.nightBlocked(s.actors[0]) {
+		g.cue(s.actors[0], "cue.blocked", s.actors[0]) // 技能被禁止: the bet is spent (H17)
+	}
 	target, waved := 0, false
 	s.act = func(seat int, a Action, t int) error {
 		if a == ActWave {
