@@ -36,6 +36,7 @@ func foxStep(g *Game, s *step, _ StepKind, live bool) bool {
 	if live && g.rs.fox.lost && !g.nightBlocked(s.actors[0]) {
 		g.cue(s.actors[0], "cue.blocked", s.actors[0]) // 技能被禁止: the skill is gone (D0.4)
 	}
+	g.say("night.fox.ask")
 	target, waved := 0, false
 	s.act = func(seat int, a Action, t int) error {
 		if a == ActWave {

@@ -40,7 +40,7 @@ func nightKinds() [][3]string {
 		{"gravekeeper", "守墓人", "守墓人請睜眼"},
 		{"gargoylekill", "石像鬼", "石像鬼請睜眼"},
 		{"demon", "惡魔", "惡魔請睜眼，請選擇你要查驗的目標"},
-		{"fox", "狐狸", "狐狸請睜眼，請選擇你要查驗的三連坐玩家"},
+		{"fox", "狐狸", "狐狸請睜眼"},
 		{"gambler", "賭徒", "賭徒請睜眼，請選擇你要押注的玩家"},
 	}
 }
@@ -172,6 +172,7 @@ func fixedLines() []Line {
 		{ID: "cue.whitewolfking.cannot", Text: "白狼王{s}：不可以發動技能（拇指向下）", Cue: true},
 
 		// seed 003 22、惡魔, 25、狐狸 (rules-more.md D2, H10)
+		{ID: "night.fox.ask", Text: "請選擇你要查驗的三名連坐玩家", Source: "project (seed 003 25、: 任意三連坐玩家)"},
 		{ID: "skill.spared", Text: "{s}玩家沒有出局", Source: "project (seed 003 22、: 第二天早晨開槍無法帶走惡魔)"},
 		{ID: "cue.demon.god", Text: "惡魔{s}查驗{s2}：是神民（拇指向上）", Cue: true},
 		{ID: "cue.demon.notgod", Text: "惡魔{s}查驗{s2}：不是神民（擺手）", Cue: true},

@@ -2,7 +2,7 @@
 
 package voice
 
-// hanzi is the pinyin of the 217 Han characters the voice reads: the
+// hanzi is the pinyin of the 218 Han characters the voice reads: the
 // first Tone3 reading go-pinyin gives each (no tone digit for the neutral
 // tone), sorted by character for a binary search. See readings.
 var hanzi = [...]hanziReading{
@@ -43,6 +43,7 @@ var hanzi = [...]hanziReading{
 	{'勢', "shi4"},
 	{'台', "tai2"},
 	{'同', "tong2"},
+	{'名', "ming2"},
 	{'否', "fou3"},
 	{'商', "shang1"},
 	{'嗎', "ma"},
