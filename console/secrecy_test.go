@@ -237,8 +237,9 @@ func swap(deal []engine.Role, a, b int) []engine.Role {
 var hiddenChoices = map[string]bool{
 	string(engine.StepSeer): true, string(engine.StepGuard): true, string(engine.StepGargoyle): true,
 	string(engine.StepPureWhite): true, string(engine.StepWolfWitch): true,
-	string(engine.StepThief): true, // the thief's card (its key, or the timeout's first card)
+	string(engine.StepThief):     true,                                   // the thief's card (its key, or the timeout's first card)
 	string(engine.StepButterfly): true, string(engine.StepStalker): true, // a hug on a villager; 潛行者 cannot act on night 1
+	string(engine.StepDemon): true, string(engine.StepFox): true,
 }
 
 // secrecyPair is a pair of games that differ only in a hidden fact.

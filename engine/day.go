@@ -217,6 +217,10 @@ func (g *Game) pointOrWave(st *step, notNow, bad string, may func(seat int) erro
 
 func (g *Game) shoot(b *batch, s, t int) {
 	g.say("skill.shot", s, t)
+	if g.spared(t) {
+		g.say("skill.spared", t) // 惡魔 before the exile-day speeches
+		return
+	}
 	b.insertAfter(s, t, b.wordsOf(s))
 	g.dies(t, CauseShot, false)
 	if g.over {

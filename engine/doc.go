@@ -66,7 +66,8 @@
 //	io.go          inputs, effects, records, errors
 //	board.go       Board, Step, NightPlan; Cards (the deal's cards, thief.extra_cards)
 //	options.go     a board's rule options
-//	roles.go       the role table (every trait of every role), step kinds, hooksFor, roleStates
+//	roles.go       the role table (every trait of every role), hooksFor, roleStates
+//	steps.go       the night step kinds and the role acting in each
 //	hooks.go       roleHooks: the points where a role plugs into the shared phases
 //	win.go         the win check (A12, rules-more.md D0.2): 屠邊, 屠城, third camps
 //	night.go       the night (A3, A15): steps, their pace and lines, the night's deaths

@@ -50,6 +50,7 @@ func (g *Game) orderStep(sh int) {
 }
 
 func (g *Game) exileSpeeches(order []int) {
+	g.speechesBegin()
 	var t []func()
 	for _, s := range order {
 		t = append(t, func() {

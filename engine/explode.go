@@ -80,7 +80,8 @@ func (g *Game) explode(s int, window Window) {
 	g.interrupt()
 	// 警上環節自爆吞毒: poisoned last night, exploding in the election: announced
 	// only as exploded; a white wolf king poisoned last night has no skill.
-	poisoned := g.seats[s].dying && g.causedBy(s, CausePoison)
+	// The same for a 白狼王 killed by 賭徒's bet (rules-more.md D1, [003]).
+	poisoned := g.seats[s].dying && (g.causedBy(s, CausePoison) || g.causedBy(s, CauseGamble))
 	if g.seats[s].dying {
 		g.seats[s].causes = nil
 	}

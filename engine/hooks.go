@@ -37,6 +37,8 @@ type roleHooks struct {
 	announce  func(g *Game)                                   // the night results were read: the role's morning line (禁言長老)
 	mutedLine func(g *Game, seat int, kind SpeechKind) string // the line that replaces the seat's speech of this kind ("" = it speaks)
 	voted     func(g *Game, kind VoteKind, votes []Vote)      // a vote closed, with its ballots
+	speeches  func(g *Game)                                   // the day's first exile speech begins (rules-more.md H10)
+	spared    func(g *Game, seat int) bool                    // the seat survives a day kill (a morning shot, a take) now
 }
 
 // boardHooks sets up the hooks of the board's roles, in table order.
@@ -132,4 +134,19 @@ func (g *Game) mutedLine(s int, kind SpeechKind) string {
 		}
 	}
 	return ""
+}
+
+// spared: the seat survives a day kill now (惡魔 until the exile-day
+// speeches: a morning shot, a take in the election).
+func (g *Game) spared(s int) bool {
+	return g.any(func(h *roleHooks) func(*Game, int) bool { return h.spared }, s)
+}
+
+// speechesBegin: the first exile-day speech begins (rules-more.md H10).
+func (g *Game) speechesBegin() {
+	for i := range g.hooks {
+		if h := g.hooks[i].speeches; h != nil {
+			h(g)
+		}
+	}
 }

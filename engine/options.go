@@ -42,6 +42,7 @@ type Options struct {
 	SilenceRepeat       bool // silence.no_repeat=off: the elder may silence the same seat two nights running
 	SilenceAnnounceVoid bool // silence.announce_void: "X號玩家被禁言" is said even when the elder or the target died that night
 	SilenceLastWords    bool // silence.blocks_last_words: the silenced seat's last words are replaced too
+	FoxWrap             bool // fox.wrap: 狐狸's three seats wrap round the table (12-1-2; default on)
 }
 
 // DefaultOptions are the shared settings of every seed-000 board.
@@ -53,6 +54,7 @@ func DefaultOptions() Options {
 		SkillSeconds: 10, VoteSeconds: 10, SignupSeconds: 5, WithdrawSeconds: 10, ChoiceSeconds: 15,
 		ExplodeWolfSecs: 30, NightPace: PaceFixed, StepMinPercent: 40, BloodMoonSeal: true,
 		ThiefTwoWolves: "redeal", ThiefExtraCards: "listed",
+		FoxWrap: true,
 	}
 }
 
@@ -180,6 +182,7 @@ func optionFields() map[string]optionField {
 		"explode.wolf_seconds":         intOpt("an exploded wolf's 指刀 time", 5, 120, func(o *Options) *int { return &o.ExplodeWolfSecs }),
 		"thief.two_wolf_bottom":        enumOpt("two wolf-camp cards at the bottom: redeal, or allow (the thief takes the special wolf, else either)", []string{"redeal", "allow"}, func(o *Options) *string { return &o.ThiefTwoWolves }),
 		"thief.extra_cards":            enumOpt("a thief's two bottom cards: listed on the board (N+2 cards), or two_villagers added to its N cards", []string{"listed", "two_villagers"}, func(o *Options) *string { return &o.ThiefExtraCards }),
+		"fox.wrap":                     boolOpt("狐狸's three consecutive seats wrap round the table (12-1-2)", func(o *Options) *bool { return &o.FoxWrap }),
 		"night.min_percent":            intOpt("under night.pace=plausible, the shortest night step, % of its window (A15)", 10, 100, func(o *Options) *int { return &o.StepMinPercent }),
 		"night.pace": {"night step length: fixed = the whole window, always (tournaments); plausible = a drawn length (A15)", func(o *Options, v string) error {
 			switch NightPace(v) {

@@ -21,7 +21,8 @@ func wolvesStep(g *Game, s *step, _ StepKind, _ bool) bool {
 			return refuse(ErrBadTarget, Error{Reason: ReasonTargetOut, Target: t}, "seat %d is out", t)
 		}
 		if t != 0 && g.role(t).row().NoKnife {
-			return errf(ErrRule, "%s cannot be knifed by her own side", g.role(t).Name())
+			// 狼美人, 惡魔 ("恶魔无法自刀"): the pack cannot pick the seat
+			return refuse(ErrRule, Error{Reason: ReasonCannotTarget, Role: Werewolf, Target: t}, "%s cannot be knifed by the pack", g.role(t).Name())
 		}
 		point[seat] = t
 		return nil

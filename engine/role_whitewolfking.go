@@ -40,6 +40,10 @@ func (g *Game) takeStep(w int) {
 			return
 		}
 		g.say("explode.take", w, target)
+		if g.spared(target) {
+			g.say("skill.spared", target) // 惡魔 in the election
+			return
+		}
 		g.dies(target, CauseTaken, false)
 		if g.over {
 			return

@@ -38,6 +38,9 @@ const (
 	SilenceElder Role = "silenceelder" // 禁言長老
 	Stalker      Role = "stalker"      // 潛行者
 	Butterfly    Role = "butterfly"    // 花蝴蝶
+	Demon        Role = "demon"        // 惡魔 (seed 003; not seed 001's 恶魔)
+	Fox          Role = "fox"          // 狐狸
+	Gambler      Role = "gambler"      // 賭徒
 )
 
 // Camp is the side and 屠邊 category of a role in one word, as the journal
@@ -184,6 +187,12 @@ var roleTab = [...]RoleInfo{
 		Steps: []StepInfo{{Kind: StepStalker}}},
 	{ID: Butterfly, Name: "花蝴蝶", Simplified: "花蝴蝶", Category: CatGod,
 		Steps: []StepInfo{{Kind: StepButterfly, Confirm: true}}},
+	{ID: Demon, Name: "惡魔", Simplified: "恶魔", Side: SideWolf, WolvesFrom: 1, NoKnife: true,
+		Steps: []StepInfo{{Kind: StepDemon, Confirm: true, Result: true}}},
+	{ID: Fox, Name: "狐狸", Simplified: "狐狸", Category: CatGod,
+		Steps: []StepInfo{{Kind: StepFox, Confirm: true, Result: true}}},
+	{ID: Gambler, Name: "賭徒", Simplified: "赌徒", Category: CatGod,
+		Steps: []StepInfo{{Kind: StepGambler, Confirm: true}}},
 }
 
 // Roles lists every role the engine knows (a copy of the role table).
@@ -234,76 +243,6 @@ func (r Role) Camp() Camp { return r.row().Camp() }
 
 // IsWolf reports whether the role is in the wolf camp.
 func (r Role) IsWolf() bool { return r.row().Side == SideWolf }
-
-// StepKind names a night step. The step's lines are "night.<kind>.*" in the
-// script catalogue.
-type StepKind string
-
-const (
-	StepGuard         StepKind = "guard"         // 守衛
-	StepWolves        StepKind = "wolves"        // 狼人 (all wolves that wake together)
-	StepWolfBeauty    StepKind = "wolfbeauty"    // 狼美人 alone: charm
-	StepWitch         StepKind = "witch"         // 女巫
-	StepSeer          StepKind = "seer"          // 預言家
-	StepHunter        StepKind = "hunter"        // 獵人: status gesture
-	StepIdiot         StepKind = "idiot"         // 愚者: open/close
-	StepKnight        StepKind = "knight"        // 騎士: open/close
-	StepWhiteWolfKing StepKind = "whitewolfking" // 白狼王: status gesture
-
-	StepDreamweaver  StepKind = "dreamweaver"
-	StepNightmare    StepKind = "nightmare"
-	StepDemonHunter  StepKind = "demonhunter"
-	StepEclipseQueen StepKind = "eclipsequeen"
-	StepPrince       StepKind = "prince"
-	StepWolfWitch    StepKind = "wolfwitch"
-	StepPureWhite    StepKind = "purewhite"
-	StepGargoyle     StepKind = "gargoyle"     // 石像鬼: its check (open/close only with the step's OpenOnly)
-	StepGargoyleKill StepKind = "gargoylekill" // 石像鬼: its kill when every other wolf is out
-	StepGravekeeper  StepKind = "gravekeeper"
-
-	StepThief        StepKind = "thief"        // 盜賊: keeps one of the two bottom cards (night 1)
-	StepSilenceElder StepKind = "silenceelder" // 禁言長老: silences a seat for the next day
-	StepStalker      StepKind = "stalker"      // 潛行者: shown the seat he may assassinate, OK or WAVE
-	StepButterfly    StepKind = "butterfly"    // 花蝴蝶: hugs another seat
-)
-
-// StepKinds lists every known night step kind.
-func StepKinds() []StepKind {
-	return []StepKind{StepGuard, StepWolves, StepWolfBeauty, StepWitch, StepSeer, StepHunter,
-		StepIdiot, StepKnight, StepWhiteWolfKing, StepDreamweaver, StepNightmare, StepDemonHunter,
-		StepEclipseQueen, StepPrince, StepWolfWitch, StepPureWhite, StepGargoyle, StepGargoyleKill, StepGravekeeper,
-		StepThief, StepSilenceElder, StepStalker, StepButterfly}
-}
-
-// stepInfo finds the role that acts in a step and the step's traits.
-func (k StepKind) info() (*RoleInfo, StepInfo, bool) {
-	for i := range roleTab {
-		for _, st := range roleTab[i].Steps {
-			if st.Kind == k {
-				return &roleTab[i], st, true
-			}
-		}
-	}
-	return nil, StepInfo{}, false
-}
-
-// Role is the role that acts in the step (Werewolf for the wolves' step,
-// where every wolf that wakes with the wolves acts).
-func (k StepKind) Role() (Role, bool) {
-	if ri, _, ok := k.info(); ok {
-		return ri.ID, true
-	}
-	return "", false
-}
-
-// stepHooks returns the step's traits and the hooks of the role acting in it.
-func (k StepKind) stepHooks() (StepInfo, roleHooks) {
-	ri, si, ok := k.info()
-	if !ok {
-		return si, roleHooks{}
-	}
-	return si, hooksFor(ri.ID)
-}
 
 // hooksFor returns a role's hooks: its rules, in its own file.
 func hooksFor(r Role) roleHooks {
@@ -356,6 +295,12 @@ func hooksFor(r Role) roleHooks {
 		return stalkerHooks()
 	case Butterfly:
 		return butterflyHooks()
+	case Demon:
+		return demonHooks()
+	case Fox:
+		return foxHooks()
+	case Gambler:
+		return gamblerHooks()
 	}
 	return roleHooks{} // 村民, 狼王: traits only
 }
@@ -365,6 +310,7 @@ func hooksFor(r Role) roleHooks {
 // reflection, the dream.
 func nightDeathOrder() []Role {
 	return []Role{DemonHunter, PureWhite, EvilKnight, Dreamweaver,
+		Gambler, // rules-more.md H1 (3): 賭徒's bet
 		Stalker, // rules-more.md H1 (4): 潛行者's 暗殺, after the bet
 	}
 }
@@ -392,4 +338,7 @@ type roleStates struct {
 	silence silenceElderState
 	stalk   stalkerState
 	hug     butterflyState
+	demon   demonState
+	fox     foxState
+	gambler gamblerState
 }

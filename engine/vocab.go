@@ -88,4 +88,5 @@ const (
 	ActionSilence     ActionKind = "silence"     // 禁言長老's choice (0 = 空禁)
 	ActionHug         ActionKind = "hug"         // 花蝴蝶's hug
 	ActionAssassinate ActionKind = "assassinate" // 潛行者's 暗殺
+	ActionBet         ActionKind = "bet"         // 賭徒's bet
 )

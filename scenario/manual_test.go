@@ -274,6 +274,13 @@ func manualNights() map[string][]manualLine {
 		"swh-9-001":   join(wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(), hunterLines(hunterState)),
 		"swhg-12-001": join(guardLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(), hunterLines(hunterState)),
 		"swhi-12-001": join(wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(), hunterLines(hunterState), openClose("愚者", "idiot", 0)),
+		// seed 003 boards (rules-more.md E1): the shared roles speak seed 000's
+		// 語術; 惡魔, 狐狸 and 賭徒 have none (their catalogue lines say so)
+		"demon-003": join(guardLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(), hunterLines(hunterState)),
+		"fox-003": join(guardLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), hunterLines(hunterState),
+			[]manualLine{{manual: "他的身份為", id: "night.seer.result"}}),
+		"gambler-003": join(guardLines(), wolvesLines(manualLine{manual: "白狼王請舉手示意", id: "night.mark.whitewolfking"}, plainAsk),
+			witchLines(), seerLines()),
 	}
 }
 

@@ -636,7 +636,7 @@ func parseExpect(args []string) (Expect, error) {
 		}
 		switch e.Args[1] {
 		case "wolf", "poison", "exile", "shot", "explode", "taken", "duel", "reflect", "charm", "dream", "hunt", "check", "dq",
-			"assassinate":
+			"grief", "assassinate", "gamble", "trade": // rules-more.md: 殉情, 潛行者, 賭徒, 黑市商人
 		default:
 			return e, fmt.Errorf("unknown cause %q", e.Args[1])
 		}

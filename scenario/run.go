@@ -540,6 +540,16 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 			default:
 				return fail("女巫 救 | 毒 N | 不用")
 			}
+		case engine.Demon, engine.Fox, engine.Gambler:
+			// `0` or `不用`: no check, no bet tonight (a wave)
+			switch {
+			case d.Word == "不用" || (len(d.Seats) == 1 && d.Seats[0] == 0):
+				ins = append(ins, gesture(p.Actors[0], engine.ActWave))
+			case len(d.Seats) == 1 && d.Word == "":
+				ins = append(ins, target(p.Actors[0], d.Seats[0]))
+			default:
+				return fail("%s takes one seat, 0 or 不用", d.Role.Name())
+			}
 		default:
 			if len(d.Seats) != 1 || (d.Word != "" && d.Word != "刀") {
 				return fail("%s takes one seat", d.Role.Name())
@@ -691,7 +701,7 @@ func (r *runner) why(d Decision) string {
 func (r *runner) someSeat(wolf int) int {
 	for s := 1; s <= r.g.Players(); s++ {
 		v := r.g.Seat(s)
-		if !v.Out && s != wolf && v.Role != engine.WolfBeauty {
+		if !v.Out && s != wolf && v.Role != engine.WolfBeauty && !v.Role.Info().NoKnife {
 			return s
 		}
 	}

@@ -43,6 +43,9 @@ func nightKinds() [][3]string {
 		{"silenceelder", "禁言長老", "禁言長老請睜眼，請選擇你要禁言的玩家"},
 		{"stalker", "潛行者", "潛行者請睜眼"},
 		{"butterfly", "花蝴蝶", "花蝴蝶請睜眼"},
+		{"demon", "惡魔", "惡魔請睜眼，請選擇你要查驗的目標"},
+		{"fox", "狐狸", "狐狸請睜眼"},
+		{"gambler", "賭徒", "賭徒請睜眼，請選擇你要押注的玩家"},
 	}
 }
 
@@ -80,6 +83,7 @@ func fixedLines() []Line {
 		{ID: "night.mark.nightmare", Text: "噩夢之影請舉手示意", Source: "seed 000 噩夢之影"},
 		{ID: "night.mark.eclipsequeen", Text: "狼妃請舉手示意", Source: "seed 000 永序之輪"},
 		{ID: "night.mark.wolfwitch", Text: "狼巫請舉手示意", Source: "seed 000 純白夜影"},
+		{ID: "night.mark.demon", Text: "惡魔請舉手示意", Source: "rules-more.md E1 demon-003 (惡魔 raises hand), in seed 000's words"},
 
 		{ID: "signup.ask", Text: "上警玩家請舉手", Source: s0},
 		{ID: "signup.list", Text: "上警玩家有：{players}", Source: s0},
@@ -177,6 +181,13 @@ func fixedLines() []Line {
 		{ID: "day.silenced", Text: "{s}玩家被禁言", Source: "seed 003 禁言长老: 第二天法官(报/不报)禁言信息"},
 		{ID: "speech.silenced", Text: "{s}玩家被禁言，不能發言", Source: "seed 003 禁言长老: 被禁言玩家在第二天白天不能发言，仅能使用手势交流"},
 		{ID: "cue.stalker.prey", Text: "潛行者{s}：今晚可暗殺{s2}（號碼手勢）", Cue: true},
+		// seed 003 22、惡魔, 25、狐狸 (rules-more.md D2, H10)
+		{ID: "night.fox.ask", Text: "請選擇你要查驗的三名連坐玩家", Source: "project (seed 003 25、: 任意三連坐玩家)"},
+		{ID: "skill.spared", Text: "{s}玩家沒有出局", Source: "project (seed 003 22、: 第二天早晨開槍無法帶走惡魔)"},
+		{ID: "cue.demon.god", Text: "惡魔{s}查驗{s2}：是神民（拇指向上）", Cue: true},
+		{ID: "cue.demon.notgod", Text: "惡魔{s}查驗{s2}：不是神民（擺手）", Cue: true},
+		{ID: "cue.fox.wolf", Text: "狐狸{s}查驗{s2}及其左右：有狼人（比狼爪）", Cue: true},
+		{ID: "cue.fox.nowolf", Text: "狐狸{s}查驗{s2}及其左右：沒有狼人（拇指向上）", Cue: true},
 	}
 }
 
@@ -193,6 +204,9 @@ func All() []Line {
 		}
 		if id == "thief" {
 			src = "seed 004 2、法官宣布“盗贼请睁眼”…“盗贼请闭眼”"
+		}
+		if id == "demon" || id == "fox" || id == "gambler" {
+			src = "project (seed 003 gives no 語術 for this role: the other steps' pattern)"
 		}
 		out = append(out,
 			Line{ID: "night." + id + ".open", Text: open, Source: src},
@@ -228,6 +242,7 @@ func roleNames() [][2]string {
 		{"gargoyle", "石像鬼"}, {"gravekeeper", "守墓人"},
 		{"thief", "盜賊"},
 		{"silenceelder", "禁言長老"}, {"stalker", "潛行者"}, {"butterfly", "花蝴蝶"},
+		{"demon", "惡魔"}, {"fox", "狐狸"}, {"gambler", "賭徒"},
 	}
 }
 

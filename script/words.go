@@ -59,6 +59,7 @@ var Actions = map[string]string{
 	"silence":     "禁言",
 	"hug":         "抱住",
 	"assassinate": "暗殺",
+	"bet":         "押注",
 }
 
 // Votes names each kind of vote (engine.VoteKind).

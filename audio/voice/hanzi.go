@@ -2,10 +2,11 @@
 
 package voice
 
-// hanzi is the pinyin of the 223 Han characters the voice reads: the
+// hanzi is the pinyin of the 231 Han characters the voice reads: the
 // first Tone3 reading go-pinyin gives each (no tone digit for the neutral
 // tone), sorted by character for a binary search. See readings.
 var hanzi = [...]hanziReading{
+	{'三', "san1"},
 	{'上', "shang4"},
 	{'下', "xia4"},
 	{'不', "bu4"},
@@ -48,6 +49,7 @@ var hanzi = [...]hanziReading{
 	{'嗎', "ma"},
 	{'噩', "e4"},
 	{'在', "zai4"},
+	{'坐', "zuo4"},
 	{'場', "chang3"},
 	{'墓', "mu4"},
 	{'士', "shi4"},
@@ -94,6 +96,7 @@ var hanzi = [...]hanziReading{
 	{'技', "ji4"},
 	{'投', "tou2"},
 	{'抱', "bao4"},
+	{'押', "ya1"},
 	{'按', "an4"},
 	{'接', "jie1"},
 	{'撕', "si1"},
@@ -125,6 +128,7 @@ var hanzi = [...]hanziReading{
 	{'水', "shui3"},
 	{'決', "jue2"},
 	{'沒', "mei2"},
+	{'注', "zhu4"},
 	{'流', "liu2"},
 	{'滅', "mie4"},
 	{'潛', "qian2"},
@@ -134,6 +138,8 @@ var hanzi = [...]hanziReading{
 	{'爆', "bao4"},
 	{'牌', "pai2"},
 	{'狀', "zhuang4"},
+	{'狐', "hu2"},
+	{'狸', "li2"},
 	{'狼', "lang2"},
 	{'猛', "meng3"},
 	{'獵', "lie4"},
@@ -198,12 +204,14 @@ var hanzi = [...]hanziReading{
 	{'警', "jing3"},
 	{'護', "hu4"},
 	{'賊', "zei2"},
+	{'賭', "du3"},
 	{'走', "zou3"},
 	{'身', "shen1"},
 	{'迅', "xun4"},
 	{'退', "tui4"},
 	{'逐', "zhu2"},
 	{'這', "zhe4"},
+	{'連', "lian2"},
 	{'進', "jin4"},
 	{'遊', "you2"},
 	{'選', "xuan3"},

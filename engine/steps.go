@@ -1,0 +1,74 @@
+package engine
+
+// StepKind names a night step. The step's lines are "night.<kind>.*" in the
+// script catalogue.
+type StepKind string
+
+const (
+	StepGuard         StepKind = "guard"         // 守衛
+	StepWolves        StepKind = "wolves"        // 狼人 (all wolves that wake together)
+	StepWolfBeauty    StepKind = "wolfbeauty"    // 狼美人 alone: charm
+	StepWitch         StepKind = "witch"         // 女巫
+	StepSeer          StepKind = "seer"          // 預言家
+	StepHunter        StepKind = "hunter"        // 獵人: status gesture
+	StepIdiot         StepKind = "idiot"         // 愚者: open/close
+	StepKnight        StepKind = "knight"        // 騎士: open/close
+	StepWhiteWolfKing StepKind = "whitewolfking" // 白狼王: status gesture
+
+	StepDreamweaver  StepKind = "dreamweaver"
+	StepNightmare    StepKind = "nightmare"
+	StepDemonHunter  StepKind = "demonhunter"
+	StepEclipseQueen StepKind = "eclipsequeen"
+	StepPrince       StepKind = "prince"
+	StepWolfWitch    StepKind = "wolfwitch"
+	StepPureWhite    StepKind = "purewhite"
+	StepGargoyle     StepKind = "gargoyle"     // 石像鬼: its check (open/close only with the step's OpenOnly)
+	StepGargoyleKill StepKind = "gargoylekill" // 石像鬼: its kill when every other wolf is out
+	StepGravekeeper  StepKind = "gravekeeper"
+
+	StepThief        StepKind = "thief"        // 盜賊: keeps one of the two bottom cards (night 1)
+	StepSilenceElder StepKind = "silenceelder" // 禁言長老: silences a seat for the next day
+	StepStalker      StepKind = "stalker"      // 潛行者: shown the seat he may assassinate, OK or WAVE
+	StepButterfly    StepKind = "butterfly"    // 花蝴蝶: hugs another seat
+	StepDemon        StepKind = "demon"        // 惡魔 alone after the wolves: 是神民 / 不是神民
+	StepFox          StepKind = "fox"          // 狐狸: three seats in a row, 有狼人 / 沒有狼人
+	StepGambler      StepKind = "gambler"      // 賭徒: one bet a game
+)
+
+// StepKinds lists every known night step kind.
+func StepKinds() []StepKind {
+	return []StepKind{StepGuard, StepWolves, StepWolfBeauty, StepWitch, StepSeer, StepHunter,
+		StepIdiot, StepKnight, StepWhiteWolfKing, StepDreamweaver, StepNightmare, StepDemonHunter,
+		StepEclipseQueen, StepPrince, StepWolfWitch, StepPureWhite, StepGargoyle, StepGargoyleKill, StepGravekeeper,
+		StepThief, StepSilenceElder, StepStalker, StepButterfly, StepDemon, StepFox, StepGambler}
+}
+
+// stepInfo finds the role that acts in a step and the step's traits.
+func (k StepKind) info() (*RoleInfo, StepInfo, bool) {
+	for i := range roleTab {
+		for _, st := range roleTab[i].Steps {
+			if st.Kind == k {
+				return &roleTab[i], st, true
+			}
+		}
+	}
+	return nil, StepInfo{}, false
+}
+
+// Role is the role that acts in the step (Werewolf for the wolves' step,
+// where every wolf that wakes with the wolves acts).
+func (k StepKind) Role() (Role, bool) {
+	if ri, _, ok := k.info(); ok {
+		return ri.ID, true
+	}
+	return "", false
+}
+
+// stepHooks returns the step's traits and the hooks of the role acting in it.
+func (k StepKind) stepHooks() (StepInfo, roleHooks) {
+	ri, si, ok := k.info()
+	if !ok {
+		return si, roleHooks{}
+	}
+	return si, hooksFor(ri.ID)
+}
