@@ -32,6 +32,15 @@ type roleHooks struct {
 	exploded    func(g *Game, s int, poisoned bool) []func()   // (self) exploded: tasks after the badge
 	boom        func(g *Game, seat int, s *step) error         // (self) its guarded key in an explosion window
 	reveal      func(g *Game, seat int, s *step) (bool, error) // (self) its guarded key outside the windows; false = not its window
+
+	// 黑市商人, 幸運兒, 村長/長老 (rules-more.md D2)
+	actors func(g *Game, k StepKind) []int                    // (its own steps) the seats acting in the step, when they are not the role's holders (幸運兒: a status)
+	knifed func(g *Game, seat int)                            // (self) the pack's knife reached the seat: the hook resolves it (村長's two lives)
+	hidden func(g *Game, seat int) bool                       // the knife on the seat is not shown to the witch tonight
+	died   func(g *Game, seat int, c Cause)                   // a seat died of c (by day or at night, once per cause)
+	lost   func(g *Game, seat int) bool                       // the seat has lost every skill for good (村長's penalty)
+	gun    func(g *Game, seat int) bool                       // the seat holds a gun besides its card (the lucky one's)
+	spare  func(g *Game, seat int, k StepKind, use bool) bool // the seat holds a second use of its skill of step k (a doubled gift); use spends it
 }
 
 // boardHooks sets up the hooks of the board's roles, in table order.
@@ -101,4 +110,40 @@ func (g *Game) immuneAtNight(s int) bool {
 // guardedTonight: the knife on the seat is guarded.
 func (g *Game) guardedTonight(s int) bool {
 	return g.any(func(h *roleHooks) func(*Game, int) bool { return h.guarded }, s)
+}
+
+// skillLost: the seat has lost every skill for good (村長's penalty).
+func (g *Game) skillLost(s int) bool {
+	return g.any(func(h *roleHooks) func(*Game, int) bool { return h.lost }, s)
+}
+
+// hiddenVictim: the witch is not shown the knife on the seat tonight.
+func (g *Game) hiddenVictim(s int) bool {
+	return g.any(func(h *roleHooks) func(*Game, int) bool { return h.hidden }, s)
+}
+
+// hasGun: the seat holds a gun besides its card.
+func (g *Game) hasGun(s int) bool {
+	return g.any(func(h *roleHooks) func(*Game, int) bool { return h.gun }, s)
+}
+
+// spare reports (and, with use, spends) a second use of the seat's skill of
+// step k: the seer's second check, the witch's second poison, the hunter's
+// second shot (黑市商人's gift to a role that already holds it).
+func (g *Game) spare(s int, k StepKind, use bool) bool {
+	for i := range g.hooks {
+		if f := g.hooks[i].spare; f != nil && f(g, s, k, use) {
+			return true
+		}
+	}
+	return false
+}
+
+// deathSeen tells the board's roles that a seat died of c.
+func (g *Game) deathSeen(s int, c Cause) {
+	for i := range g.hooks {
+		if f := g.hooks[i].died; f != nil {
+			f(g, s, c)
+		}
+	}
 }

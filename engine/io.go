@@ -302,6 +302,9 @@ const (
 	ReasonNotPaused     Reason = "not-paused"
 	ReasonNothingToUndo Reason = "nothing-to-undo" // nothing to repeat or undo
 	ReasonBadPenalty    Reason = "bad-penalty"
+
+	ReasonBadGift Reason = "bad-gift" // 黑市商人's gift is 1 (glasses), 2 (poison) or 3 (gun)
+	ReasonNoGift  Reason = "no-gift"  // 幸運兒: nothing to use tonight (the gift is a gun, the card's own, or not usable yet)
 )
 
 // ReasonOf is the reason of a code's refusals that name no finer one.

@@ -35,6 +35,10 @@ type Options struct {
 	IdiotKeepsBadge   bool      // idiot.keeps_badge: a revealed idiot who is sheriff keeps the badge
 	LastWordsFirst    bool      // exile.last_words_first: from day 2, the exiled player's last words before the skill question (狼王攝夢人)
 	BloodMoonSeal     bool      // bloodmoon.seal_after_explode (std, default on)
+
+	MerchantTiming string // merchant.timing: n1_first (黑市商人 wakes first on night 1)
+	ElderWitchInfo string // elder.first_hit_witch_info: shown | hidden (村長/長老's first hit and the witch)
+	ElderAntidote  string // elder.antidote: wasted | restores | no_effect
 }
 
 // DefaultOptions are the shared settings of every seed-000 board.
@@ -45,6 +49,7 @@ func DefaultOptions() Options {
 		SpeechSeconds: 120, SheriffSeconds: 150, SpeechWarn: 30, LastWordsSeconds: 120,
 		SkillSeconds: 10, VoteSeconds: 10, SignupSeconds: 5, WithdrawSeconds: 10, ChoiceSeconds: 15,
 		ExplodeWolfSecs: 30, NightPace: PaceFixed, StepMinPercent: 40, BloodMoonSeal: true,
+		MerchantTiming: "n1_first", ElderWitchInfo: "shown", ElderAntidote: "wasted",
 	}
 }
 
@@ -153,6 +158,9 @@ func optionFields() map[string]optionField {
 		"withdraw.seconds":             intOpt("退水 window", 3, 60, func(o *Options) *int { return &o.WithdrawSeconds }),
 		"choice.seconds":               intOpt("sheriff choices (order, 歸票, badge)", 5, 120, func(o *Options) *int { return &o.ChoiceSeconds }),
 		"explode.wolf_seconds":         intOpt("an exploded wolf's 指刀 time", 5, 120, func(o *Options) *int { return &o.ExplodeWolfSecs }),
+		"merchant.timing":              enumOpt("when 黑市商人 trades (any_night_after_seer is not implemented)", []string{"n1_first"}, func(o *Options) *string { return &o.MerchantTiming }),
+		"elder.first_hit_witch_info":   enumOpt("the witch is shown 村長/長老's first hit", []string{"shown", "hidden"}, func(o *Options) *string { return &o.ElderWitchInfo }),
+		"elder.antidote":               enumOpt("the antidote on 村長/長老: wasted (a first hit still costs a life) | restores | no_effect", []string{"wasted", "restores", "no_effect"}, func(o *Options) *string { return &o.ElderAntidote }),
 		"night.min_percent":            intOpt("under night.pace=plausible, the shortest night step, % of its window (A15)", 10, 100, func(o *Options) *int { return &o.StepMinPercent }),
 		"night.pace": {"night step length: fixed = the whole window, always (tournaments); plausible = a drawn length (A15)", func(o *Options, v string) error {
 			switch NightPace(v) {

@@ -32,6 +32,10 @@ const (
 	PureWhite    Role = "purewhite"    // 純白之女
 	Gargoyle     Role = "gargoyle"     // 石像鬼
 	Gravekeeper  Role = "gravekeeper"  // 守墓人
+
+	Merchant Role = "merchant" // 黑市商人 (his lucky one is a status, not a card)
+	Chief    Role = "chief"    // 村長 ([003], 民): two lives against the knife
+	Elder    Role = "elder"    // 長老 ([001], 神): the same rules as 村長
 )
 
 // Camp is the side and 屠邊 category of a role in one word, as the journal
@@ -168,6 +172,12 @@ var roleTab = [...]RoleInfo{
 		Steps: []StepInfo{{Kind: StepGargoyle, Confirm: true, Result: true}, {Kind: StepGargoyleKill, Confirm: true, Unblocked: true}}},
 	{ID: Gravekeeper, Name: "守墓人", Simplified: "守墓人", Category: CatGod,
 		Steps: []StepInfo{{Kind: StepGravekeeper}}},
+	{ID: Merchant, Name: "黑市商人", Simplified: "黑市商人", Category: CatGod,
+		Steps: []StepInfo{{Kind: StepMerchant, Confirm: true}, {Kind: StepLucky}}},
+	{ID: Chief, Name: "村長", Simplified: "村长", Category: CatVillager,
+		Steps: []StepInfo{{Kind: StepChief}}},
+	{ID: Elder, Name: "長老", Simplified: "长老", Category: CatGod,
+		Steps: []StepInfo{{Kind: StepElder}}},
 }
 
 // Roles lists every role the engine knows (a copy of the role table).
@@ -244,13 +254,19 @@ const (
 	StepGargoyle     StepKind = "gargoyle"     // 石像鬼: its check (open/close only with the step's OpenOnly)
 	StepGargoyleKill StepKind = "gargoylekill" // 石像鬼: its kill when every other wolf is out
 	StepGravekeeper  StepKind = "gravekeeper"
+
+	StepMerchant StepKind = "merchant" // 黑市商人: night 1, the lucky one and the gift
+	StepLucky    StepKind = "lucky"    // 幸運兒: the lucky one (a status), every night
+	StepChief    StepKind = "chief"    // 村長: identification
+	StepElder    StepKind = "elder"    // 長老: identification
 )
 
 // StepKinds lists every known night step kind.
 func StepKinds() []StepKind {
 	return []StepKind{StepGuard, StepWolves, StepWolfBeauty, StepWitch, StepSeer, StepHunter,
 		StepIdiot, StepKnight, StepWhiteWolfKing, StepDreamweaver, StepNightmare, StepDemonHunter,
-		StepEclipseQueen, StepPrince, StepWolfWitch, StepPureWhite, StepGargoyle, StepGargoyleKill, StepGravekeeper}
+		StepEclipseQueen, StepPrince, StepWolfWitch, StepPureWhite, StepGargoyle, StepGargoyleKill, StepGravekeeper,
+		StepMerchant, StepLucky, StepChief, StepElder}
 }
 
 // stepInfo finds the role that acts in a step and the step's traits.
@@ -326,6 +342,10 @@ func hooksFor(r Role) roleHooks {
 		return gargoyleHooks()
 	case Gravekeeper:
 		return gravekeeperHooks()
+	case Merchant:
+		return merchantHooks()
+	case Chief, Elder:
+		return elderHooks()
 	}
 	return roleHooks{} // 村民, 狼王: traits only
 }
@@ -333,7 +353,11 @@ func hooksFor(r Role) roleHooks {
 // nightDeathOrder is the order in which the roles' own night deaths resolve,
 // after the knife and the poison: the hunt, the check kills, the
 // reflection, the dream.
-func nightDeathOrder() [4]Role { return [4]Role{DemonHunter, PureWhite, EvilKnight, Dreamweaver} }
+// 黑市商人 comes last (rules-more.md H1): the lucky one's poison, then the
+// failed trade.
+func nightDeathOrder() [5]Role {
+	return [5]Role{DemonHunter, PureWhite, EvilKnight, Dreamweaver, Merchant}
+}
 
 // roleStates holds each role's own state; each type is defined in the
 // role's file.
@@ -353,4 +377,6 @@ type roleStates struct {
 	gargoyle gargoyleState
 	grave    gravekeeperState
 	prince   princeState
+	merchant merchantState
+	elder    elderState
 }

@@ -39,6 +39,10 @@ func nightKinds() [][3]string {
 		{"gargoyle", "石像鬼", "石像鬼請睜眼，請選擇你要查驗的目標"},
 		{"gravekeeper", "守墓人", "守墓人請睜眼"},
 		{"gargoylekill", "石像鬼", "石像鬼請睜眼"},
+		{"merchant", "黑市商人", "黑市商人請睜眼，請選擇幸運兒和要交易的技能"},
+		{"lucky", "幸運兒", "幸運兒請睜眼"},
+		{"chief", "村長", "村長請睜眼，村長請看向法官"},
+		{"elder", "長老", "長老請睜眼，長老請看向法官"},
 	}
 }
 
@@ -166,6 +170,18 @@ func fixedLines() []Line {
 		{ID: "cue.hunter.cannot", Text: "獵人{s}：不可以開槍（拇指向下）", Cue: true},
 		{ID: "cue.whitewolfking.can", Text: "白狼王{s}：可以發動技能（拇指向上）", Cue: true},
 		{ID: "cue.whitewolfking.cannot", Text: "白狼王{s}：不可以發動技能（拇指向下）", Cue: true},
+
+		// 黑市商人 and 幸運兒 (rules-more.md D2, H3, H13)
+		{ID: "cue.merchant.random.glasses", Text: "黑市商人{s}未選完：系統選擇{s2}為幸運兒，技能：預言家的眼鏡", Cue: true},
+		{ID: "cue.merchant.random.poison", Text: "黑市商人{s}未選完：系統選擇{s2}為幸運兒，技能：女巫的毒藥", Cue: true},
+		{ID: "cue.merchant.random.gun", Text: "黑市商人{s}未選完：系統選擇{s2}為幸運兒，技能：獵人的槍", Cue: true},
+		{ID: "cue.lucky.gift.glasses", Text: "輕拍幸運兒{s}，出示技能：預言家的眼鏡（可驗一次）", Cue: true},
+		{ID: "cue.lucky.gift.poison", Text: "輕拍幸運兒{s}，出示技能：女巫的毒藥", Cue: true},
+		{ID: "cue.lucky.gift.gun", Text: "輕拍幸運兒{s}，出示技能：獵人的槍", Cue: true},
+		{ID: "cue.lucky.good", Text: "幸運兒{s}查驗{s2}：好人（拇指向上）", Cue: true},
+		{ID: "cue.lucky.wolf", Text: "幸運兒{s}查驗{s2}：狼人（比狼爪）", Cue: true},
+		{ID: "cue.lucky.gun.can", Text: "幸運兒{s}：可以開槍（拇指向上）", Cue: true},
+		{ID: "cue.lucky.gun.cannot", Text: "幸運兒{s}：不可以開槍（拇指向下）", Cue: true},
 	}
 }
 
@@ -208,6 +224,7 @@ func roleNames() [][2]string {
 		{"evilknight", "惡靈騎士"}, {"bloodmoon", "血月使徒"}, {"demonhunter", "獵魔人"},
 		{"eclipsequeen", "蝕時狼妃"}, {"prince", "定序王子"}, {"wolfwitch", "狼巫"}, {"purewhite", "純白之女"},
 		{"gargoyle", "石像鬼"}, {"gravekeeper", "守墓人"},
+		{"merchant", "黑市商人"}, {"chief", "村長"}, {"elder", "長老"},
 	}
 }
 
@@ -260,6 +277,23 @@ func defaultPinyin(id string) string {
 		return "wang2 zi3 qing3 xun4 meng3"
 	case "night.prince.close":
 		return "wang2 zi3 qing3 bi4 yan3"
+	// 長 in 村長 and 長老 is zhang3
+	case "night.chief.open":
+		return "cun1 zhang3 qing3 zheng1 yan3, cun1 zhang3 qing3 kan4 xiang4 fa3 guan1"
+	case "night.chief.wake":
+		return "cun1 zhang3 qing3 zheng1 yan3"
+	case "night.chief.hurry":
+		return "cun1 zhang3 qing3 xun4 meng3"
+	case "night.chief.close":
+		return "cun1 zhang3 qing3 bi4 yan3"
+	case "night.elder.open":
+		return "zhang3 lao3 qing3 zheng1 yan3, zhang3 lao3 qing3 kan4 xiang4 fa3 guan1"
+	case "night.elder.wake":
+		return "zhang3 lao3 qing3 zheng1 yan3"
+	case "night.elder.hurry":
+		return "zhang3 lao3 qing3 xun4 meng3"
+	case "night.elder.close":
+		return "zhang3 lao3 qing3 bi4 yan3"
 	}
 	return ""
 }

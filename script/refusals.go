@@ -54,6 +54,9 @@ var Refusals = map[string]string{
 	"not-paused":      "遊戲沒有暫停",
 	"nothing-to-undo": "沒有可以撤銷或重播的操作",
 	"bad-penalty":     "扣分要在 0.5 到 3 分之間，以 0.5 分為單位",
+
+	"bad-gift": "黑市商人的技能只能選 1（眼鏡）、2（毒藥）或 3（獵槍）",
+	"no-gift":  "幸運兒今晚沒有可以使用的技能",
 }
 
 // RefusalArgs are a refusal's arguments, already in words where they are

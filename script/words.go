@@ -54,6 +54,17 @@ var Actions = map[string]string{
 	"signup":   "上警",
 	"withdraw": "退水",
 	"check":    "查驗",
+
+	"trade":       "交易技能給",
+	"life":        "刀中，失去一條命：",
+	"skills-lost": "出局懲罰：所有好人失去技能",
+}
+
+// Gifts names 黑市商人's gifts (the Result of a trade action).
+var Gifts = map[string]string{
+	"glasses": "預言家的眼鏡",
+	"poison":  "女巫的毒藥",
+	"gun":     "獵人的槍",
 }
 
 // Votes names each kind of vote (engine.VoteKind).
@@ -88,6 +99,7 @@ var Records = map[string]string{
 	"result":  "結果",
 	"penalty": "扣分",
 	"action":  "行動",
+	"role":    "換身份",
 }
 
 func label(m map[string]string, k string) string {
