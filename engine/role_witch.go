@@ -20,8 +20,9 @@ func witchStep(g *Game, s *step, _ StepKind, live bool) bool {
 	if live {
 		witch = s.actors[0]
 		switch {
-		case g.nightBlocked(witch):
-			// 噩夢之影: a feared witch gets no victim info (rules.md B)
+		case g.nightBlocked(witch) && !g.skillLost(witch):
+			// 噩夢之影: a feared witch gets no victim info (rules.md B); after
+			// 長老's penalty she is still shown the knife ([001] (11))
 		case w.antidoteUsed:
 			g.cue(witch, "cue.witch.used", witch)
 		case victim > 0:
