@@ -196,6 +196,13 @@ func All() []Line {
 			// summary): the lines follow the other steps' pattern.
 			src = "project (manual silent: 石像鬼守墓人 has no 守墓人 語術)"
 		}
+		switch id {
+		case "merchant", "lucky", "chief":
+			// seed 003 has the roles (黑市商人, 村长) but no judge lines for them
+			src = "project (seed 003 has no 語術 for " + name + "; the other steps' pattern)"
+		case "elder":
+			src = "seed 001: 长老请睁眼，长老请看向法官…长老请闭眼"
+		}
 		out = append(out,
 			Line{ID: "night." + id + ".open", Text: open, Source: src},
 			Line{ID: "night." + id + ".wake", Text: name + "請睜眼", Source: src + " (open and close only)"},
