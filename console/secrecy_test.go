@@ -237,6 +237,7 @@ func swap(deal []engine.Role, a, b int) []engine.Role {
 var hiddenChoices = map[string]bool{
 	string(engine.StepSeer): true, string(engine.StepGuard): true, string(engine.StepGargoyle): true,
 	string(engine.StepPureWhite): true, string(engine.StepWolfWitch): true,
+	string(engine.StepLucky): true, // 幸運兒: nothing to use on night 1 (a key is refused)
 }
 
 // secrecyPair is a pair of games that differ only in a hidden fact.

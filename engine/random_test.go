@@ -19,7 +19,8 @@ var seed000Boards = []string{"seer-witch-hunter-idiot", "wolfking-guard", "white
 
 // playable are the boards the random-game tests and fuzzers play: seed 000's
 // and every board added since (each new board appends its id here).
-var playable = append([]string(nil), seed000Boards...)
+var playable = append(append([]string(nil), seed000Boards...),
+	"black-market-003", "swhe-12-001") // 黑市商人, 長老
 
 func newGame(t testing.TB, board string, seed uint64) *engine.Game {
 	t.Helper()
