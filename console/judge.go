@@ -18,6 +18,7 @@ type probe struct {
 	sheriff int
 	paused  bool
 	inputs  []engine.Input // the step's seat inputs as the engine holds them
+	status  map[int][]string // hidden statuses by seat (the lucky one's gift, 村長's lives)
 }
 
 func takeProbe(g *engine.Game) *probe {
@@ -26,6 +27,7 @@ func takeProbe(g *engine.Game) *probe {
 	for i := range p.seats {
 		p.seats[i] = g.Seat(i + 1)
 	}
+	p.status = seatStatus(g)
 	return p
 }
 
@@ -115,6 +117,7 @@ type JudgeSeat struct {
 	Revealed bool     `json:"revealed"`
 	Sheriff  bool     `json:"sheriff"`
 	Causes   []string `json:"causes"`
+	Status   []string `json:"status,omitempty"` // hidden statuses: 幸運兒's gift and its use, 村長's lives
 }
 
 // LineView is a line said, or a cue (judge-only).
@@ -369,6 +372,7 @@ func (m *judgeModel) state(now time.Time, speed float64) JudgeState {
 			for _, c := range v.Causes {
 				s.Causes = append(s.Causes, causeLabel(c))
 			}
+			s.Status = pr.status[s.Seat]
 		} else {
 			for _, d := range m.deaths {
 				if d.Seat == s.Seat {

@@ -80,6 +80,7 @@ func merchantSteps(g *Game, s *step, k StepKind, live bool) bool {
 	if k == StepLucky {
 		return luckyStep(g, s, live)
 	}
+	g.say("night.merchant.ask")
 	lucky, gift := 0, 0
 	s.act = func(seat int, a Action, t int) error {
 		if a != ActTarget || t == 0 {

@@ -201,7 +201,8 @@ func manualNights() map[string][]manualLine {
 		// rules-more.md E1 黑市商人 (seed 003 has no 語術: the project's lines for
 		// 黑市商人, 村長 and 幸運兒, the manual's for the rest)
 		"black-market-003": join([]manualLine{
-			{manual: "黑市商人請睜眼，請選擇幸運兒和要交易的技能", id: "night.merchant.open", night: 1},
+			{manual: "黑市商人請睜眼", id: "night.merchant.open", night: 1},
+			{manual: "請選擇幸運兒和要交易的技能", id: "night.merchant.ask", night: 1},
 			{manual: "黑市商人請迅猛", id: "night.merchant.hurry", night: 1},
 			{manual: "確認是他嗎？", id: "night.confirm", night: 1},
 			{manual: "黑市商人請閉眼", id: "night.merchant.close", night: 1},

@@ -39,7 +39,7 @@ func nightKinds() [][3]string {
 		{"gargoyle", "石像鬼", "石像鬼請睜眼，請選擇你要查驗的目標"},
 		{"gravekeeper", "守墓人", "守墓人請睜眼"},
 		{"gargoylekill", "石像鬼", "石像鬼請睜眼"},
-		{"merchant", "黑市商人", "黑市商人請睜眼，請選擇幸運兒和要交易的技能"},
+		{"merchant", "黑市商人", "黑市商人請睜眼"},
 		{"lucky", "幸運兒", "幸運兒請睜眼"},
 		{"chief", "村長", "村長請睜眼，村長請看向法官"},
 		{"elder", "長老", "長老請睜眼，長老請看向法官"},
@@ -146,6 +146,7 @@ func fixedLines() []Line {
 		{ID: "duel.good", Text: "決鬥失敗，{s}騎士以死謝罪，發言繼續", Source: "rules.md B 騎士"},
 		{ID: "judge.dq", Text: "{s}玩家被點殺", Source: "project (manual silent: 一（三）關於點殺 has no line)"},
 
+		{ID: "night.merchant.ask", Text: "請選擇幸運兒和要交易的技能", Source: "project (seed 003 黑市商人: 必须指定一位玩家成为幸运儿，并选择以下的一项技能赋予幸运儿)"},
 		{ID: "night.demonhunter.ask", Text: "請選擇你要獵殺的目標", Source: "seed 000 血月獵魔人"},
 		// The manual has no 守墓人 語術; this line is the project's (rules.md B).
 		{ID: "night.gravekeeper.result", Text: "昨天被放逐的玩家身份為", Source: "project (manual silent; rules.md B 守墓人)"},

@@ -56,7 +56,7 @@ var Actions = map[string]string{
 	"check":    "查驗",
 
 	"trade":       "交易技能給",
-	"life":        "刀中，失去一條命：",
+	"life":        "狼刀命中，失去一條命：",
 	"skills-lost": "出局懲罰：所有好人失去技能",
 }
 
@@ -108,6 +108,9 @@ func label(m map[string]string, k string) string {
 	}
 	return k
 }
+
+// GiftLabel is 黑市商人's gift: "glasses" → "預言家的眼鏡".
+func GiftLabel(gift string) string { return label(Gifts, gift) }
 
 // CauseLabel is a cause of death's word: "wolf" → "狼刀".
 func CauseLabel(cause string) string { return label(Causes, cause) }

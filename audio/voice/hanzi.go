@@ -2,7 +2,7 @@
 
 package voice
 
-// hanzi is the pinyin of the 209 Han characters the voice reads: the
+// hanzi is the pinyin of the 220 Han characters the voice reads: the
 // first Tone3 reading go-pinyin gives each (no tone digit for the neutral
 // tone), sorted by character for a binary search. See readings.
 var hanzi = [...]hanziReading{
@@ -28,6 +28,7 @@ var hanzi = [...]hanziReading{
 	{'倒', "dao4"},
 	{'像', "xiang4"},
 	{'先', "xian1"},
+	{'兒', "er2"},
 	{'入', "ru4"},
 	{'其', "qi2"},
 	{'再', "zai4"},
@@ -42,7 +43,9 @@ var hanzi = [...]hanziReading{
 	{'勢', "shi4"},
 	{'台', "tai2"},
 	{'同', "tong2"},
+	{'向', "xiang4"},
 	{'否', "fou3"},
+	{'和', "he2"},
 	{'商', "shang1"},
 	{'嗎', "ma"},
 	{'噩', "e4"},
@@ -61,14 +64,17 @@ var hanzi = [...]hanziReading{
 	{'子', "zi"},
 	{'守', "shou3"},
 	{'安', "an1"},
+	{'官', "guan1"},
 	{'定', "ding4"},
 	{'家', "jia1"},
 	{'封', "feng1"},
 	{'將', "jiang1"},
 	{'局', "ju2"},
 	{'巫', "wu1"},
+	{'市', "shi4"},
 	{'帶', "dai4"},
 	{'平', "ping2"},
+	{'幸', "xing4"},
 	{'序', "xu4"},
 	{'影', "ying3"},
 	{'後', "hou4"},
@@ -101,12 +107,14 @@ var hanzi = [...]hanziReading{
 	{'放', "fang4"},
 	{'敗', "bai4"},
 	{'整', "zheng3"},
+	{'易', "yi4"},
 	{'昨', "zuo2"},
 	{'是', "shi4"},
 	{'晚', "wan3"},
 	{'月', "yue4"},
 	{'有', "you3"},
 	{'本', "ben3"},
+	{'村', "cun1"},
 	{'束', "shu4"},
 	{'查', "cha2"},
 	{'棄', "qi4"},
@@ -121,6 +129,7 @@ var hanzi = [...]hanziReading{
 	{'水', "shui3"},
 	{'決', "jue2"},
 	{'沒', "mei2"},
+	{'法', "fa3"},
 	{'流', "liu2"},
 	{'滅', "mie4"},
 	{'為', "wei4"},
@@ -163,6 +172,7 @@ var hanzi = [...]hanziReading{
 	{'罪', "zui4"},
 	{'美', "mei3"},
 	{'翻', "fan1"},
+	{'老', "lao3"},
 	{'者', "zhe3"},
 	{'能', "neng2"},
 	{'自', "zi4"},
@@ -192,6 +202,7 @@ var hanzi = [...]hanziReading{
 	{'逐', "zhu2"},
 	{'進', "jin4"},
 	{'遊', "you2"},
+	{'運', "yun4"},
 	{'選', "xuan3"},
 	{'遺', "yi2"},
 	{'還', "hai2"},
