@@ -17,7 +17,7 @@ type probe struct {
 	seats   []engine.SeatView // index 0 is seat 1
 	sheriff int
 	paused  bool
-	inputs  []engine.Input // the step's seat inputs as the engine holds them
+	inputs  []engine.Input   // the step's seat inputs as the engine holds them
 	status  map[int][]string // hidden statuses by seat (the lucky one's gift, 村長's lives)
 }
 
