@@ -92,6 +92,7 @@ func elderDied(g *Game, s int, c Cause) {
 		}
 		// a revealed idiot leaves at once ([001] 白痴已翻牌的要判離場)
 		if g.day == g.night {
+			g.say("day.leave", x) // X號玩家請滅燈離場
 			g.dies(x, CauseExile, true)
 		} else {
 			g.nightDeath(x, CauseExile)
