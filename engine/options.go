@@ -158,7 +158,7 @@ func optionFields() map[string]optionField {
 		"withdraw.seconds":             intOpt("退水 window", 3, 60, func(o *Options) *int { return &o.WithdrawSeconds }),
 		"choice.seconds":               intOpt("sheriff choices (order, 歸票, badge)", 5, 120, func(o *Options) *int { return &o.ChoiceSeconds }),
 		"explode.wolf_seconds":         intOpt("an exploded wolf's 指刀 time", 5, 120, func(o *Options) *int { return &o.ExplodeWolfSecs }),
-		"merchant.timing":              enumOpt("when 黑市商人 trades (any_night_after_seer is not implemented)", []string{"n1_first"}, func(o *Options) *string { return &o.MerchantTiming }),
+		"merchant.timing":              enumOpt("when 黑市商人 trades: n1_first (night 1, first; mandatory) | any_night_after_seer (once, on any night, after 預言家; the board places his step)", []string{"n1_first", "any_night_after_seer"}, func(o *Options) *string { return &o.MerchantTiming }),
 		"elder.first_hit_witch_info":   enumOpt("the witch is shown 村長/長老's first hit", []string{"shown", "hidden"}, func(o *Options) *string { return &o.ElderWitchInfo }),
 		"elder.antidote":               enumOpt("the antidote on 村長/長老: wasted (a first hit still costs a life) | restores | no_effect", []string{"wasted", "restores", "no_effect"}, func(o *Options) *string { return &o.ElderAntidote }),
 		"night.min_percent":            intOpt("under night.pace=plausible, the shortest night step, % of its window (A15)", 10, 100, func(o *Options) *int { return &o.StepMinPercent }),

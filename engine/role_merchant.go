@@ -81,8 +81,19 @@ func merchantSteps(g *Game, s *step, k StepKind, live bool) bool {
 		return luckyStep(g, s, live)
 	}
 	g.say("night.merchant.ask")
-	lucky, gift := 0, 0
+	anyNight := g.opt.MerchantTiming == "any_night_after_seer"
+	if anyNight && g.rs.merchant.lucky > 0 {
+		if live {
+			g.cue(s.actors[0], "cue.blocked", s.actors[0]) // traded: used up
+		}
+		return true
+	}
+	lucky, gift, none := 0, 0, false
 	s.act = func(seat int, a Action, t int) error {
+		if anyNight && lucky == 0 && (a == ActWave || (a == ActTarget && t == 0)) {
+			none = true // [001]: not tonight
+			return nil
+		}
 		if a != ActTarget || t == 0 {
 			return errf(ErrNotNow, "the merchant keys the lucky seat, then the gift (1 glasses, 2 poison, 3 gun)")
 		}
@@ -102,10 +113,13 @@ func merchantSteps(g *Game, s *step, k StepKind, live bool) bool {
 		gift = t
 		return nil
 	}
-	s.reset = func() { lucky, gift = 0, 0 }
-	s.done = func() bool { return lucky > 0 && gift > 0 }
+	s.reset = func() { lucky, gift, none = 0, 0, false }
+	s.done = func() bool { return none || lucky > 0 && gift > 0 }
 	s.commit = func() {
 		merchant := s.actors[0]
+		if anyNight && (none || lucky == 0) {
+			return // optional on any night: no trade tonight (H3 draws only for night 1's mandatory trade)
+		}
 		if lucky == 0 || gift == 0 {
 			// H3: a mandatory choice, drawn with the seeded generator
 			if lucky == 0 {

@@ -499,6 +499,10 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 			}
 		case engine.Merchant:
 			// 黑市商人 5 眼鏡: the lucky seat, then the gift's key (1 2 3)
+			if d.Word == "不用" { // merchant.timing any_night_after_seer: not tonight
+				ins = append(ins, gesture(p.Actors[0], engine.ActWave))
+				break
+			}
 			gift := map[string]int{"眼鏡": 1, "毒藥": 2, "獵槍": 3}[d.Word]
 			if len(d.Seats) != 1 || gift == 0 {
 				return fail("黑市商人 N 眼鏡|毒藥|獵槍")
