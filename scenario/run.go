@@ -347,6 +347,7 @@ func (r *runner) recordEvent(rec *engine.Record) Event {
 		ev.Seat, ev.Points = intp(rec.Seat), rec.Points
 	case engine.RecAction:
 		ev.What, ev.By, ev.Target, ev.When = rec.Kind, rec.By, intp(rec.Target), rec.When
+		ev.Result = rec.Result // 黑市商人's trade: the gift (glasses, poison, gun)
 	}
 	return ev
 }
