@@ -34,13 +34,14 @@ type roleHooks struct {
 	reveal      func(g *Game, seat int, s *step) (bool, error) // (self) its guarded key outside the windows; false = not its window
 
 	// 黑市商人, 幸運兒, 村長/長老 (rules-more.md D2)
-	actors func(g *Game, k StepKind) []int                    // (its own steps) the seats acting in the step, when they are not the role's holders (幸運兒: a status)
-	knifed func(g *Game, seat int)                            // (self) the pack's knife reached the seat: the hook resolves it (村長's two lives)
-	hidden func(g *Game, seat int) bool                       // the knife on the seat is not shown to the witch tonight
-	died   func(g *Game, seat int, c Cause)                   // a seat died of c (by day or at night, once per cause)
-	lost   func(g *Game, seat int) bool                       // the seat has lost every skill for good (村長's penalty)
-	gun    func(g *Game, seat int) bool                       // the seat holds a gun besides its card (the lucky one's)
-	spare  func(g *Game, seat int, k StepKind, use bool) bool // the seat holds a second use of its skill of step k (a doubled gift); use spends it
+	actors   func(g *Game, k StepKind) []int                    // (its own steps) the seats acting in the step, when they are not the role's holders (幸運兒: a status)
+	knifed   func(g *Game, seat int)                            // (self) the pack's knife reached the seat: the hook resolves it (村長's two lives)
+	hidden   func(g *Game, seat int) bool                       // the knife on the seat is not shown to the witch tonight
+	died     func(g *Game, seat int, c Cause)                   // a seat died of c (by day or at night, once per cause)
+	lost     func(g *Game, seat int) bool                       // the seat has lost every skill for good (村長's penalty)
+	gun      func(g *Game, seat int) bool                       // the seat holds a gun besides its card (the lucky one's)
+	spare    func(g *Game, seat int, k StepKind, use bool) bool // the seat holds a second use of its skill of step k (a doubled gift); use spends it
+	category func(g *Game, seat int) (Category, bool)           // the seat's 屠邊 category when an option sets it (elder.category)
 }
 
 // boardHooks sets up the hooks of the board's roles, in table order.
@@ -137,6 +138,19 @@ func (g *Game) spare(s int, k StepKind, use bool) bool {
 		}
 	}
 	return false
+}
+
+// category is the seat's 屠邊 category: the card's (def), unless a board
+// role's option says otherwise (elder.category).
+func (g *Game) category(s int, def Category) Category {
+	for i := range g.hooks {
+		if f := g.hooks[i].category; f != nil {
+			if c, ok := f(g, s); ok {
+				return c
+			}
+		}
+	}
+	return def
 }
 
 // deathSeen tells the board's roles that a seat died of c.

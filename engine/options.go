@@ -39,6 +39,7 @@ type Options struct {
 	MerchantTiming string // merchant.timing: n1_first (黑市商人 wakes first on night 1)
 	ElderWitchInfo string // elder.first_hit_witch_info: shown | hidden (村長/長老's first hit and the witch)
 	ElderAntidote  string // elder.antidote: wasted | restores | no_effect
+	ElderCategory  string // elder.category: card (村長 民, 長老 神) | villager | god
 }
 
 // DefaultOptions are the shared settings of every seed-000 board.
@@ -49,7 +50,7 @@ func DefaultOptions() Options {
 		SpeechSeconds: 120, SheriffSeconds: 150, SpeechWarn: 30, LastWordsSeconds: 120,
 		SkillSeconds: 10, VoteSeconds: 10, SignupSeconds: 5, WithdrawSeconds: 10, ChoiceSeconds: 15,
 		ExplodeWolfSecs: 30, NightPace: PaceFixed, StepMinPercent: 40, BloodMoonSeal: true,
-		MerchantTiming: "n1_first", ElderWitchInfo: "shown", ElderAntidote: "wasted",
+		MerchantTiming: "n1_first", ElderWitchInfo: "shown", ElderAntidote: "wasted", ElderCategory: "card",
 	}
 }
 
@@ -160,6 +161,7 @@ func optionFields() map[string]optionField {
 		"explode.wolf_seconds":         intOpt("an exploded wolf's 指刀 time", 5, 120, func(o *Options) *int { return &o.ExplodeWolfSecs }),
 		"merchant.timing":              enumOpt("when 黑市商人 trades: n1_first (night 1, first; mandatory) | any_night_after_seer (once, on any night, after 預言家; the board places his step)", []string{"n1_first", "any_night_after_seer"}, func(o *Options) *string { return &o.MerchantTiming }),
 		"elder.first_hit_witch_info":   enumOpt("the witch is shown 村長/長老's first hit", []string{"shown", "hidden"}, func(o *Options) *string { return &o.ElderWitchInfo }),
+		"elder.category":               enumOpt("村長/長老's 屠邊 category: card (村長 民, 長老 神), villager or god", []string{"card", "villager", "god"}, func(o *Options) *string { return &o.ElderCategory }),
 		"elder.antidote":               enumOpt("the antidote on 村長/長老: wasted (a first hit still costs a life) | restores | no_effect", []string{"wasted", "restores", "no_effect"}, func(o *Options) *string { return &o.ElderAntidote }),
 		"night.min_percent":            intOpt("under night.pace=plausible, the shortest night step, % of its window (A15)", 10, 100, func(o *Options) *int { return &o.StepMinPercent }),
 		"night.pace": {"night step length: fixed = the whole window, always (tournaments); plausible = a drawn length (A15)", func(o *Options, v string) error {

@@ -27,6 +27,18 @@ func elderHooks() roleHooks {
 		lost:    elderLost,
 		blocked: elderLost,
 		noShot:  elderLost,
+		category: func(g *Game, s int) (Category, bool) {
+			if !isElder(g.role(s)) {
+				return CatNone, false
+			}
+			switch g.opt.ElderCategory {
+			case "villager":
+				return CatVillager, true
+			case "god":
+				return CatGod, true
+			}
+			return CatNone, false // the card's
+		},
 	}
 }
 
