@@ -75,6 +75,9 @@ func TestAll(t *testing.T) {
 	if len(all) < len(inC) {
 		t.Fatalf("All: %d boards, want at least the %d of part C", len(all), len(inC))
 	}
+	if len(all) < len(partC) { // the boards of rules-more.md E come on top of part C's
+		t.Fatalf("All: %d boards, want at least %d", len(all), len(partC))
+	}
 	byID := map[string]*engine.Board{}
 	for i, b := range all {
 		if i > 0 && all[i-1].ID >= b.ID {
@@ -124,6 +127,9 @@ func TestClockRules(t *testing.T) {
 			continue // rules-more.md H5: minute_mod_n (parte_test.go)
 		}
 		clock, exile := "minute_digit_sum", ""
+		if b.ID == "black-market-003" || b.ID == "swhe-12-001" {
+			clock = "minute_mod_n" // rules-more.md H5: every E1/E2 board
+		}
 		if b.ID == "seer-witch-hunter-idiot" {
 			clock, exile = "minute_mod_n", "minute_digit_sum"
 		}
@@ -285,6 +291,8 @@ func TestNightOrders(t *testing.T) {
 		"demon-003":               {"guard wolves demon witch seer hunter", "guard wolves demon witch seer hunter"},
 		"fox-003":                 {"guard wolves witch fox hunter", "guard wolves witch fox hunter"},
 		"gambler-003":             {"guard wolves witch seer gambler", "guard wolves witch seer gambler"},
+		"black-market-003":        {"merchant guard chief wolves witch seer lucky", "guard chief wolves witch seer lucky"},
+		"swhe-12-001":             {"elder wolves witch seer hunter", "elder wolves witch seer hunter"},
 	}
 	all, err := All()
 	if err != nil {
@@ -336,7 +344,7 @@ func TestGet(t *testing.T) {
 			t.Errorf("error %q does not list %s", err, c.id)
 		}
 	}
-	if want := `boards: unknown board "no-such-board"; known boards: bloodmoon-demonhunter, `; !strings.HasPrefix(err.Error(), want) {
+	if want := `boards: unknown board "no-such-board"; known boards: black-market-003, bloodmoon-demonhunter, `; !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("error %q, want it to start with %q", err, want)
 	}
 

@@ -224,6 +224,11 @@ func (d *Driver) Choices(p engine.Prompt) []engine.Input {
 					out = append(out, gest(a, engine.ActWave))
 				}
 			}
+		case engine.StepMerchant:
+			// 黑市商人: the lucky seat, then the gift (1 glasses, 2 poison, 3 gun)
+			for _, a := range p.Actors {
+				out = append(out, t(a, d.pick(d.living())), t(a, 1+d.rng.IntN(3)))
+			}
 		default:
 			for _, a := range p.Actors {
 				out = append(out, t(a, d.pick(d.living())))

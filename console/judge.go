@@ -17,10 +17,11 @@ type probe struct {
 	seats   []engine.SeatView // index 0 is seat 1
 	sheriff int
 	paused  bool
-	inputs  []engine.Input // the step's seat inputs as the engine holds them
 	// the thief's pick (seat 0: none yet, or no thief)
 	thief        int
 	kept, buried engine.Role
+	inputs       []engine.Input   // the step's seat inputs as the engine holds them
+	status       map[int][]string // hidden statuses by seat (the lucky one's gift, 村長's lives)
 }
 
 func takeProbe(g *engine.Game) *probe {
@@ -30,6 +31,7 @@ func takeProbe(g *engine.Game) *probe {
 	for i := range p.seats {
 		p.seats[i] = g.Seat(i + 1)
 	}
+	p.status = seatStatus(g)
 	return p
 }
 
@@ -125,7 +127,8 @@ type JudgeSeat struct {
 	Causes   []string `json:"causes"`
 	// DealtName is the card the seat was dealt when it now plays another
 	// (the thief's kept card); "" otherwise.
-	DealtName string `json:"dealt_name,omitempty"`
+	DealtName string   `json:"dealt_name,omitempty"`
+	Status    []string `json:"status,omitempty"` // hidden statuses: 幸運兒's gift and its use, 村長's lives
 }
 
 // LineView is a line said, or a cue (judge-only).
@@ -388,6 +391,7 @@ func (m *judgeModel) state(now time.Time, speed float64) JudgeState {
 			for _, c := range v.Causes {
 				s.Causes = append(s.Causes, causeLabel(c))
 			}
+			s.Status = pr.status[s.Seat]
 		} else {
 			for _, d := range m.deaths {
 				if d.Seat == s.Seat {

@@ -256,6 +256,9 @@ func recordText(r *engine.Record) string {
 		} else if r.Kind == engine.ActionKill || r.Kind == engine.ActionGuard {
 			target = " 空"
 		}
+		if r.Kind == engine.ActionTrade {
+			target += "（" + script.GiftLabel(r.Result) + "）" // 黑市商人's gift
+		}
 		return fmt.Sprintf("%s：%s%s%s", phaseLabel(r.When), by, w, target)
 	case engine.RecSilence:
 		return fmt.Sprintf("第%d天 禁言%s", r.Day, seat(r.Seat))

@@ -240,6 +240,7 @@ var hiddenChoices = map[string]bool{
 	string(engine.StepThief):     true,                                   // the thief's card (its key, or the timeout's first card)
 	string(engine.StepButterfly): true, string(engine.StepStalker): true, // a hug on a villager; 潛行者 cannot act on night 1
 	string(engine.StepDemon): true, string(engine.StepFox): true,
+	string(engine.StepLucky): true, // 幸運兒: nothing to use on night 1 (a key is refused)
 }
 
 // secrecyPair is a pair of games that differ only in a hidden fact.

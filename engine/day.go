@@ -122,6 +122,9 @@ func (g *Game) deathTasks(b *batch) []func() {
 // taken; never when poisoned, exploding, DQ'd, charmed away or duelled.
 func (g *Game) canSkill(s int) bool {
 	shot := g.role(s).row().ShotOn
+	if shot == nil && g.hasGun(s) {
+		shot = shotCauses() // the lucky one's gun (hunter.shoot_causes knife_exile)
+	}
 	if shot == nil {
 		return false
 	}
@@ -222,11 +225,17 @@ func (g *Game) shoot(b *batch, s, t int) {
 		return
 	}
 	b.insertAfter(s, t, b.wordsOf(s))
+	g.shooter = s
 	g.dies(t, CauseShot, false)
+	g.shooter = 0
 	if g.over {
 		return
 	}
 	tasks := []func(){func() { g.skillStep(b, t) }}
+	if g.spare(s, StepHunter, true) {
+		// a hunter holding the lucky one's gun shoots twice, in order
+		tasks = append([]func(){func() { g.skillStep(b, s) }}, tasks...)
+	}
 	if h := g.self(t).follow; h != nil {
 		tasks = append(tasks, h(g, b, t))
 	}

@@ -194,21 +194,6 @@ func both(fs ...func(p engine.Prompt) []engine.Input) func(p engine.Prompt) []en
 	}
 }
 
-func sameTrace(t *testing.T, name string, a, b []string) {
-	t.Helper()
-	if len(a) < 20 {
-		t.Fatalf("%s: a trace of %d entries", name, len(a))
-	}
-	for i := 0; i < len(a) && i < len(b); i++ {
-		if a[i] != b[i] {
-			t.Fatalf("%s: the public traces part at %d: %q vs %q", name, i, a[i], b[i])
-		}
-	}
-	if len(a) != len(b) {
-		t.Fatalf("%s: traces of %d and %d entries", name, len(a), len(b))
-	}
-}
-
 // TestSilenceElderA15: night 2 with the elder alive (he silences a seat) and
 // dead (exiled on day 1) has the same step lengths, lines and lights.
 func TestSilenceElderA15(t *testing.T) {

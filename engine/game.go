@@ -67,6 +67,7 @@ type Game struct {
 	rs        roleStates  // each role's own state (its file defines it)
 	hooks     []roleHooks // the hooks of the board's roles, in table order
 	hookRoles []Role      // … and their roles
+	shooter   int         // the seat whose shot is being resolved (村長's penalty asks who shot)
 }
 
 // nightState is what the night's steps decided.
@@ -336,6 +337,7 @@ func (g *Game) dies(s int, c Cause, off bool) {
 	if off {
 		g.lightOff(s)
 	}
+	g.deathSeen(s, c)
 	if w := g.winCheck(); w != "" {
 		g.end(w)
 	}

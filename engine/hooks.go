@@ -39,6 +39,15 @@ type roleHooks struct {
 	voted     func(g *Game, kind VoteKind, votes []Vote)      // a vote closed, with its ballots
 	speeches  func(g *Game)                                   // the day's first exile speech begins (rules-more.md H10)
 	spared    func(g *Game, seat int) bool                    // the seat survives a day kill (a morning shot, a take) now
+	// 黑市商人, 幸運兒, 村長/長老 (rules-more.md D2)
+	actors   func(g *Game, k StepKind) []int                    // (its own steps) the seats acting in the step, when they are not the role's holders (幸運兒: a status)
+	knifed   func(g *Game, seat int)                            // (self) the pack's knife reached the seat: the hook resolves it (村長's two lives)
+	hidden   func(g *Game, seat int) bool                       // the knife on the seat is not shown to the witch tonight
+	died     func(g *Game, seat int, c Cause)                   // a seat died of c (by day or at night, once per cause)
+	lost     func(g *Game, seat int) bool                       // the seat has lost every skill for good (村長's penalty)
+	gun      func(g *Game, seat int) bool                       // the seat holds a gun besides its card (the lucky one's)
+	spare    func(g *Game, seat int, k StepKind, use bool) bool // the seat holds a second use of its skill of step k (a doubled gift); use spends it
+	category func(g *Game, seat int) (Category, bool)           // the seat's 屠邊 category when an option sets it (elder.category)
 }
 
 // boardHooks sets up the hooks of the board's roles, in table order.
@@ -147,6 +156,55 @@ func (g *Game) speechesBegin() {
 	for i := range g.hooks {
 		if h := g.hooks[i].speeches; h != nil {
 			h(g)
+		}
+	}
+}
+
+// skillLost: the seat has lost every skill for good (村長's penalty).
+func (g *Game) skillLost(s int) bool {
+	return g.any(func(h *roleHooks) func(*Game, int) bool { return h.lost }, s)
+}
+
+// hiddenVictim: the witch is not shown the knife on the seat tonight.
+func (g *Game) hiddenVictim(s int) bool {
+	return g.any(func(h *roleHooks) func(*Game, int) bool { return h.hidden }, s)
+}
+
+// hasGun: the seat holds a gun besides its card.
+func (g *Game) hasGun(s int) bool {
+	return g.any(func(h *roleHooks) func(*Game, int) bool { return h.gun }, s)
+}
+
+// spare reports (and, with use, spends) a second use of the seat's skill of
+// step k: the seer's second check, the witch's second poison, the hunter's
+// second shot (黑市商人's gift to a role that already holds it).
+func (g *Game) spare(s int, k StepKind, use bool) bool {
+	for i := range g.hooks {
+		if f := g.hooks[i].spare; f != nil && f(g, s, k, use) {
+			return true
+		}
+	}
+	return false
+}
+
+// category is the seat's 屠邊 category: the card's (def), unless a board
+// role's option says otherwise (elder.category).
+func (g *Game) category(s int, def Category) Category {
+	for i := range g.hooks {
+		if f := g.hooks[i].category; f != nil {
+			if c, ok := f(g, s); ok {
+				return c
+			}
+		}
+	}
+	return def
+}
+
+// deathSeen tells the board's roles that a seat died of c.
+func (g *Game) deathSeen(s int, c Cause) {
+	for i := range g.hooks {
+		if f := g.hooks[i].died; f != nil {
+			f(g, s, c)
 		}
 	}
 }

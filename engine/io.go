@@ -309,6 +309,8 @@ const (
 	ReasonThiefMustWolf    Reason = "thief-must-wolf"    // Target: a wolf-camp card is in the bottom: the thief must keep it
 	ReasonThiefMustSpecial Reason = "thief-must-special" // Target: two wolf cards in the bottom (thief.two_wolf_bottom=allow): the special wolf first
 	ReasonNotEligible      Reason = "not-eligible"       // Role: 潛行者 has nobody to assassinate tonight
+	ReasonBadGift          Reason = "bad-gift"           // 黑市商人's gift is 1 (glasses), 2 (poison) or 3 (gun)
+	ReasonNoGift           Reason = "no-gift"            // 幸運兒: nothing to use tonight (the gift is a gun, the card's own, or not usable yet)
 )
 
 // ReasonOf is the reason of a code's refusals that name no finer one.

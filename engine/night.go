@@ -27,6 +27,9 @@ func (g *Game) beginNight() {
 
 // nightActors are the seats that act in a night step.
 func (g *Game) nightActors(k StepKind) []int {
+	if _, h := k.stepHooks(); h.actors != nil {
+		return h.actors(g, k) // 幸運兒: a status, not a card
+	}
 	var out []int
 	kr, _ := k.Role() // once: a search of the role table
 	for s := 1; s <= g.n; s++ {
@@ -224,7 +227,9 @@ func (g *Game) endNight() {
 	g.pending = nil
 	k := g.ns.kill
 	if k > 0 && g.living(k) && !g.immuneAtNight(k) {
-		if g.guardedTonight(k) == g.ns.saved { // neither, or 同守同救
+		if h := g.self(k).knifed; h != nil {
+			h(g, k) // 村長/長老: two lives
+		} else if g.guardedTonight(k) == g.ns.saved { // neither, or 同守同救
 			g.nightDeath(k, CauseWolf)
 		}
 	}
@@ -255,6 +260,7 @@ func (g *Game) nightDeath(s int, c Cause) {
 	}
 	st.causes = append(st.causes, c)
 	st.when = fmt.Sprintf("night-%d", g.night)
+	g.deathSeen(s, c)
 	if g.pendingResult == "" {
 		g.pendingResult = g.winCheck()
 	}

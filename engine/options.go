@@ -43,6 +43,11 @@ type Options struct {
 	SilenceAnnounceVoid bool // silence.announce_void: "X號玩家被禁言" is said even when the elder or the target died that night
 	SilenceLastWords    bool // silence.blocks_last_words: the silenced seat's last words are replaced too
 	FoxWrap             bool // fox.wrap: 狐狸's three seats wrap round the table (12-1-2; default on)
+
+	MerchantTiming string // merchant.timing: n1_first (黑市商人 wakes first on night 1)
+	ElderWitchInfo string // elder.first_hit_witch_info: shown | hidden (村長/長老's first hit and the witch)
+	ElderAntidote  string // elder.antidote: wasted | restores | no_effect
+	ElderCategory  string // elder.category: card (村長 民, 長老 神) | villager | god
 }
 
 // DefaultOptions are the shared settings of every seed-000 board.
@@ -54,7 +59,8 @@ func DefaultOptions() Options {
 		SkillSeconds: 10, VoteSeconds: 10, SignupSeconds: 5, WithdrawSeconds: 10, ChoiceSeconds: 15,
 		ExplodeWolfSecs: 30, NightPace: PaceFixed, StepMinPercent: 40, BloodMoonSeal: true,
 		ThiefTwoWolves: "redeal", ThiefExtraCards: "listed",
-		FoxWrap: true,
+		FoxWrap:        true,
+		MerchantTiming: "n1_first", ElderWitchInfo: "shown", ElderAntidote: "wasted", ElderCategory: "card",
 	}
 }
 
@@ -183,6 +189,10 @@ func optionFields() map[string]optionField {
 		"thief.two_wolf_bottom":        enumOpt("two wolf-camp cards at the bottom: redeal, or allow (the thief takes the special wolf, else either)", []string{"redeal", "allow"}, func(o *Options) *string { return &o.ThiefTwoWolves }),
 		"thief.extra_cards":            enumOpt("a thief's two bottom cards: listed on the board (N+2 cards), or two_villagers added to its N cards", []string{"listed", "two_villagers"}, func(o *Options) *string { return &o.ThiefExtraCards }),
 		"fox.wrap":                     boolOpt("狐狸's three consecutive seats wrap round the table (12-1-2)", func(o *Options) *bool { return &o.FoxWrap }),
+		"merchant.timing":              enumOpt("when 黑市商人 trades: n1_first (night 1, first; mandatory) | any_night_after_seer (once, on any night, after 預言家; the board places his step)", []string{"n1_first", "any_night_after_seer"}, func(o *Options) *string { return &o.MerchantTiming }),
+		"elder.first_hit_witch_info":   enumOpt("the witch is shown 村長/長老's first hit", []string{"shown", "hidden"}, func(o *Options) *string { return &o.ElderWitchInfo }),
+		"elder.category":               enumOpt("村長/長老's 屠邊 category: card (村長 民, 長老 神), villager or god", []string{"card", "villager", "god"}, func(o *Options) *string { return &o.ElderCategory }),
+		"elder.antidote":               enumOpt("the antidote on 村長/長老: wasted (a first hit still costs a life) | restores | no_effect", []string{"wasted", "restores", "no_effect"}, func(o *Options) *string { return &o.ElderAntidote }),
 		"night.min_percent":            intOpt("under night.pace=plausible, the shortest night step, % of its window (A15)", 10, 100, func(o *Options) *int { return &o.StepMinPercent }),
 		"night.pace": {"night step length: fixed = the whole window, always (tournaments); plausible = a drawn length (A15)", func(o *Options, v string) error {
 			switch NightPace(v) {

@@ -26,8 +26,11 @@ var playable = append(append([]string(nil), seed000Boards...),
 	"silence-elder-003", "butterfly-003", // 禁言長老, 潛行者, 花蝴蝶
 )
 
-// the boards of 惡魔, 狐狸 and 賭徒 (rules-more.md E1)
-func init() { playable = append(playable, "demon-003", "fox-003", "gambler-003") }
+// the boards of 惡魔, 狐狸 and 賭徒, 黑市商人 and 長老 (rules-more.md E1, E2)
+func init() {
+	playable = append(playable, "demon-003", "fox-003", "gambler-003",
+		"black-market-003", "swhe-12-001")
+}
 
 func newGame(t testing.TB, board string, seed uint64) *engine.Game {
 	t.Helper()

@@ -6,7 +6,7 @@ package engine
 func idiotHooks() roleHooks { return roleHooks{exiled: idiotExiled} }
 
 func idiotExiled(g *Game, s int) bool {
-	if g.seats[s].revealed {
+	if g.seats[s].revealed || g.skillLost(s) {
 		return false
 	}
 	g.seats[s].revealed = true

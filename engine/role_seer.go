@@ -4,12 +4,13 @@ package engine
 // or 狼人 (RoleInfo.Seen); the checked role may answer (its checked hook).
 
 type seerState struct {
-	check int // tonight's check
+	check  int // tonight's check
+	check2 int // tonight's second check (the lucky one's glasses, once)
 }
 
 func seerHooks() roleHooks {
 	return roleHooks{
-		nightfall: func(g *Game) { g.rs.seer.check = 0 },
+		nightfall: func(g *Game) { g.rs.seer.check, g.rs.seer.check2 = 0, 0 },
 		step:      seerStep,
 		closed:    seerResult,
 	}
@@ -28,7 +29,42 @@ func seerStep(g *Game, s *step, _ StepKind, _ bool) bool {
 		}
 		return nil
 	}, func(_, target int) { g.rs.seer.check = target })
+	if len(s.actors) > 0 && g.spare(s.actors[0], StepSeer, false) {
+		seerDouble(g, s)
+	}
 	return false
+}
+
+// seerDouble: a seer holding the lucky one's glasses may key a second seat
+// tonight (two checks, once a game).
+func seerDouble(g *Game, s *step) {
+	one, second := s.act, 0
+	first := 0
+	s.act = func(seat int, a Action, t int) error {
+		if first == 0 || t == first || a != ActTarget {
+			err := one(seat, a, t)
+			if err == nil {
+				first = t
+			}
+			return err
+		}
+		if err := one(seat, a, t); err != nil {
+			return err
+		}
+		second = t
+		return nil
+	}
+	reset := s.reset
+	s.reset = func() { reset(); first, second = 0, 0 }
+	commit := s.commit
+	s.commit = func() {
+		if first > 0 && second > 0 {
+			g.spare(s.actors[0], StepSeer, true)
+			g.rs.seer.check, g.rs.seer.check2 = first, second
+			return
+		}
+		commit()
+	}
 }
 
 // seerResult: after "他的身份為", the judge's gesture and its record.
@@ -36,7 +72,15 @@ func seerResult(g *Game, s *step, live bool) {
 	if !live || g.rs.seer.check == 0 {
 		return
 	}
-	seer, t := s.actors[0], g.rs.seer.check
+	seer := s.actors[0]
+	for _, t := range []int{g.rs.seer.check, g.rs.seer.check2} {
+		if t > 0 {
+			seerCheck(g, seer, t)
+		}
+	}
+}
+
+func seerCheck(g *Game, seer, t int) {
 	res, line := WinGood, "cue.seer.good"
 	if g.role(t).row().Seen() == WinWolves {
 		res, line = WinWolves, "cue.seer.wolf"

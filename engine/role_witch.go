@@ -13,15 +13,20 @@ func witchStep(g *Game, s *step, _ StepKind, live bool) bool {
 	w := &g.rs.witch
 	g.say("night.witch.victim")
 	witch := 0
+	victim := g.ns.kill
+	if victim > 0 && g.hiddenVictim(victim) {
+		victim = 0 // 長老's first life ([001]: the witch is not told)
+	}
 	if live {
 		witch = s.actors[0]
 		switch {
-		case g.nightBlocked(witch):
-			// 噩夢之影: a feared witch gets no victim info (rules.md B)
+		case g.nightBlocked(witch) && !g.skillLost(witch):
+			// 噩夢之影: a feared witch gets no victim info (rules.md B); after
+			// 長老's penalty she is still shown the knife ([001] (11))
 		case w.antidoteUsed:
 			g.cue(witch, "cue.witch.used", witch)
-		case g.ns.kill > 0:
-			g.cue(witch, "cue.witch.victim", witch, g.ns.kill)
+		case victim > 0:
+			g.cue(witch, "cue.witch.victim", witch, victim)
 		default:
 			g.cue(witch, "cue.witch.none", witch)
 		}
@@ -41,7 +46,7 @@ func witchStep(g *Game, s *step, _ StepKind, live bool) bool {
 			if w.antidoteUsed {
 				return refuse(ErrRule, Error{Reason: ReasonAntidoteUsed, Role: Witch}, "the antidote is used")
 			}
-			if g.ns.kill == 0 {
+			if victim == 0 {
 				return refuse(ErrRule, Error{Reason: ReasonNobodyToSave, Role: Witch}, "nobody to save tonight")
 			}
 			if g.ns.kill == seat && !g.selfSaveAllowed() {
@@ -49,7 +54,7 @@ func witchStep(g *Game, s *step, _ StepKind, live bool) bool {
 			}
 			save = true
 		case ActDown:
-			if w.poisonUsed {
+			if w.poisonUsed && !g.spare(seat, StepWitch, false) {
 				return refuse(ErrRule, Error{Reason: ReasonPoisonUsed, Role: Witch}, "the poison is used")
 			}
 			armed = true
@@ -81,6 +86,9 @@ func witchStep(g *Game, s *step, _ StepKind, live bool) bool {
 			g.record(Record{Type: RecAction, Kind: ActionSave, By: witch, Target: g.ns.kill, When: g.when()})
 		}
 		if poison > 0 {
+			if w.poisonUsed {
+				g.spare(witch, StepWitch, true) // the lucky one's second poison
+			}
 			w.poisonUsed = true
 			g.ns.poison = poison
 			g.ns.poisoned[poison] = true

@@ -41,6 +41,9 @@ const (
 	Demon        Role = "demon"        // 惡魔 (seed 003; not seed 001's 恶魔)
 	Fox          Role = "fox"          // 狐狸
 	Gambler      Role = "gambler"      // 賭徒
+	Merchant     Role = "merchant"     // 黑市商人 (his lucky one is a status, not a card)
+	Chief        Role = "chief"        // 村長 ([003], 民): two lives against the knife
+	Elder        Role = "elder"        // 長老 ([001], 神): the same rules as 村長
 )
 
 // Camp is the side and 屠邊 category of a role in one word, as the journal
@@ -193,6 +196,12 @@ var roleTab = [...]RoleInfo{
 		Steps: []StepInfo{{Kind: StepFox, Confirm: true, Result: true}}},
 	{ID: Gambler, Name: "賭徒", Simplified: "赌徒", Category: CatGod,
 		Steps: []StepInfo{{Kind: StepGambler, Confirm: true}}},
+	{ID: Merchant, Name: "黑市商人", Simplified: "黑市商人", Category: CatGod,
+		Steps: []StepInfo{{Kind: StepMerchant, Confirm: true}, {Kind: StepLucky}}},
+	{ID: Chief, Name: "村長", Simplified: "村长", Category: CatVillager,
+		Steps: []StepInfo{{Kind: StepChief}}},
+	{ID: Elder, Name: "長老", Simplified: "长老", Category: CatGod,
+		Steps: []StepInfo{{Kind: StepElder}}},
 }
 
 // Roles lists every role the engine knows (a copy of the role table).
@@ -301,6 +310,10 @@ func hooksFor(r Role) roleHooks {
 		return foxHooks()
 	case Gambler:
 		return gamblerHooks()
+	case Merchant:
+		return merchantHooks()
+	case Chief, Elder:
+		return elderHooks()
 	}
 	return roleHooks{} // 村民, 狼王: traits only
 }
@@ -310,8 +323,9 @@ func hooksFor(r Role) roleHooks {
 // reflection, the dream.
 func nightDeathOrder() []Role {
 	return []Role{DemonHunter, PureWhite, EvilKnight, Dreamweaver,
-		Gambler, // rules-more.md H1 (3): 賭徒's bet
-		Stalker, // rules-more.md H1 (4): 潛行者's 暗殺, after the bet
+		Gambler,  // rules-more.md H1 (3): 賭徒's bet
+		Stalker,  // rules-more.md H1 (4): 潛行者's 暗殺, after the bet
+		Merchant, // rules-more.md H1 (5, 6): the lucky one's poison, then the failed trade
 	}
 }
 
@@ -335,10 +349,12 @@ type roleStates struct {
 	prince   princeState
 	thief    thiefState
 
-	silence silenceElderState
-	stalk   stalkerState
-	hug     butterflyState
-	demon   demonState
-	fox     foxState
-	gambler gamblerState
+	silence  silenceElderState
+	stalk    stalkerState
+	hug      butterflyState
+	demon    demonState
+	fox      foxState
+	gambler  gamblerState
+	merchant merchantState
+	elder    elderState
 }

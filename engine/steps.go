@@ -33,6 +33,10 @@ const (
 	StepDemon        StepKind = "demon"        // 惡魔 alone after the wolves: 是神民 / 不是神民
 	StepFox          StepKind = "fox"          // 狐狸: three seats in a row, 有狼人 / 沒有狼人
 	StepGambler      StepKind = "gambler"      // 賭徒: one bet a game
+	StepMerchant     StepKind = "merchant"     // 黑市商人: night 1, the lucky one and the gift
+	StepLucky        StepKind = "lucky"        // 幸運兒: the lucky one (a status), every night
+	StepChief        StepKind = "chief"        // 村長: identification
+	StepElder        StepKind = "elder"        // 長老: identification
 )
 
 // StepKinds lists every known night step kind.
@@ -40,7 +44,8 @@ func StepKinds() []StepKind {
 	return []StepKind{StepGuard, StepWolves, StepWolfBeauty, StepWitch, StepSeer, StepHunter,
 		StepIdiot, StepKnight, StepWhiteWolfKing, StepDreamweaver, StepNightmare, StepDemonHunter,
 		StepEclipseQueen, StepPrince, StepWolfWitch, StepPureWhite, StepGargoyle, StepGargoyleKill, StepGravekeeper,
-		StepThief, StepSilenceElder, StepStalker, StepButterfly, StepDemon, StepFox, StepGambler}
+		StepThief, StepSilenceElder, StepStalker, StepButterfly, StepDemon, StepFox, StepGambler,
+		StepMerchant, StepLucky, StepChief, StepElder}
 }
 
 // stepInfo finds the role that acts in a step and the step's traits.

@@ -89,4 +89,8 @@ const (
 	ActionHug         ActionKind = "hug"         // 花蝴蝶's hug
 	ActionAssassinate ActionKind = "assassinate" // 潛行者's 暗殺
 	ActionBet         ActionKind = "bet"         // 賭徒's bet
+
+	ActionTrade   ActionKind = "trade"       // 黑市商人 makes Target the lucky one (Result: the gift)
+	ActionLife    ActionKind = "life"        // 村長/長老 (Target) loses a life to the knife
+	ActionPenalty ActionKind = "skills-lost" // 村長/長老 (By) died by a good-camp act: every good skill is lost
 )

@@ -31,7 +31,7 @@ func (g *Game) winCheck() Winner {
 			continue
 		}
 		others++
-		switch ri.Category {
+		switch g.category(s, ri.Category) {
 		case CatGod:
 			gods++
 		case CatVillager:

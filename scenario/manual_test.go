@@ -199,6 +199,24 @@ func manualNights() map[string][]manualLine {
 				{manual: "你的技能發動狀態為", id: "night.whitewolfking.status"},
 				{manual: "白狼王請閉眼", id: "night.whitewolfking.close"},
 			}),
+		// rules-more.md E1 黑市商人 (seed 003 has no 語術: the project's lines for
+		// 黑市商人, 村長 and 幸運兒, the manual's for the rest)
+		"black-market-003": join([]manualLine{
+			{manual: "黑市商人請睜眼", id: "night.merchant.open", night: 1},
+			{manual: "請選擇幸運兒和要交易的技能", id: "night.merchant.ask", night: 1},
+			{manual: "黑市商人請迅猛", id: "night.merchant.hurry", night: 1},
+			{manual: "確認是他嗎？", id: "night.confirm", night: 1},
+			{manual: "黑市商人請閉眼", id: "night.merchant.close", night: 1},
+		}, guardLines(), []manualLine{
+			{manual: "村長請睜眼，村長請看向法官", id: "night.chief.open"},
+			{manual: "村長請閉眼", id: "night.chief.close"},
+		}, wolvesLines(manualLine{manual: "白狼王請舉手示意", id: "night.mark.whitewolfking"}, plainAsk),
+			witchLines(), seerLines(), openClose("幸運兒", "lucky", 0)),
+		// rules-more.md E2 swhe-12-001 (seed 001: 长老请睁眼，长老请看向法官…长老请闭眼)
+		"swhe-12-001": join([]manualLine{
+			{manual: "長老請睜眼，長老請看向法官", id: "night.elder.open"},
+			{manual: "長老請閉眼", id: "night.elder.close"},
+		}, wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(), hunterLines(hunterState)),
 		// 白狼王騎士 (rules.md C: the lines of 狼美騎士 and 白狼王守衛)
 		"whitewolfking-knight": join(guardLines(), wolvesLines(manualLine{manual: "白狼王請舉手示意", id: "night.mark.whitewolfking"}, plainAsk),
 			witchLines(), seerLines(), openClose("騎士", "knight", 0)),

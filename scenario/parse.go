@@ -67,6 +67,7 @@ const (
 	KVoid                     // 流局
 	KClock                    // clock Hour Minute
 	KTake                     // internal: the white wolf king's 帶走 after 自爆
+	KLucky                    // 幸運兒 Word 驗|毒 Seats[0]: the lucky one uses the gift
 )
 
 // Decision is one line of a section.
@@ -562,6 +563,15 @@ func parseDecision(kw string, toks []string) (Decision, error) {
 		d.Kind = KVoid
 		return d, need(0)
 	}
+	if toks[0] == "幸運兒" || toks[0] == "幸运儿" {
+		// 幸運兒 驗 3 · 幸運兒 毒 3: the lucky one is a status, not a card
+		if len(args) != 2 || (luckyVerb(args[0]) == "") {
+			return d, fmt.Errorf("幸運兒 驗 N | 幸運兒 毒 N")
+		}
+		d.Kind, d.Word = KLucky, luckyVerb(args[0])
+		d.Seats, err = seatList(args[1:])
+		return d, err
+	}
 	r, ok := nightRole(toks[0])
 	if !ok {
 		return d, fmt.Errorf("unknown directive %q", toks[0])
@@ -581,6 +591,17 @@ func parseDecision(kw string, toks []string) (Decision, error) {
 		return d, nil
 	}
 	switch {
+	case len(args) == 2 && r == engine.Merchant:
+		// 黑市商人 5 眼鏡|毒藥|獵槍
+		if d.Word = giftWord(args[1]); d.Word == "" {
+			return d, fmt.Errorf("黑市商人 N 眼鏡|毒藥|獵槍")
+		}
+		d.Seats, err = seatList(args[:1])
+		return d, err
+	case len(args) == 2 && r == engine.Seer:
+		// 預言家 3 5: a seer holding the lucky one's glasses checks two seats
+		d.Seats, err = seatList(args)
+		return d, err
 	case len(args) == 1 && (word(args[0]) == "分歧" || word(args[0]) == "救" || word(args[0]) == "不用"):
 		d.Word = word(args[0])
 		return d, nil
@@ -809,4 +830,28 @@ func (r Reject) Check(parseErr error, res *Result) error {
 		return fmt.Errorf("refused at %s; want the phrase %q", got, r.Phrase)
 	}
 	return nil
+}
+
+// luckyVerb reads the lucky one's verb: 驗 (the glasses) or 毒 (the poison).
+func luckyVerb(tok string) string {
+	switch tok {
+	case "驗", "验", "check":
+		return "驗"
+	case "毒", "poison":
+		return "毒"
+	}
+	return ""
+}
+
+// giftWord reads 黑市商人's gift: 眼鏡, 毒藥 or 獵槍.
+func giftWord(tok string) string {
+	switch tok {
+	case "眼鏡", "眼镜", "glasses", "1":
+		return "眼鏡"
+	case "毒藥", "毒药", "poison", "2":
+		return "毒藥"
+	case "獵槍", "猎枪", "槍", "枪", "gun", "3":
+		return "獵槍"
+	}
+	return ""
 }

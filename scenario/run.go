@@ -366,6 +366,7 @@ func (r *runner) recordEvent(rec *engine.Record) Event {
 	case engine.RecSilence:
 		ev.Day, ev.Seat = rec.Day, intp(rec.Seat)
 		r.silences = append(r.silences, *rec)
+		ev.Result = rec.Result // 黑市商人's trade: the gift (glasses, poison, gun)
 	}
 	return ev
 }
@@ -550,6 +551,25 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 			default:
 				return fail("%s takes one seat, 0 or 不用", d.Role.Name())
 			}
+		case engine.Merchant:
+			// 黑市商人 5 眼鏡: the lucky seat, then the gift's key (1 2 3)
+			if d.Word == "不用" { // merchant.timing any_night_after_seer: not tonight
+				ins = append(ins, gesture(p.Actors[0], engine.ActWave))
+				break
+			}
+			gift := map[string]int{"眼鏡": 1, "毒藥": 2, "獵槍": 3}[d.Word]
+			if len(d.Seats) != 1 || gift == 0 {
+				return fail("黑市商人 N 眼鏡|毒藥|獵槍")
+			}
+			ins = append(ins, target(p.Actors[0], d.Seats[0]), target(p.Actors[0], gift))
+		case engine.Seer:
+			// 預言家 3 5: two checks with the lucky one's glasses
+			if len(d.Seats) < 1 || len(d.Seats) > 2 || d.Word != "" {
+				return fail("預言家 takes one seat (two with the lucky one's glasses)")
+			}
+			for _, s := range d.Seats {
+				ins = append(ins, target(p.Actors[0], s))
+			}
 		default:
 			if len(d.Seats) != 1 || (d.Word != "" && d.Word != "刀") {
 				return fail("%s takes one seat", d.Role.Name())
@@ -557,6 +577,18 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 			ins = append(ins, target(p.Actors[0], d.Seats[0]))
 		}
 		return ok(r.seatInputs(d, ins...))
+	case KLucky:
+		if p.Step != engine.WaitNight || p.Kind != string(engine.StepLucky) {
+			return false, nil, nil
+		}
+		if !p.Input || len(p.Actors) == 0 {
+			return fail("幸運兒 has nothing to use in this step (no gift yet, or none usable tonight)")
+		}
+		want := map[string]string{"驗": "glasses", "毒": "poison"}[d.Word]
+		if _, gift, _ := r.g.Lucky(); gift != want {
+			return fail("幸運兒 %s %d: the lucky one's gift is %q", d.Word, d.Seats[0], gift)
+		}
+		return ok(r.seatInputs(d, target(p.Actors[0], d.Seats[0])))
 	case KSignup, KWithdraw:
 		want := engine.WaitSignup
 		if d.Kind == KWithdraw {

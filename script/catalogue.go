@@ -46,6 +46,10 @@ func nightKinds() [][3]string {
 		{"demon", "惡魔", "惡魔請睜眼，請選擇你要查驗的目標"},
 		{"fox", "狐狸", "狐狸請睜眼"},
 		{"gambler", "賭徒", "賭徒請睜眼，請選擇你要押注的玩家"},
+		{"merchant", "黑市商人", "黑市商人請睜眼"},
+		{"lucky", "幸運兒", "幸運兒請睜眼"},
+		{"chief", "村長", "村長請睜眼，村長請看向法官"},
+		{"elder", "長老", "長老請睜眼，長老請看向法官"},
 	}
 }
 
@@ -150,6 +154,7 @@ func fixedLines() []Line {
 		{ID: "duel.good", Text: "決鬥失敗，{s}騎士以死謝罪，發言繼續", Source: "rules.md B 騎士"},
 		{ID: "judge.dq", Text: "{s}玩家被點殺", Source: "project (manual silent: 一（三）關於點殺 has no line)"},
 
+		{ID: "night.merchant.ask", Text: "請選擇幸運兒和要交易的技能", Source: "project (seed 003 黑市商人: 必须指定一位玩家成为幸运儿，并选择以下的一项技能赋予幸运儿)"},
 		{ID: "night.demonhunter.ask", Text: "請選擇你要獵殺的目標", Source: "seed 000 血月獵魔人"},
 		// The manual has no 守墓人 語術; this line is the project's (rules.md B).
 		{ID: "night.gravekeeper.result", Text: "昨天被放逐的玩家身份為", Source: "project (manual silent; rules.md B 守墓人)"},
@@ -188,6 +193,17 @@ func fixedLines() []Line {
 		{ID: "cue.demon.notgod", Text: "惡魔{s}查驗{s2}：不是神民（擺手）", Cue: true},
 		{ID: "cue.fox.wolf", Text: "狐狸{s}查驗{s2}及其左右：有狼人（比狼爪）", Cue: true},
 		{ID: "cue.fox.nowolf", Text: "狐狸{s}查驗{s2}及其左右：沒有狼人（拇指向上）", Cue: true},
+		// 黑市商人 and 幸運兒 (rules-more.md D2, H3, H13)
+		{ID: "cue.merchant.random.glasses", Text: "黑市商人{s}未選完：系統選擇{s2}為幸運兒，技能：預言家的眼鏡", Cue: true},
+		{ID: "cue.merchant.random.poison", Text: "黑市商人{s}未選完：系統選擇{s2}為幸運兒，技能：女巫的毒藥", Cue: true},
+		{ID: "cue.merchant.random.gun", Text: "黑市商人{s}未選完：系統選擇{s2}為幸運兒，技能：獵人的槍", Cue: true},
+		{ID: "cue.lucky.gift.glasses", Text: "輕拍幸運兒{s}，出示技能：預言家的眼鏡（可驗一次）", Cue: true},
+		{ID: "cue.lucky.gift.poison", Text: "輕拍幸運兒{s}，出示技能：女巫的毒藥", Cue: true},
+		{ID: "cue.lucky.gift.gun", Text: "輕拍幸運兒{s}，出示技能：獵人的槍", Cue: true},
+		{ID: "cue.lucky.good", Text: "幸運兒{s}查驗{s2}：好人（拇指向上）", Cue: true},
+		{ID: "cue.lucky.wolf", Text: "幸運兒{s}查驗{s2}：狼人（比狼爪）", Cue: true},
+		{ID: "cue.lucky.gun.can", Text: "幸運兒{s}：可以開槍（拇指向上）", Cue: true},
+		{ID: "cue.lucky.gun.cannot", Text: "幸運兒{s}：不可以開槍（拇指向下）", Cue: true},
 	}
 }
 
@@ -207,6 +223,13 @@ func All() []Line {
 		}
 		if id == "demon" || id == "fox" || id == "gambler" {
 			src = "project (seed 003 gives no 語術 for this role: the other steps' pattern)"
+		}
+		switch id {
+		case "merchant", "lucky", "chief":
+			// seed 003 has the roles (黑市商人, 村长) but no judge lines for them
+			src = "project (seed 003 has no 語術 for " + name + "; the other steps' pattern)"
+		case "elder":
+			src = "seed 001: 长老请睁眼，长老请看向法官…长老请闭眼"
 		}
 		out = append(out,
 			Line{ID: "night." + id + ".open", Text: open, Source: src},
@@ -243,6 +266,7 @@ func roleNames() [][2]string {
 		{"thief", "盜賊"},
 		{"silenceelder", "禁言長老"}, {"stalker", "潛行者"}, {"butterfly", "花蝴蝶"},
 		{"demon", "惡魔"}, {"fox", "狐狸"}, {"gambler", "賭徒"},
+		{"merchant", "黑市商人"}, {"chief", "村長"}, {"elder", "長老"},
 	}
 }
 
@@ -314,6 +338,23 @@ func defaultPinyin(id string) string {
 		return "qian2 xing2 zhe3 qing3 xun4 meng3"
 	case "night.stalker.close":
 		return "qian2 xing2 zhe3 qing3 bi4 yan3"
+	// 長 in 村長 and 長老 is zhang3
+	case "night.chief.open":
+		return "cun1 zhang3 qing3 zheng1 yan3, cun1 zhang3 qing3 kan4 xiang4 fa3 guan1"
+	case "night.chief.wake":
+		return "cun1 zhang3 qing3 zheng1 yan3"
+	case "night.chief.hurry":
+		return "cun1 zhang3 qing3 xun4 meng3"
+	case "night.chief.close":
+		return "cun1 zhang3 qing3 bi4 yan3"
+	case "night.elder.open":
+		return "zhang3 lao3 qing3 zheng1 yan3, zhang3 lao3 qing3 kan4 xiang4 fa3 guan1"
+	case "night.elder.wake":
+		return "zhang3 lao3 qing3 zheng1 yan3"
+	case "night.elder.hurry":
+		return "zhang3 lao3 qing3 xun4 meng3"
+	case "night.elder.close":
+		return "zhang3 lao3 qing3 bi4 yan3"
 	}
 	return ""
 }

@@ -59,6 +59,9 @@ var Refusals = map[string]string{
 	"thief-must-wolf":    "底牌有狼人陣營的牌，盜賊必須拿狼人牌",
 	"thief-must-special": "底牌有特殊狼人，盜賊必須拿特殊狼人",
 	"not-eligible":       "{role}今晚沒有可以暗殺的目標",
+
+	"bad-gift": "黑市商人的技能只能選 1（眼鏡）、2（毒藥）或 3（獵槍）",
+	"no-gift":  "幸運兒今晚沒有可以使用的技能",
 }
 
 // RefusalArgs are a refusal's arguments, already in words where they are

@@ -60,6 +60,17 @@ var Actions = map[string]string{
 	"hug":         "抱住",
 	"assassinate": "暗殺",
 	"bet":         "押注",
+
+	"trade":       "交易技能給",
+	"life":        "狼刀命中，失去一條命：",
+	"skills-lost": "出局懲罰：所有好人失去技能",
+}
+
+// Gifts names 黑市商人's gifts (the Result of a trade action).
+var Gifts = map[string]string{
+	"glasses": "預言家的眼鏡",
+	"poison":  "女巫的毒藥",
+	"gun":     "獵人的槍",
 }
 
 // Votes names each kind of vote (engine.VoteKind).
@@ -104,6 +115,9 @@ func label(m map[string]string, k string) string {
 	}
 	return k
 }
+
+// GiftLabel is 黑市商人's gift: "glasses" → "預言家的眼鏡".
+func GiftLabel(gift string) string { return label(Gifts, gift) }
 
 // CauseLabel is a cause of death's word: "wolf" → "狼刀".
 func CauseLabel(cause string) string { return label(Causes, cause) }

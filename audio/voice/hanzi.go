@@ -2,7 +2,7 @@
 
 package voice
 
-// hanzi is the pinyin of the 231 Han characters the voice reads: the
+// hanzi is the pinyin of the 241 Han characters the voice reads: the
 // first Tone3 reading go-pinyin gives each (no tone digit for the neutral
 // tone), sorted by character for a binary search. See readings.
 var hanzi = [...]hanziReading{
@@ -29,6 +29,7 @@ var hanzi = [...]hanziReading{
 	{'倒', "dao4"},
 	{'像', "xiang4"},
 	{'先', "xian1"},
+	{'兒', "er2"},
 	{'入', "ru4"},
 	{'其', "qi2"},
 	{'再', "zai4"},
@@ -44,7 +45,9 @@ var hanzi = [...]hanziReading{
 	{'台', "tai2"},
 	{'同', "tong2"},
 	{'名', "ming2"},
+	{'向', "xiang4"},
 	{'否', "fou3"},
+	{'和', "he2"},
 	{'商', "shang1"},
 	{'嗎', "ma"},
 	{'噩', "e4"},
@@ -64,14 +67,17 @@ var hanzi = [...]hanziReading{
 	{'子', "zi"},
 	{'守', "shou3"},
 	{'安', "an1"},
+	{'官', "guan1"},
 	{'定', "ding4"},
 	{'家', "jia1"},
 	{'封', "feng1"},
 	{'將', "jiang1"},
 	{'局', "ju2"},
 	{'巫', "wu1"},
+	{'市', "shi4"},
 	{'帶', "dai4"},
 	{'平', "ping2"},
+	{'幸', "xing4"},
 	{'序', "xu4"},
 	{'影', "ying3"},
 	{'後', "hou4"},
@@ -107,6 +113,7 @@ var hanzi = [...]hanziReading{
 	{'放', "fang4"},
 	{'敗', "bai4"},
 	{'整', "zheng3"},
+	{'易', "yi4"},
 	{'昨', "zuo2"},
 	{'是', "shi4"},
 	{'晚', "wan3"},
@@ -114,6 +121,7 @@ var hanzi = [...]hanziReading{
 	{'月', "yue4"},
 	{'有', "you3"},
 	{'本', "ben3"},
+	{'村', "cun1"},
 	{'束', "shu4"},
 	{'查', "cha2"},
 	{'棄', "qi4"},
@@ -128,6 +136,7 @@ var hanzi = [...]hanziReading{
 	{'水', "shui3"},
 	{'決', "jue2"},
 	{'沒', "mei2"},
+	{'法', "fa3"},
 	{'注', "zhu4"},
 	{'流', "liu2"},
 	{'滅', "mie4"},
@@ -214,6 +223,7 @@ var hanzi = [...]hanziReading{
 	{'連', "lian2"},
 	{'進', "jin4"},
 	{'遊', "you2"},
+	{'運', "yun4"},
 	{'選', "xuan3"},
 	{'遺', "yi2"},
 	{'還', "hai2"},
