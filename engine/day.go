@@ -28,6 +28,7 @@ func (g *Game) nightResults() {
 		return
 	}
 	g.resultsRead = true
+	g.boardEvent(func(h *roleHooks) func(*Game) { return h.results })
 	dead := sortedCopy(g.pending)
 	g.pending = nil
 	words := g.night <= g.opt.LastWordsNights
@@ -212,6 +213,9 @@ func (g *Game) pointOrWave(st *step, notNow, bad string, may func(seat int) erro
 
 func (g *Game) shoot(b *batch, s, t int) {
 	g.say("skill.shot", s, t)
+	if g.hitTakenOver(t, CauseShot) {
+		return // 老流氓: not dead yet
+	}
 	b.insertAfter(s, t, b.wordsOf(s))
 	g.dies(t, CauseShot, false)
 	if g.over {

@@ -32,6 +32,34 @@ type roleHooks struct {
 	exploded    func(g *Game, s int, poisoned bool) []func()   // (self) exploded: tasks after the badge
 	boom        func(g *Game, seat int, s *step) error         // (self) its guarded key in an explosion window
 	reveal      func(g *Game, seat int, s *step) (bool, error) // (self) its guarded key outside the windows; false = not its window
+
+	// rules-more.md D2 roles
+	wolfStep func(g *Game, seat int) bool       // the seat wakes in the wolves' step tonight though its role does not (隱狼 alone)
+	hit      func(g *Game, s int, c Cause) bool // (self) poison, a shot or a charm link is about to kill it; true = the hook took over (no death now)
+	results  func(g *Game)                      // the night results are about to be read (day 1: after the election)
+	speeches func(g *Game)                      // the exile day's speeches are over, before the 歸票 and the vote
+	gameOver func(g *Game, w Winner)            // the game ended with w, before the result is recorded
+}
+
+// hitTakenOver: the seat's role takes over a hit by c (poison, shot, charm)
+// instead of dying now (老流氓).
+func (g *Game) hitTakenOver(s int, c Cause) bool {
+	h := g.self(s).hit
+	return h != nil && h(g, s, c)
+}
+
+// wakesInWolfStep: a board hook makes the seat wake in the wolves' step.
+func (g *Game) wakesInWolfStep(s int) bool {
+	return g.any(func(h *roleHooks) func(*Game, int) bool { return h.wolfStep }, s)
+}
+
+// boardEvent runs a board hook that takes only the game, in table order.
+func (g *Game) boardEvent(pick func(h *roleHooks) func(g *Game)) {
+	for i := range g.hooks {
+		if f := pick(&g.hooks[i]); f != nil {
+			f(g)
+		}
+	}
 }
 
 // boardHooks sets up the hooks of the board's roles, in table order.

@@ -35,6 +35,12 @@ type Options struct {
 	IdiotKeepsBadge   bool      // idiot.keeps_badge: a revealed idiot who is sheriff keeps the badge
 	LastWordsFirst    bool      // exile.last_words_first: from day 2, the exiled player's last words before the skill question (狼王攝夢人)
 	BloodMoonSeal     bool      // bloodmoon.seal_after_explode (std, default on)
+
+	// rules-more.md D2 (the venue's own boards)
+	WildChildTrigger string // wildchild.trigger: any_death (default) | exile_only
+	HalfBloodTimeout string // halfblood.timeout: random (default) | first_seat
+	HiddenWolfAlone  bool   // hiddenwolf.kills_alone: 隱狼 kills alone once every other wolf is out (default on)
+	RogueDelay       string // rogue.delay: next_day_speeches (default) | hit_day_speeches
 }
 
 // DefaultOptions are the shared settings of every seed-000 board.
@@ -45,6 +51,7 @@ func DefaultOptions() Options {
 		SpeechSeconds: 120, SheriffSeconds: 150, SpeechWarn: 30, LastWordsSeconds: 120,
 		SkillSeconds: 10, VoteSeconds: 10, SignupSeconds: 5, WithdrawSeconds: 10, ChoiceSeconds: 15,
 		ExplodeWolfSecs: 30, NightPace: PaceFixed, StepMinPercent: 40, BloodMoonSeal: true,
+		WildChildTrigger: "any_death", HalfBloodTimeout: "random", HiddenWolfAlone: true, RogueDelay: "next_day_speeches",
 	}
 }
 
@@ -154,6 +161,10 @@ func optionFields() map[string]optionField {
 		"choice.seconds":               intOpt("sheriff choices (order, 歸票, badge)", 5, 120, func(o *Options) *int { return &o.ChoiceSeconds }),
 		"explode.wolf_seconds":         intOpt("an exploded wolf's 指刀 time", 5, 120, func(o *Options) *int { return &o.ExplodeWolfSecs }),
 		"night.min_percent":            intOpt("under night.pace=plausible, the shortest night step, % of its window (A15)", 10, 100, func(o *Options) *int { return &o.StepMinPercent }),
+		"wildchild.trigger":            enumOpt("which death of the model turns 野孩子", []string{"any_death", "exile_only"}, func(o *Options) *string { return &o.WildChildTrigger }),
+		"halfblood.timeout":            enumOpt("混血兒 who picks nobody follows a random other seat, or the lowest other seat", []string{"random", "first_seat"}, func(o *Options) *string { return &o.HalfBloodTimeout }),
+		"hiddenwolf.kills_alone":       boolOpt("隱狼 makes the kill alone once every other wolf-camp player is out", func(o *Options) *bool { return &o.HiddenWolfAlone }),
+		"rogue.delay":                  enumOpt("a poisoned or shot 老流氓 dies after the speeches of the day after the hit day, or of the hit day", []string{"next_day_speeches", "hit_day_speeches"}, func(o *Options) *string { return &o.RogueDelay }),
 		"night.pace": {"night step length: fixed = the whole window, always (tournaments); plausible = a drawn length (A15)", func(o *Options, v string) error {
 			switch NightPace(v) {
 			case PaceFixed, PacePlausible:

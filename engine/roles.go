@@ -32,6 +32,13 @@ const (
 	PureWhite    Role = "purewhite"    // 純白之女
 	Gargoyle     Role = "gargoyle"     // 石像鬼
 	Gravekeeper  Role = "gravekeeper"  // 守墓人
+
+	// rules-more.md D2: roles a venue may put on its own boards
+	WildChild  Role = "wildchild"  // 野孩子
+	HalfBlood  Role = "halfblood"  // 混血兒
+	HiddenWolf Role = "hiddenwolf" // 隱狼
+	Bear       Role = "bear"       // 熊
+	Rogue      Role = "rogue"      // 老流氓
 )
 
 // Camp is the side and 屠邊 category of a role in one word, as the journal
@@ -91,6 +98,7 @@ type RoleInfo struct {
 	PoisonOK   bool    // the witch's poison does not kill it (獵魔人)
 	ShotOn     []Cause // the causes of death that leave it its shot (獵人, 狼王); nil = no shot
 	Protects   bool    // a night protector (守衛): witch.self_save=no_guard looks for one
+	SeenGood   bool    // a wolf-camp role every check sees as 好人 (隱狼)
 	Steps      []StepInfo
 }
 
@@ -115,7 +123,7 @@ func (ri *RoleInfo) WakesWithWolves(n int) bool {
 
 // Seen is what a good checker (預言家, 守墓人) learns of the role: 好人 or 狼人.
 func (ri *RoleInfo) Seen() Winner {
-	if ri.Side == SideWolf {
+	if ri.Side == SideWolf && !ri.SeenGood {
 		return WinWolves
 	}
 	return WinGood
@@ -168,6 +176,16 @@ var roleTab = [...]RoleInfo{
 		Steps: []StepInfo{{Kind: StepGargoyle, Confirm: true, Result: true}, {Kind: StepGargoyleKill, Confirm: true, Unblocked: true}}},
 	{ID: Gravekeeper, Name: "守墓人", Simplified: "守墓人", Category: CatGod,
 		Steps: []StepInfo{{Kind: StepGravekeeper}}},
+	{ID: WildChild, Name: "野孩子", Simplified: "野孩子", Category: CatVillager,
+		Steps: []StepInfo{{Kind: StepWildChild, Confirm: true}}},
+	{ID: HalfBlood, Name: "混血兒", Simplified: "混血儿", Category: CatVillager,
+		Steps: []StepInfo{{Kind: StepHalfBlood, Confirm: true}}},
+	{ID: HiddenWolf, Name: "隱狼", Simplified: "隐狼", Side: SideWolf, SeenGood: true,
+		Steps: []StepInfo{{Kind: StepHiddenWolf}}},
+	{ID: Bear, Name: "熊", Simplified: "熊", Category: CatGod,
+		Steps: []StepInfo{{Kind: StepBear}}},
+	{ID: Rogue, Name: "老流氓", Simplified: "老流氓", Category: CatVillager,
+		Steps: []StepInfo{{Kind: StepRogue}}},
 }
 
 // Roles lists every role the engine knows (a copy of the role table).
@@ -244,13 +262,20 @@ const (
 	StepGargoyle     StepKind = "gargoyle"     // 石像鬼: its check (open/close only with the step's OpenOnly)
 	StepGargoyleKill StepKind = "gargoylekill" // 石像鬼: its kill when every other wolf is out
 	StepGravekeeper  StepKind = "gravekeeper"
+
+	StepWildChild  StepKind = "wildchild"  // 野孩子: picks the model (night 1)
+	StepHalfBlood  StepKind = "halfblood"  // 混血兒: picks the one it follows (night 1)
+	StepHiddenWolf StepKind = "hiddenwolf" // 隱狼: identification (night 1)
+	StepBear       StepKind = "bear"       // 熊: identification (every night)
+	StepRogue      StepKind = "rogue"      // 老流氓: identification (night 1)
 )
 
 // StepKinds lists every known night step kind.
 func StepKinds() []StepKind {
 	return []StepKind{StepGuard, StepWolves, StepWolfBeauty, StepWitch, StepSeer, StepHunter,
 		StepIdiot, StepKnight, StepWhiteWolfKing, StepDreamweaver, StepNightmare, StepDemonHunter,
-		StepEclipseQueen, StepPrince, StepWolfWitch, StepPureWhite, StepGargoyle, StepGargoyleKill, StepGravekeeper}
+		StepEclipseQueen, StepPrince, StepWolfWitch, StepPureWhite, StepGargoyle, StepGargoyleKill, StepGravekeeper,
+		StepWildChild, StepHalfBlood, StepHiddenWolf, StepBear, StepRogue}
 }
 
 // stepInfo finds the role that acts in a step and the step's traits.
@@ -326,6 +351,16 @@ func hooksFor(r Role) roleHooks {
 		return gargoyleHooks()
 	case Gravekeeper:
 		return gravekeeperHooks()
+	case WildChild:
+		return wildChildHooks()
+	case HalfBlood:
+		return halfBloodHooks()
+	case HiddenWolf:
+		return hiddenWolfHooks()
+	case Bear:
+		return bearHooks()
+	case Rogue:
+		return rogueHooks()
 	}
 	return roleHooks{} // 村民, 狼王: traits only
 }
@@ -353,4 +388,7 @@ type roleStates struct {
 	gargoyle gargoyleState
 	grave    gravekeeperState
 	prince   princeState
+	child    wildChildState
+	half     halfBloodState
+	rogue    rogueState
 }

@@ -83,4 +83,5 @@ const (
 	ActionDuel     ActionKind = "duel"
 	ActionSignup   ActionKind = "signup"
 	ActionWithdraw ActionKind = "withdraw"
+	ActionModel    ActionKind = "model" // 野孩子's model, 混血兒's one followed
 )

@@ -33,7 +33,8 @@ type Event struct {
 	Phase  string            `json:"phase,omitempty"`
 	Points float64           `json:"points,omitempty"`
 	What   string            `json:"what,omitempty"`
-	At     int               `json:"at"` // game seconds since the start (the fake clock)
+	Roared *bool             `json:"roared,omitempty"` // roar: 熊 roared that morning
+	At     int               `json:"at"`               // game seconds since the start (the fake clock)
 	Extra  map[string]string `json:"-"`
 	// ordered copies for the transcript
 	votes []engine.Vote
@@ -93,15 +94,17 @@ func (r *Result) ExitStatus() int {
 type BoardSource func(idOrName string) (*engine.Board, error)
 
 type runner struct {
-	f      *File
-	g      *engine.Game
-	cat    *script.Catalogue
-	now    int
-	timers map[engine.TimerID]int
-	events []Event
-	checks []engine.Record
-	deaths []engine.Record
-	exiles []engine.Record
+	f       *File
+	g       *engine.Game
+	cat     *script.Catalogue
+	now     int
+	timers  map[engine.TimerID]int
+	events  []Event
+	checks  []engine.Record
+	deaths  []engine.Record
+	exiles  []engine.Record
+	roars   []engine.Record // 熊's mornings
+	follows []engine.Record // 混血兒's results
 }
 
 // maxSteps bounds a run: a stuck game is an error, never a hang.
@@ -347,6 +350,13 @@ func (r *runner) recordEvent(rec *engine.Record) Event {
 		ev.Seat, ev.Points = intp(rec.Seat), rec.Points
 	case engine.RecAction:
 		ev.What, ev.By, ev.Target, ev.When = rec.Kind, rec.By, intp(rec.Target), rec.When
+	case engine.RecRoar:
+		roared := rec.Result == "是"
+		ev.Day, ev.Roared = rec.Day, &roared
+		r.roars = append(r.roars, *rec)
+	case engine.RecFollow:
+		ev.Seat, ev.Target, ev.Kind, ev.Result = intp(rec.Seat), intp(rec.Target), rec.Kind, rec.Result
+		r.follows = append(r.follows, *rec)
 	}
 	return ev
 }
@@ -729,6 +739,34 @@ func (r *runner) expectations() []Failure {
 			}
 			if !found {
 				failf("checks by %d on %d: %v", by, t, got)
+			}
+		case "roar":
+			day, want := seat(0), e.Args[1]
+			var got []string
+			for _, x := range r.roars {
+				if x.Day == day {
+					got = append(got, x.Result)
+				}
+			}
+			if len(got) != 1 || got[0] != want {
+				failf("roars on day %d: %v", day, got)
+			}
+		case "role":
+			s := seat(0)
+			ri, _ := engine.LookupRole(e.Args[1])
+			if got := g.RoleOf(s); got != ri.ID {
+				failf("seat %d plays %s", s, got.Name())
+			}
+		case "follow":
+			s := seat(0)
+			var got []string
+			for _, x := range r.follows {
+				if x.Seat == s {
+					got = append(got, x.Result)
+				}
+			}
+			if len(got) != 1 || got[0] != e.Args[1] {
+				failf("follower %d's results: %v", s, got)
 			}
 		case "exile":
 			day, s := seat(0), seat(1)

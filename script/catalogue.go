@@ -39,6 +39,12 @@ func nightKinds() [][3]string {
 		{"gargoyle", "石像鬼", "石像鬼請睜眼，請選擇你要查驗的目標"},
 		{"gravekeeper", "守墓人", "守墓人請睜眼"},
 		{"gargoylekill", "石像鬼", "石像鬼請睜眼"},
+		// rules-more.md D2 (seed 004 5、"野孩子请睁眼"; [004] 隐狼 驯熊师 老流氓 identify themselves)
+		{"wildchild", "野孩子", "野孩子請睜眼，請選擇你的榜樣"},
+		{"halfblood", "混血兒", "混血兒請睜眼，請選擇你的榜樣"},
+		{"hiddenwolf", "隱狼", "隱狼請睜眼"},
+		{"bear", "熊", "熊請睜眼"},
+		{"rogue", "老流氓", "老流氓請睜眼"},
 	}
 }
 
@@ -157,6 +163,13 @@ func fixedLines() []Line {
 		{ID: "cue.gravekeeper.good", Text: "守墓人{s}：昨天放逐的{s2}是好人（拇指向上）", Cue: true},
 		{ID: "cue.gravekeeper.wolf", Text: "守墓人{s}：昨天放逐的{s2}是狼人（比狼爪）", Cue: true},
 		{ID: "cue.gravekeeper.none", Text: "守墓人{s}：昨天無人被放逐（擺手）", Cue: true},
+		// rules-more.md D2: 熊, 老流氓, 野孩子, 混血兒
+		{ID: "bear.roar", Text: "昨晚熊咆哮了", Source: "seed 003 熊: 法官在第二天白天宣布死讯前首先宣布“昨晚熊咆哮了”"},
+		{ID: "bear.silent", Text: "昨晚熊沒有咆哮", Source: "seed 003 熊: 反之法官会宣布“昨晚熊没有咆哮”"},
+		{ID: "rogue.dies", Text: "{s}玩家出局", Source: "project (seed 001 老流氓: 直到第二天发言结束才会死亡; no line given)"},
+		{ID: "cue.model.random", Text: "{s}未選擇，系統隨機指定{s2}為榜樣", Cue: true},
+		{ID: "cue.wildchild.turned", Text: "野孩子{s}：榜樣{s2}已出局，今晚起為狼人，與狼人一起睜眼", Cue: true},
+		{ID: "cue.rogue.delayed", Text: "老流氓{s}：中毒或中槍，不宣布出局，之後一天發言結束時出局", Cue: true},
 		{ID: "cue.seer.good", Text: "預言家{s}查驗{s2}：好人（拇指向上）", Cue: true},
 		{ID: "cue.seer.wolf", Text: "預言家{s}查驗{s2}：狼人（比狼爪）", Cue: true},
 		{ID: "cue.witch.victim", Text: "女巫{s}：昨晚倒牌{s2}（號碼手勢）", Cue: true},
@@ -208,6 +221,7 @@ func roleNames() [][2]string {
 		{"evilknight", "惡靈騎士"}, {"bloodmoon", "血月使徒"}, {"demonhunter", "獵魔人"},
 		{"eclipsequeen", "蝕時狼妃"}, {"prince", "定序王子"}, {"wolfwitch", "狼巫"}, {"purewhite", "純白之女"},
 		{"gargoyle", "石像鬼"}, {"gravekeeper", "守墓人"},
+		{"wildchild", "野孩子"}, {"halfblood", "混血兒"}, {"hiddenwolf", "隱狼"}, {"bear", "熊"}, {"rogue", "老流氓"},
 	}
 }
 

@@ -54,6 +54,7 @@ var Actions = map[string]string{
 	"signup":   "上警",
 	"withdraw": "退水",
 	"check":    "查驗",
+	"model":    "選為榜樣",
 }
 
 // Votes names each kind of vote (engine.VoteKind).
@@ -88,6 +89,8 @@ var Records = map[string]string{
 	"result":  "結果",
 	"penalty": "扣分",
 	"action":  "行動",
+	"roar":    "熊咆哮",
+	"follow":  "跟隨者結果",
 }
 
 func label(m map[string]string, k string) string {
