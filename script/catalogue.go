@@ -260,6 +260,11 @@ func defaultPinyin(id string) string {
 		return "{s} wan2 jia1 fan1 pai2 wei2 qi2 shi4, qing3 xuan3 ze2 jue2 dou4 de5 wan2 jia1"
 	case "bloodmoon.reveal":
 		return "{s} wan2 jia1 fan1 pai2 wei2 xue4 yue4 shi3 tu2"
+	// 哮 in 咆哮 is xiao4
+	case "bear.roar":
+		return "zuo2 wan3 xiong2 pao2 xiao4 le5"
+	case "bear.silent":
+		return "zuo2 wan3 xiong2 mei2 you3 pao2 xiao4"
 	// 調 in 調至 is tiao2
 	case "election.lights":
 		return "shang4 jing3 wan2 jia1 qing3 jiang1 hao4 ma3 deng1 tiao2 zhi4 hong2 se4"
