@@ -3,7 +3,8 @@ package engine
 // 老流氓 (rules-more.md D2, G28): an identification step on night 1
 // ([004] #16). A charm on him is accepted and has no effect (no 殉情). Poisoned
 // or shot, he is not announced dead: the hit day is the day the hit would
-// have been announced (poison at night N: day N+1; a day shot: that day),
+// have been announced (poison at night N: day N, the morning after it; a
+// day shot: that day),
 // and he dies at the end of the speeches of the day after it
 // (rogue.delay=next_day_speeches; hit_day_speeches: of the hit day itself),
 // before the 歸票 and the vote, with no last words (he has just spoken),
@@ -30,9 +31,9 @@ func rogueHit(g *Game, s int, c Cause) bool {
 	if st.dieDay[s] > 0 {
 		return true // already doomed by an earlier hit
 	}
-	hit := g.day // a day shot
+	hit := g.day // a day shot; at night g.day is still yesterday
 	if g.night > g.day {
-		hit = g.night + 1 // tonight's poison belongs to tomorrow
+		hit = g.night // tonight's poison belongs to the morning after (day N follows night N)
 	}
 	if g.opt.RogueDelay != "hit_day_speeches" {
 		hit++
