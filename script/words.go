@@ -89,6 +89,7 @@ var Records = map[string]string{
 	"result":  "結果",
 	"penalty": "扣分",
 	"action":  "行動",
+	"role":    "換牌",
 	"roar":    "熊咆哮",
 	"follow":  "跟隨者結果",
 }
