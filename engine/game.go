@@ -342,11 +342,7 @@ func (g *Game) end(winner Winner) {
 			g.lightOff(s) // the game is over: every player who is out leaves
 		}
 	}
-	for i := range g.hooks {
-		if h := g.hooks[i].gameOver; h != nil {
-			h(g, winner)
-		}
-	}
+	g.overHooks(winner)
 	switch winner {
 	case WinGood:
 		g.say("game.over.good")

@@ -53,6 +53,15 @@ func (g *Game) wakesInWolfStep(s int) bool {
 	return g.any(func(h *roleHooks) func(*Game, int) bool { return h.wolfStep }, s)
 }
 
+// overHooks runs the board hooks of the game's end (a follower's result).
+func (g *Game) overHooks(w Winner) {
+	for i := range g.hooks {
+		if h := g.hooks[i].gameOver; h != nil {
+			h(g, w)
+		}
+	}
+}
+
 // boardEvent runs a board hook that takes only the game, in table order.
 func (g *Game) boardEvent(pick func(h *roleHooks) func(g *Game)) {
 	for i := range g.hooks {
