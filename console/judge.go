@@ -115,6 +115,8 @@ type JudgeSeat struct {
 	Revealed bool     `json:"revealed"`
 	Sheriff  bool     `json:"sheriff"`
 	Causes   []string `json:"causes"`
+	Model    int      `json:"model,omitempty"` // 野孩子 / 混血兒: its model
+	Plays    string   `json:"plays,omitempty"` // the card it plays now when not the one dealt (a 野孩子 that turned)
 }
 
 // LineView is a line said, or a cue (judge-only).
@@ -366,6 +368,10 @@ func (m *judgeModel) state(now time.Time, speed float64) JudgeState {
 		if pr != nil && i < len(pr.seats) {
 			v := pr.seats[i]
 			s.Out, s.Dying, s.Revealed = v.Out, v.Dying, v.Revealed
+			s.Model = v.Model
+			if v.Role != "" && v.Role != r {
+				s.Plays = v.Role.Name()
+			}
 			for _, c := range v.Causes {
 				s.Causes = append(s.Causes, causeLabel(c))
 			}

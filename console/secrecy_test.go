@@ -237,6 +237,8 @@ func swap(deal []engine.Role, a, b int) []engine.Role {
 var hiddenChoices = map[string]bool{
 	string(engine.StepSeer): true, string(engine.StepGuard): true, string(engine.StepGargoyle): true,
 	string(engine.StepPureWhite): true, string(engine.StepWolfWitch): true,
+	// rules-more.md D2: the model of 野孩子 and 混血兒 (the test boards below)
+	string(engine.StepWildChild): true, string(engine.StepHalfBlood): true,
 }
 
 // secrecyPair is a pair of games that differ only in a hidden fact.
@@ -464,5 +466,31 @@ func TestPublicStreamQuietOnHiddenEvents(t *testing.T) {
 	case <-frames:
 	case <-time.After(5 * time.Second):
 		t.Fatal("the seer's closing lines sent no public message")
+	}
+}
+
+// TestSecrecyDifferentialTestBoards runs the same pairs on the test boards
+// of the roles a venue puts on its own boards (rules-more.md D2: 野孩子,
+// 混血兒, 隱狼, 熊, 老流氓; scenarios/testboards).
+func TestSecrecyDifferentialTestBoards(t *testing.T) {
+	all, err := boards.LoadDir("../scenarios/testboards")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range all {
+		if b.ID != "followers-10" && b.ID != "rogue-9" {
+			continue
+		}
+		t.Run(b.ID, func(t *testing.T) {
+			for _, p := range secrecyPairs(t, b) {
+				ta, tb := secrecyTrace(t, b, p.a), secrecyTrace(t, b, p.b)
+				if len(ta) < 20 {
+					t.Fatalf("%s: a trace of %d entries: the game did not run", p.name, len(ta))
+				}
+				if d := firstDiff(ta, tb); d != "" {
+					t.Errorf("%s: the public traces differ (A15):\n%s", p.name, d)
+				}
+			}
+		})
 	}
 }

@@ -217,7 +217,8 @@
       const c = cls.join(' ');
       if (tile.className !== c) tile.className = c;
       const [role, st, star] = [tile.querySelector('.role'), tile.querySelector('.status'), tile.querySelector('.star')];
-      if (role.textContent !== x.role_name) role.textContent = x.role_name;
+      const roleText = x.role_name + (x.plays ? '→' + x.plays : '') + (x.model ? '（榜樣' + x.model + '號）' : '');
+      if (role.textContent !== roleText) role.textContent = roleText;
       if (st.textContent !== status) st.textContent = status;
       star.hidden = !x.sheriff;
     });
