@@ -47,8 +47,9 @@
 // 狼人, 流局 (judge's void), 第三方 (a third camp). Causes of death (Cause):
 // wolf poison exile shot explode taken duel charm dq reflect dream hunt
 // check grief assassinate gamble trade. Record types (RecordType): phase death vote sheriff check exile
-// reveal speech result penalty action role; action kinds (ActionKind): kill
-// guard save poison charm dream fear lock hunt duel signup withdraw. The
+// reveal speech result penalty action role roar follow; action kinds
+// (ActionKind): kill guard save poison charm dream fear lock hunt duel signup
+// withdraw model. The
 // strings are the JSON and journal encodings, unchanged since the first
 // journals.
 //
