@@ -204,6 +204,17 @@ func (d *Driver) Choices(p engine.Prompt) []engine.Input {
 					out = append(out, gest(w, engine.ActWave))
 				}
 			}
+		case engine.StepWildChild, engine.StepHalfBlood:
+			// the model is another player: one draw, as in the default
+			for _, a := range p.Actors {
+				var others []int
+				for _, x := range d.living() {
+					if x != a {
+						others = append(others, x)
+					}
+				}
+				out = append(out, t(a, d.pick(others)))
+			}
 		default:
 			for _, a := range p.Actors {
 				out = append(out, t(a, d.pick(d.living())))

@@ -10,6 +10,7 @@ func (g *Game) beginDay() {
 	g.resultsRead = false
 	g.record(Record{Type: RecPhase, When: fmt.Sprintf("day-%d", g.day)})
 	g.say("day.dawn")
+	g.boardEvent(func(h *roleHooks) func(*Game) { return h.morning })
 	if g.pendingResult == "" && g.el.pending && g.opt.Sheriff && !g.badgeGone {
 		if g.el.resumed {
 			g.then(g.withdrawal)

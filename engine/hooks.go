@@ -36,6 +36,7 @@ type roleHooks struct {
 	// rules-more.md D2 roles
 	wolfStep func(g *Game, seat int) bool       // the seat wakes in the wolves' step tonight though its role does not (隱狼 alone)
 	hit      func(g *Game, s int, c Cause) bool // (self) poison, a shot or a charm link is about to kill it; true = the hook took over (no death now)
+	morning  func(g *Game)                      // a day begins, right after "天亮了" (before day 1's election)
 	results  func(g *Game)                      // the night results are about to be read (day 1: after the election)
 	speeches func(g *Game)                      // the exile day's speeches are over, before the 歸票 and the vote
 	gameOver func(g *Game, w Winner)            // the game ended with w, before the result is recorded

@@ -41,6 +41,10 @@ type Options struct {
 	HalfBloodTimeout string // halfblood.timeout: random (default) | first_seat
 	HiddenWolfAlone  bool   // hiddenwolf.kills_alone: 隱狼 kills alone once every other wolf is out (default on)
 	RogueDelay       string // rogue.delay: next_day_speeches (default) | hit_day_speeches
+	BearEarly        bool   // bear.roar_before_election: day 1's roar right after daybreak, before the election
+	BearNeighbours   string // bear.neighbours: nearest_living (default) | adjacent_seats
+	BearSeesHidden   bool   // bear.sees_hidden_wolf: a 隱狼 next to the bear makes it roar
+	HiddenWolfBoom   bool   // hiddenwolf.may_explode: 隱狼 may explode
 }
 
 // DefaultOptions are the shared settings of every seed-000 board.
@@ -52,6 +56,7 @@ func DefaultOptions() Options {
 		SkillSeconds: 10, VoteSeconds: 10, SignupSeconds: 5, WithdrawSeconds: 10, ChoiceSeconds: 15,
 		ExplodeWolfSecs: 30, NightPace: PaceFixed, StepMinPercent: 40, BloodMoonSeal: true,
 		WildChildTrigger: "any_death", HalfBloodTimeout: "random", HiddenWolfAlone: true, RogueDelay: "next_day_speeches",
+		BearNeighbours: "nearest_living",
 	}
 }
 
@@ -165,6 +170,10 @@ func optionFields() map[string]optionField {
 		"halfblood.timeout":            enumOpt("混血兒 who picks nobody follows a random other seat, or the lowest other seat", []string{"random", "first_seat"}, func(o *Options) *string { return &o.HalfBloodTimeout }),
 		"hiddenwolf.kills_alone":       boolOpt("隱狼 makes the kill alone once every other wolf-camp player is out", func(o *Options) *bool { return &o.HiddenWolfAlone }),
 		"rogue.delay":                  enumOpt("a poisoned or shot 老流氓 dies after the speeches of the day after the hit day, or of the hit day", []string{"next_day_speeches", "hit_day_speeches"}, func(o *Options) *string { return &o.RogueDelay }),
+		"bear.roar_before_election":    boolOpt("day 1's bear roar right after daybreak, before the sheriff election (std 網易)", func(o *Options) *bool { return &o.BearEarly }),
+		"bear.neighbours":              enumOpt("the bear's neighbours: the nearest living seat on each side, or the two adjacent seats (a dead one counts as no wolf)", []string{"nearest_living", "adjacent_seats"}, func(o *Options) *string { return &o.BearNeighbours }),
+		"bear.sees_hidden_wolf":        boolOpt("a 隱狼 next to the bear makes it roar", func(o *Options) *bool { return &o.BearSeesHidden }),
+		"hiddenwolf.may_explode":       boolOpt("隱狼 may explode by day", func(o *Options) *bool { return &o.HiddenWolfBoom }),
 		"night.pace": {"night step length: fixed = the whole window, always (tournaments); plausible = a drawn length (A15)", func(o *Options, v string) error {
 			switch NightPace(v) {
 			case PaceFixed, PacePlausible:

@@ -391,4 +391,5 @@ type roleStates struct {
 	child    wildChildState
 	half     halfBloodState
 	rogue    rogueState
+	bear     bearState
 }
