@@ -45,6 +45,7 @@ type Options struct {
 	BearNeighbours   string // bear.neighbours: nearest_living (default) | adjacent_seats
 	BearSeesHidden   bool   // bear.sees_hidden_wolf: a 隱狼 next to the bear makes it roar
 	HiddenWolfBoom   bool   // hiddenwolf.may_explode: 隱狼 may explode
+	WildChildSelf    bool   // wildchild.self_model: 野孩子 may pick itself ([004] "任意一名玩家")
 }
 
 // DefaultOptions are the shared settings of every seed-000 board.
@@ -173,6 +174,7 @@ func optionFields() map[string]optionField {
 		"bear.roar_before_election":    boolOpt("day 1's bear roar right after daybreak, before the sheriff election (std 網易)", func(o *Options) *bool { return &o.BearEarly }),
 		"bear.neighbours":              enumOpt("the bear's neighbours: the nearest living seat on each side, or the two adjacent seats (a dead one counts as no wolf)", []string{"nearest_living", "adjacent_seats"}, func(o *Options) *string { return &o.BearNeighbours }),
 		"bear.sees_hidden_wolf":        boolOpt("a 隱狼 next to the bear makes it roar", func(o *Options) *bool { return &o.BearSeesHidden }),
+		"wildchild.self_model":         boolOpt("野孩子 may pick itself as its model (it then never turns)", func(o *Options) *bool { return &o.WildChildSelf }),
 		"hiddenwolf.may_explode":       boolOpt("隱狼 may explode by day", func(o *Options) *bool { return &o.HiddenWolfBoom }),
 		"night.pace": {"night step length: fixed = the whole window, always (tournaments); plausible = a drawn length (A15)", func(o *Options, v string) error {
 			switch NightPace(v) {

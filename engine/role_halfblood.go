@@ -25,7 +25,7 @@ func halfBloodStep(g *Game, s *step, _ StepKind, _ bool) bool {
 			st.model = make([]int, g.n+1)
 		}
 		st.model[by] = model
-	}, g.opt.HalfBloodTimeout == "first_seat")
+	}, g.opt.HalfBloodTimeout == "first_seat", false)
 	return false
 }
 

@@ -28,16 +28,17 @@ func wildChildStep(g *Game, s *step, _ StepKind, _ bool) bool {
 			st.model = make([]int, g.n+1)
 		}
 		st.model[child] = model
-	}, false)
+	}, false, g.opt.WildChildSelf)
 	return false
 }
 
 // modelStep is the pick of 野孩子 and 混血兒: another living seat, or on
-// timeout a random one (firstSeat: the lowest other living seat). set
-// stores the pick; the judge is cued and the pick recorded.
-func (g *Game) modelStep(s *step, r Role, set func(by, model int), firstSeat bool) {
+// timeout a random one (firstSeat: the lowest other living seat); itself
+// only when self allows it. set stores the pick; the judge is cued and the
+// pick recorded.
+func (g *Game) modelStep(s *step, r Role, set func(by, model int), firstSeat, self bool) {
 	g.pickStep(s, r.Name(), func(seat, t int) error {
-		if t == seat {
+		if t == seat && !self {
 			return refuse(ErrBadTarget, Error{Reason: ReasonSelf, Role: r}, "%s picks another player", r.Name())
 		}
 		if !g.living(t) {
