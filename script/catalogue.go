@@ -39,9 +39,10 @@ func nightKinds() [][3]string {
 		{"gargoyle", "石像鬼", "石像鬼請睜眼，請選擇你要查驗的目標"},
 		{"gravekeeper", "守墓人", "守墓人請睜眼"},
 		{"gargoylekill", "石像鬼", "石像鬼請睜眼"},
-		// rules-more.md D2 (seed 004 5、"野孩子请睁眼"; [004] 隐狼 驯熊师 老流氓 identify themselves)
-		{"wildchild", "野孩子", "野孩子請睜眼，請選擇你的榜樣"},
-		{"halfblood", "混血兒", "混血兒請睜眼，請選擇你的榜樣"},
+		// rules-more.md D2 (seed 004 5、"野孩子请睁眼"; [004] 隐狼 驯熊师 老流氓 identify themselves);
+		// 混血兒's lines start with 請 (see softOnset)
+		{"wildchild", "野孩子", "野孩子請睜眼，請選擇一名玩家作為你的榜樣"},
+		{"halfblood", "混血兒", "請混血兒睜眼，請選擇你的榜樣"},
 		{"hiddenwolf", "隱狼", "隱狼請睜眼"},
 		{"bear", "熊", "熊請睜眼"},
 		{"rogue", "老流氓", "老流氓請睜眼"},
@@ -204,11 +205,25 @@ func All() []Line {
 		out = append(out, Line{ID: "cue.exact." + r[0], Text: "{s}查驗{s2}：" + r[1], Cue: true})
 	}
 	for i := range out {
+		if t, ok := softOnset()[out[i].ID]; ok {
+			out[i].Text = t
+		}
 		if out[i].Pinyin == "" {
 			out[i].Pinyin = defaultPinyin(out[i].ID)
 		}
 	}
 	return out
+}
+
+// softOnset rewords the short lines of a step whose role's name starts
+// with a sound the voice makes too soft (混血兒's h: the clip would open
+// with more than 50 ms under the voiced floor): "請混血兒閉眼".
+func softOnset() map[string]string {
+	return map[string]string{
+		"night.halfblood.wake":  "請混血兒睜眼",
+		"night.halfblood.hurry": "請混血兒加快速度",
+		"night.halfblood.close": "請混血兒閉眼",
+	}
 }
 
 // roleNames are the role ids and names for the exact-role checks (狼巫,

@@ -2,10 +2,11 @@
 
 package voice
 
-// hanzi is the pinyin of the 221 Han characters the voice reads: the
+// hanzi is the pinyin of the 228 Han characters the voice reads: the
 // first Tone3 reading go-pinyin gives each (no tone digit for the neutral
 // tone), sorted by character for a binary search. See readings.
 var hanzi = [...]hanziReading{
+	{'一', "yi1"},
 	{'上', "shang4"},
 	{'下', "xia4"},
 	{'不', "bu4"},
@@ -22,6 +23,7 @@ var hanzi = [...]hanziReading{
 	{'以', "yi3"},
 	{'份', "fen4"},
 	{'伴', "ban4"},
+	{'作', "zuo4"},
 	{'你', "ni3"},
 	{'使', "shi3"},
 	{'依', "yi1"},
@@ -38,11 +40,13 @@ var hanzi = [...]hanziReading{
 	{'利', "li4"},
 	{'剩', "sheng4"},
 	{'功', "gong1"},
+	{'加', "jia1"},
 	{'動', "dong4"},
 	{'勝', "sheng4"},
 	{'勢', "shi4"},
 	{'台', "tai2"},
 	{'同', "tong2"},
+	{'名', "ming2"},
 	{'否', "fou3"},
 	{'咆', "pao2"},
 	{'哮', "xiao1"},
@@ -74,10 +78,12 @@ var hanzi = [...]hanziReading{
 	{'帶', "dai4"},
 	{'平', "ping2"},
 	{'序', "xu4"},
+	{'度', "du4"},
 	{'影', "ying3"},
 	{'後', "hou4"},
 	{'徒', "tu2"},
 	{'徽', "hui1"},
+	{'快', "kuai4"},
 	{'恐', "kong3"},
 	{'您', "nin2"},
 	{'情', "qing2"},
@@ -200,6 +206,7 @@ var hanzi = [...]hanziReading{
 	{'迅', "xun4"},
 	{'退', "tui4"},
 	{'逐', "zhu2"},
+	{'速', "su4"},
 	{'進', "jin4"},
 	{'遊', "you2"},
 	{'選', "xuan3"},
