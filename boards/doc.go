@@ -38,6 +38,8 @@
 //	                the night order of the nights SPEC names, one or more
 //	                lines. SPEC is "N" (night N), "N-M" (nights N to M) or
 //	                "N-" (night N and every later night); nights are 1..99.
+//	                Optional: a board with no night line gets seed 004's
+//	                order (below).
 //	option KEY VALUE
 //	                a rule option (rules.md, engine.OptionNames), set with
 //	                engine.Options.Set on top of engine.DefaultOptions; each
@@ -64,12 +66,28 @@
 // line=night.witch.close>night.witch.close.confirm, "女巫確認請閉眼"). The
 // attributes may come in any order, each once (line= once per FROM).
 //
+// # Seed 004's order (no night line)
+//
+// A board that lists its roles without any night line gets the night order
+// of rules-more.md E0.2 (seed 004's full-cast order, the spine of the merged
+// master order; table in order.go): every role of the composition that has a
+// step, in that order — 野孩子, 混血兒, 攝夢人, 守衛, 狼人, 狼美人, 隱狼, 女巫,
+// 預言家, 熊, 獵人, 愚者, 騎士, 老流氓 — as two plans, night 1 and nights 2-,
+// the steps flagged "first night only" (野孩子, 混血兒, 隱狼, 老流氓) on night 1
+// only. Durations and hurry points are E0.3's defaults: 狼人 90 s on night 1
+// (hurry=60) and 60 s later (hurry=30); 野孩子, 混血兒 and 女巫 30 s with the
+// hurry line 10 s before the end (hurry=20); 守衛, 狼美人, 預言家 30 s; 獵人 10 s;
+// identification steps (隱狼, 熊, 愚者, 騎士, 老流氓) 5 s. A role with no place
+// in the table (part B's own roles: 噩夢之影, 石像鬼 …) needs night lines.
+// Format writes the plans back as ordinary night lines.
+//
 // # Validation
 //
 // Parse rejects, naming the file, the line and the problem:
 //
 //   - an unknown directive; a missing or repeated id, name, players or roles
-//     line; no night line;
+//     line; no night line while a role of the composition has no place in
+//     seed 004's order (reported at the roles line);
 //   - players outside 6..18, or a roles line whose count differs from it;
 //   - an unknown role, step kind, mark role or step attribute; bad seconds
 //     or hurry;

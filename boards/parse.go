@@ -112,7 +112,14 @@ func parse(file string, src []byte) (*engine.Board, *lines, error) {
 		}
 	}
 	if len(p.plans) == 0 {
-		return nil, nil, p.errorf(1, "missing night line")
+		// no night line: seed 004's order (order.go)
+		plans, err := seed004Nights(p.b.Roles)
+		if err != nil {
+			return nil, nil, p.errorf(p.at.roles, "no night line, and %s", err.Error())
+		}
+		for _, pl := range plans {
+			p.plans, p.planLines = append(p.plans, pl), append(p.planLines, p.at.roles)
+		}
 	}
 	// Nights in order of their first night; plans that start on the same
 	// night keep file order, so an overlap is reported at the later line.

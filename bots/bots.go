@@ -229,6 +229,17 @@ func (d *Driver) Choices(p engine.Prompt) []engine.Input {
 			for _, a := range p.Actors {
 				out = append(out, t(a, d.pick(d.living())), t(a, 1+d.rng.IntN(3)))
 			}
+		case engine.StepWildChild, engine.StepHalfBlood:
+			// the model is another player: one draw, as in the default
+			for _, a := range p.Actors {
+				var others []int
+				for _, x := range d.living() {
+					if x != a {
+						others = append(others, x)
+					}
+				}
+				out = append(out, t(a, d.pick(others)))
+			}
 		default:
 			for _, a := range p.Actors {
 				out = append(out, t(a, d.pick(d.living())))

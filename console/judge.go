@@ -129,6 +129,8 @@ type JudgeSeat struct {
 	// (the thief's kept card); "" otherwise.
 	DealtName string   `json:"dealt_name,omitempty"`
 	Status    []string `json:"status,omitempty"` // hidden statuses: 幸運兒's gift and its use, 村長's lives
+	Model     int      `json:"model,omitempty"`  // 野孩子 / 混血兒: its model
+	Plays     string   `json:"plays,omitempty"`  // the card it plays now when not the one dealt (a 野孩子 that turned)
 }
 
 // LineView is a line said, or a cue (judge-only).
@@ -387,6 +389,10 @@ func (m *judgeModel) state(now time.Time, speed float64) JudgeState {
 				s.DealtName = r.Name()
 				s.Role, s.RoleName = string(v.Role), v.Role.Name()
 				s.Camp, _ = campOf(v.Role)
+			}
+			s.Model = v.Model
+			if v.Role != "" && v.Role != r {
+				s.Plays = v.Role.Name()
 			}
 			for _, c := range v.Causes {
 				s.Causes = append(s.Causes, causeLabel(c))

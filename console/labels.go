@@ -262,6 +262,13 @@ func recordText(r *engine.Record) string {
 		return fmt.Sprintf("%s：%s%s%s", phaseLabel(r.When), by, w, target)
 	case engine.RecSilence:
 		return fmt.Sprintf("第%d天 禁言%s", r.Day, seat(r.Seat))
+	case engine.RecRoar:
+		if r.Result == "是" {
+			return fmt.Sprintf("第%d天 熊咆哮了", r.Day)
+		}
+		return fmt.Sprintf("第%d天 熊沒有咆哮", r.Day)
+	case engine.RecFollow:
+		return fmt.Sprintf("混血兒%s跟隨%s（%s）：%s", seat(r.Seat), seat(r.Target), r.Kind, r.Result)
 	}
 	return string(r.Type)
 }

@@ -241,6 +241,8 @@ var hiddenChoices = map[string]bool{
 	string(engine.StepButterfly): true, string(engine.StepStalker): true, // a hug on a villager; 潛行者 cannot act on night 1
 	string(engine.StepDemon): true, string(engine.StepFox): true,
 	string(engine.StepLucky): true, // 幸運兒: nothing to use on night 1 (a key is refused)
+	// rules-more.md D2: the model of 野孩子 and 混血兒 (the test boards below)
+	string(engine.StepWildChild): true, string(engine.StepHalfBlood): true,
 }
 
 // secrecyPair is a pair of games that differ only in a hidden fact.
@@ -483,5 +485,31 @@ func TestPublicStreamQuietOnHiddenEvents(t *testing.T) {
 	case <-frames:
 	case <-time.After(5 * time.Second):
 		t.Fatal("the seer's closing lines sent no public message")
+	}
+}
+
+// TestSecrecyDifferentialTestBoards runs the same pairs on the test boards
+// of the roles a venue puts on its own boards (rules-more.md D2: 野孩子,
+// 混血兒, 隱狼, 熊, 老流氓; scenarios/testboards).
+func TestSecrecyDifferentialTestBoards(t *testing.T) {
+	all, err := boards.LoadDir("../scenarios/testboards")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range all {
+		if b.ID != "followers-10" && b.ID != "rogue-9" {
+			continue
+		}
+		t.Run(b.ID, func(t *testing.T) {
+			for _, p := range secrecyPairs(t, b) {
+				ta, tb := secrecyTrace(t, b, p.a), secrecyTrace(t, b, p.b)
+				if len(ta) < 20 {
+					t.Fatalf("%s: a trace of %d entries: the game did not run", p.name, len(ta))
+				}
+				if d := firstDiff(ta, tb); d != "" {
+					t.Errorf("%s: the public traces differ (A15):\n%s", p.name, d)
+				}
+			}
+		})
 	}
 }

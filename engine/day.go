@@ -10,6 +10,7 @@ func (g *Game) beginDay() {
 	g.resultsRead = false
 	g.record(Record{Type: RecPhase, When: fmt.Sprintf("day-%d", g.day)})
 	g.say("day.dawn")
+	g.boardEvent(func(h *roleHooks) func(*Game) { return h.morning })
 	if g.pendingResult == "" && g.el.pending && g.opt.Sheriff && !g.badgeGone {
 		if g.el.resumed {
 			g.then(g.withdrawal)
@@ -28,6 +29,7 @@ func (g *Game) nightResults() {
 		return
 	}
 	g.resultsRead = true
+	g.boardEvent(func(h *roleHooks) func(*Game) { return h.results })
 	dead := sortedCopy(g.pending)
 	g.pending = nil
 	words := g.night <= g.opt.LastWordsNights
@@ -223,6 +225,9 @@ func (g *Game) shoot(b *batch, s, t int) {
 	if g.spared(t) {
 		g.say("skill.spared", t) // 惡魔 before the exile-day speeches
 		return
+	}
+	if g.hitTakenOver(t, CauseShot) {
+		return // 老流氓: not dead yet
 	}
 	b.insertAfter(s, t, b.wordsOf(s))
 	g.shooter = s

@@ -52,6 +52,9 @@
 // reveal speech result penalty action role silence; action kinds (ActionKind): kill
 // guard save poison charm dream fear lock hunt duel signup withdraw silence
 // hug assassinate. The
+// reveal speech result penalty action role roar follow; action kinds
+// (ActionKind): kill guard save poison charm dream fear lock hunt duel signup
+// withdraw model. The
 // strings are the JSON and journal encodings, unchanged since the first
 // journals.
 //

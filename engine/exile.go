@@ -68,7 +68,7 @@ func (g *Game) exileSpeeches(order []int) {
 			g.speech(SpeechExile, s, secs, WindowExile)
 		})
 	}
-	t = append(t, g.guide, func() { g.exileVote(order) })
+	t = append(t, func() { g.boardEvent(func(h *roleHooks) func(*Game) { return h.speechesOver }) }, g.guide, func() { g.exileVote(order) })
 	g.next(t...)
 }
 

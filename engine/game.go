@@ -311,6 +311,7 @@ func (g *Game) end(winner Winner) {
 			g.lightOff(s) // the game is over: every player who is out leaves
 		}
 	}
+	g.overHooks(winner)
 	switch winner {
 	case WinGood:
 		g.say("game.over.good")

@@ -48,6 +48,43 @@ type roleHooks struct {
 	gun      func(g *Game, seat int) bool                       // the seat holds a gun besides its card (the lucky one's)
 	spare    func(g *Game, seat int, k StepKind, use bool) bool // the seat holds a second use of its skill of step k (a doubled gift); use spends it
 	category func(g *Game, seat int) (Category, bool)           // the seat's 屠邊 category when an option sets it (elder.category)
+	// rules-more.md D2 roles
+	wolfStep     func(g *Game, seat int) bool       // the seat wakes in the wolves' step tonight though its role does not (隱狼 alone)
+	hit          func(g *Game, s int, c Cause) bool // (self) poison, a shot or a charm link is about to kill it; true = the hook took over (no death now)
+	morning      func(g *Game)                      // a day begins, right after "天亮了" (before day 1's election)
+	results      func(g *Game)                      // the night results are about to be read (day 1: after the election)
+	speechesOver func(g *Game)                      // the exile day's speeches are over, before the 歸票 and the vote
+	gameOver     func(g *Game, w Winner)            // the game ended with w, before the result is recorded
+}
+
+// hitTakenOver: the seat's role takes over a hit by c (poison, shot, charm)
+// instead of dying now (老流氓).
+func (g *Game) hitTakenOver(s int, c Cause) bool {
+	h := g.self(s).hit
+	return h != nil && h(g, s, c)
+}
+
+// wakesInWolfStep: a board hook makes the seat wake in the wolves' step.
+func (g *Game) wakesInWolfStep(s int) bool {
+	return g.any(func(h *roleHooks) func(*Game, int) bool { return h.wolfStep }, s)
+}
+
+// overHooks runs the board hooks of the game's end (a follower's result).
+func (g *Game) overHooks(w Winner) {
+	for i := range g.hooks {
+		if h := g.hooks[i].gameOver; h != nil {
+			h(g, w)
+		}
+	}
+}
+
+// boardEvent runs a board hook that takes only the game, in table order.
+func (g *Game) boardEvent(pick func(h *roleHooks) func(g *Game)) {
+	for i := range g.hooks {
+		if f := pick(&g.hooks[i]); f != nil {
+			f(g)
+		}
+	}
 }
 
 // boardHooks sets up the hooks of the board's roles, in table order.

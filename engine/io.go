@@ -175,6 +175,8 @@ const (
 	RecAction  RecordType = "action"  // a night action, for the 復盤: Kind, By, Target
 	RecRole    RecordType = "role"    // Seat, Role: the card a seat plays changed (the thief's pick, a wild child that turned)
 	RecSilence RecordType = "silence" // Day, Seat: 禁言長老 silenced the seat for the day (announced)
+	RecRoar    RecordType = "roar"    // Day, Result (是 | 否): 熊 roared that morning, or not
+	RecFollow  RecordType = "follow"  // Seat (混血兒), Target (its model), Result (勝 | 負), Kind (the model's camp at the end)
 )
 
 // Cause is why a seat went out (scenario-format.md's cause words).

@@ -14,6 +14,9 @@ func (g *Game) beginNight() {
 			h(g)
 		}
 	}
+	if g.over {
+		return // a nightfall hook ended the game (a wild child that turned)
+	}
 	g.record(Record{Type: RecPhase, When: fmt.Sprintf("night-%d", g.night)})
 	for _, st := range g.b.StepsFor(g.night) {
 		st := st
@@ -37,7 +40,7 @@ func (g *Game) nightActors(k StepKind) []int {
 			continue
 		}
 		r := g.role(s)
-		if (k == StepWolves && r.row().WakesWithWolves(g.night)) || (k != StepWolves && kr == r) {
+		if (k == StepWolves && (r.row().WakesWithWolves(g.night) || g.wakesInWolfStep(s))) || (k != StepWolves && kr == r) {
 			out = append(out, s)
 		}
 	}
@@ -233,7 +236,7 @@ func (g *Game) endNight() {
 			g.nightDeath(k, CauseWolf)
 		}
 	}
-	if p := g.ns.poison; p > 0 && (g.living(p) || g.seats[p].dying) && !g.immuneAtNight(p) && !g.role(p).row().PoisonOK {
+	if p := g.ns.poison; p > 0 && (g.living(p) || g.seats[p].dying) && !g.immuneAtNight(p) && !g.role(p).row().PoisonOK && !g.hitTakenOver(p, CausePoison) {
 		g.nightDeath(p, CausePoison)
 	}
 	for _, r := range nightDeathOrder() {

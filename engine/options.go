@@ -48,6 +48,17 @@ type Options struct {
 	ElderWitchInfo string // elder.first_hit_witch_info: shown | hidden (村長/長老's first hit and the witch)
 	ElderAntidote  string // elder.antidote: wasted | restores | no_effect
 	ElderCategory  string // elder.category: card (村長 民, 長老 神) | villager | god
+
+	// rules-more.md D2 (the venue's own boards)
+	WildChildTrigger string // wildchild.trigger: any_death (default) | exile_only
+	HalfBloodTimeout string // halfblood.timeout: random (default) | first_seat
+	HiddenWolfAlone  bool   // hiddenwolf.kills_alone: 隱狼 kills alone once every other wolf is out (default on)
+	RogueDelay       string // rogue.delay: next_day_speeches (default) | hit_day_speeches
+	BearEarly        bool   // bear.roar_before_election: day 1's roar right after daybreak, before the election
+	BearNeighbours   string // bear.neighbours: nearest_living (default) | adjacent_seats
+	BearSeesHidden   bool   // bear.sees_hidden_wolf: a 隱狼 next to the bear makes it roar
+	HiddenWolfBoom   bool   // hiddenwolf.may_explode: 隱狼 may explode
+	WildChildSelf    bool   // wildchild.self_model: 野孩子 may pick itself ([004] "任意一名玩家")
 }
 
 // DefaultOptions are the shared settings of every seed-000 board.
@@ -61,6 +72,8 @@ func DefaultOptions() Options {
 		ThiefTwoWolves: "redeal", ThiefExtraCards: "listed",
 		FoxWrap:        true,
 		MerchantTiming: "n1_first", ElderWitchInfo: "shown", ElderAntidote: "wasted", ElderCategory: "card",
+		WildChildTrigger: "any_death", HalfBloodTimeout: "random", HiddenWolfAlone: true, RogueDelay: "next_day_speeches",
+		BearNeighbours: "nearest_living",
 	}
 }
 
@@ -194,6 +207,15 @@ func optionFields() map[string]optionField {
 		"elder.category":               enumOpt("村長/長老's 屠邊 category: card (村長 民, 長老 神), villager or god", []string{"card", "villager", "god"}, func(o *Options) *string { return &o.ElderCategory }),
 		"elder.antidote":               enumOpt("the antidote on 村長/長老: wasted (a first hit still costs a life) | restores | no_effect", []string{"wasted", "restores", "no_effect"}, func(o *Options) *string { return &o.ElderAntidote }),
 		"night.min_percent":            intOpt("under night.pace=plausible, the shortest night step, % of its window (A15)", 10, 100, func(o *Options) *int { return &o.StepMinPercent }),
+		"wildchild.trigger":            enumOpt("which death of the model turns 野孩子", []string{"any_death", "exile_only"}, func(o *Options) *string { return &o.WildChildTrigger }),
+		"halfblood.timeout":            enumOpt("混血兒 who picks nobody follows a random other seat, or the lowest other seat", []string{"random", "first_seat"}, func(o *Options) *string { return &o.HalfBloodTimeout }),
+		"hiddenwolf.kills_alone":       boolOpt("隱狼 makes the kill alone once every other wolf-camp player is out", func(o *Options) *bool { return &o.HiddenWolfAlone }),
+		"rogue.delay":                  enumOpt("a poisoned or shot 老流氓 dies after the speeches of the day after the hit day, or of the hit day", []string{"next_day_speeches", "hit_day_speeches"}, func(o *Options) *string { return &o.RogueDelay }),
+		"bear.roar_before_election":    boolOpt("day 1's bear roar right after daybreak, before the sheriff election (std 網易)", func(o *Options) *bool { return &o.BearEarly }),
+		"bear.neighbours":              enumOpt("the bear's neighbours: the nearest living seat on each side, or the two adjacent seats (a dead one counts as no wolf)", []string{"nearest_living", "adjacent_seats"}, func(o *Options) *string { return &o.BearNeighbours }),
+		"bear.sees_hidden_wolf":        boolOpt("a 隱狼 next to the bear makes it roar", func(o *Options) *bool { return &o.BearSeesHidden }),
+		"wildchild.self_model":         boolOpt("野孩子 may pick itself as its model (it then never turns)", func(o *Options) *bool { return &o.WildChildSelf }),
+		"hiddenwolf.may_explode":       boolOpt("隱狼 may explode by day", func(o *Options) *bool { return &o.HiddenWolfBoom }),
 		"night.pace": {"night step length: fixed = the whole window, always (tournaments); plausible = a drawn length (A15)", func(o *Options, v string) error {
 			switch NightPace(v) {
 			case PaceFixed, PacePlausible:

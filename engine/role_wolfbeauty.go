@@ -43,7 +43,7 @@ func charmStep(g *Game, s *step, _ StepKind, _ bool) bool {
 // charmFollow: last night's charmed player dies with her.
 func (g *Game) charmFollow(b *batch, beauty int) {
 	c := g.rs.beauty.last
-	if c == 0 || !g.present(c) {
+	if c == 0 || !g.present(c) || g.hitTakenOver(c, CauseCharm) {
 		return
 	}
 	g.say("charm.follow", c)

@@ -44,6 +44,12 @@ const (
 	Merchant     Role = "merchant"     // 黑市商人 (his lucky one is a status, not a card)
 	Chief        Role = "chief"        // 村長 ([003], 民): two lives against the knife
 	Elder        Role = "elder"        // 長老 ([001], 神): the same rules as 村長
+	// rules-more.md D2: roles a venue may put on its own boards
+	WildChild  Role = "wildchild"  // 野孩子
+	HalfBlood  Role = "halfblood"  // 混血兒
+	HiddenWolf Role = "hiddenwolf" // 隱狼
+	Bear       Role = "bear"       // 熊
+	Rogue      Role = "rogue"      // 老流氓
 )
 
 // Camp is the side and 屠邊 category of a role in one word, as the journal
@@ -103,6 +109,7 @@ type RoleInfo struct {
 	PoisonOK   bool    // the witch's poison does not kill it (獵魔人)
 	ShotOn     []Cause // the causes of death that leave it its shot (獵人, 狼王); nil = no shot
 	Protects   bool    // a night protector (守衛): witch.self_save=no_guard looks for one
+	SeenGood   bool    // a wolf-camp role every check sees as 好人 (隱狼)
 	Steps      []StepInfo
 }
 
@@ -127,7 +134,7 @@ func (ri *RoleInfo) WakesWithWolves(n int) bool {
 
 // Seen is what a good checker (預言家, 守墓人) learns of the role: 好人 or 狼人.
 func (ri *RoleInfo) Seen() Winner {
-	if ri.Side == SideWolf {
+	if ri.Side == SideWolf && !ri.SeenGood {
 		return WinWolves
 	}
 	return WinGood
@@ -202,6 +209,16 @@ var roleTab = [...]RoleInfo{
 		Steps: []StepInfo{{Kind: StepChief}}},
 	{ID: Elder, Name: "長老", Simplified: "长老", Category: CatGod,
 		Steps: []StepInfo{{Kind: StepElder}}},
+	{ID: WildChild, Name: "野孩子", Simplified: "野孩子", Category: CatVillager,
+		Steps: []StepInfo{{Kind: StepWildChild, Confirm: true}}},
+	{ID: HalfBlood, Name: "混血兒", Simplified: "混血儿", Category: CatVillager,
+		Steps: []StepInfo{{Kind: StepHalfBlood, Confirm: true}}},
+	{ID: HiddenWolf, Name: "隱狼", Simplified: "隐狼", Side: SideWolf, SeenGood: true,
+		Steps: []StepInfo{{Kind: StepHiddenWolf}}},
+	{ID: Bear, Name: "熊", Simplified: "熊", Category: CatGod,
+		Steps: []StepInfo{{Kind: StepBear}}},
+	{ID: Rogue, Name: "老流氓", Simplified: "老流氓", Category: CatVillager,
+		Steps: []StepInfo{{Kind: StepRogue}}},
 }
 
 // Roles lists every role the engine knows (a copy of the role table).
@@ -314,6 +331,16 @@ func hooksFor(r Role) roleHooks {
 		return merchantHooks()
 	case Chief, Elder:
 		return elderHooks()
+	case WildChild:
+		return wildChildHooks()
+	case HalfBlood:
+		return halfBloodHooks()
+	case HiddenWolf:
+		return hiddenWolfHooks()
+	case Bear:
+		return bearHooks()
+	case Rogue:
+		return rogueHooks()
 	}
 	return roleHooks{} // 村民, 狼王: traits only
 }
@@ -357,4 +384,8 @@ type roleStates struct {
 	gambler  gamblerState
 	merchant merchantState
 	elder    elderState
+	child    wildChildState
+	half     halfBloodState
+	rogue    rogueState
+	bear     bearState
 }

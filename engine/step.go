@@ -156,6 +156,7 @@ type SeatView struct {
 	Dying    bool
 	Revealed bool
 	Causes   []Cause
+	Model    int // 野孩子 / 混血兒: the model it picked (0 = none)
 }
 
 // Seat returns the judge's view of a seat (1..Players).
@@ -164,7 +165,7 @@ func (g *Game) Seat(s int) SeatView {
 		return SeatView{}
 	}
 	st := g.seats[s]
-	return SeatView{Role: st.role, Out: st.out, Dying: st.dying, Revealed: st.revealed, Causes: append([]Cause(nil), st.causes...)}
+	return SeatView{Role: st.role, Out: st.out, Dying: st.dying, Revealed: st.revealed, Causes: append([]Cause(nil), st.causes...), Model: g.ModelOf(s)}
 }
 
 // PedalAdvances reports whether a short pedal press advances the current step.

@@ -37,6 +37,11 @@ const (
 	StepLucky        StepKind = "lucky"        // 幸運兒: the lucky one (a status), every night
 	StepChief        StepKind = "chief"        // 村長: identification
 	StepElder        StepKind = "elder"        // 長老: identification
+	StepWildChild    StepKind = "wildchild"    // 野孩子: picks the model (night 1)
+	StepHalfBlood    StepKind = "halfblood"    // 混血兒: picks the one it follows (night 1)
+	StepHiddenWolf   StepKind = "hiddenwolf"   // 隱狼: identification (night 1)
+	StepBear         StepKind = "bear"         // 熊: identification (every night)
+	StepRogue        StepKind = "rogue"        // 老流氓: identification (night 1)
 )
 
 // StepKinds lists every known night step kind.
@@ -45,7 +50,8 @@ func StepKinds() []StepKind {
 		StepIdiot, StepKnight, StepWhiteWolfKing, StepDreamweaver, StepNightmare, StepDemonHunter,
 		StepEclipseQueen, StepPrince, StepWolfWitch, StepPureWhite, StepGargoyle, StepGargoyleKill, StepGravekeeper,
 		StepThief, StepSilenceElder, StepStalker, StepButterfly, StepDemon, StepFox, StepGambler,
-		StepMerchant, StepLucky, StepChief, StepElder}
+		StepMerchant, StepLucky, StepChief, StepElder,
+		StepWildChild, StepHalfBlood, StepHiddenWolf, StepBear, StepRogue}
 }
 
 // stepInfo finds the role that acts in a step and the step's traits.

@@ -93,4 +93,5 @@ const (
 	ActionTrade   ActionKind = "trade"       // 黑市商人 makes Target the lucky one (Result: the gift)
 	ActionLife    ActionKind = "life"        // 村長/長老 (Target) loses a life to the knife
 	ActionPenalty ActionKind = "skills-lost" // 村長/長老 (By) died by a good-camp act: every good skill is lost
+	ActionModel   ActionKind = "model"       // 野孩子's model, 混血兒's one followed
 )

@@ -305,6 +305,13 @@ func (rv *Review) entryLine(e Entry) line {
 		l.text = runTitle(e) + "：" + seatName(e.Seat)
 	case engine.RecRole:
 		l.text = fmt.Sprintf("%s 身份改為：%s", seatName(e.Seat), engine.Role(e.Role).Name())
+	case engine.RecRoar:
+		l.text = "熊：昨晚熊沒有咆哮"
+		if e.Result == "是" {
+			l.text = "熊：昨晚熊咆哮了"
+		}
+	case engine.RecFollow:
+		l.text = fmt.Sprintf("%s 跟隨 %s（%s）：%s", rv.actor(e.Seat), seatName(e.Target), e.Kind, e.Result)
 	default:
 		l.text = fmt.Sprintf("%s %s seat=%d by=%d target=%d %s", e.Type, e.Kind, e.Seat, e.By, e.Target, e.Result)
 	}

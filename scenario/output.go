@@ -88,6 +88,14 @@ func WriteTranscript(w io.Writer, res *Result) error {
 			fmt.Fprintf(&b, "%s    〔禁言〕第%d天：%d號\n", t, e.Day, *e.Seat)
 		case "pause", "resume":
 			fmt.Fprintf(&b, "%s    〔%s〕\n", t, map[string]string{"pause": "暫停", "resume": "繼續"}[e.Type])
+		case "roar":
+			word := "沒有咆哮"
+			if e.Roared != nil && *e.Roared {
+				word = "咆哮了"
+			}
+			fmt.Fprintf(&b, "%s    〔熊〕第%d天：%s\n", t, e.Day, word)
+		case "follow":
+			fmt.Fprintf(&b, "%s    〔跟隨〕%d號跟隨%d號（%s）：%s\n", t, *e.Seat, *e.Target, e.Kind, e.Result)
 		case "result":
 			fmt.Fprintf(&b, "%s    〔結果〕%s\n", t, e.Winner)
 		}

@@ -678,6 +678,12 @@ func parseExpect(args []string) (Expect, error) {
 			return e, fmt.Errorf("expect exile DAY SEAT")
 		}
 		return e, seats(0)
+	case "roar":
+		if n != 2 || (e.Args[1] != "是" && e.Args[1] != "否") {
+			return e, fmt.Errorf("expect roar DAY 是|否")
+		}
+		_, err := seatNum(e.Args[0])
+		return e, err
 	case "role":
 		if n != 2 {
 			return e, fmt.Errorf("expect role SEAT ROLE")
@@ -692,6 +698,12 @@ func parseExpect(args []string) (Expect, error) {
 			return e, fmt.Errorf("expect silenced DAY SEAT")
 		}
 		return e, seats(0)
+	case "follow":
+		if n != 2 || (e.Args[1] != "勝" && e.Args[1] != "負") {
+			return e, fmt.Errorf("expect follow SEAT 勝|負")
+		}
+		_, err := seatNum(e.Args[0])
+		return e, err
 	}
 	return e, fmt.Errorf("unknown expectation %q", e.What)
 }

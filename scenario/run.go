@@ -33,7 +33,8 @@ type Event struct {
 	Phase  string            `json:"phase,omitempty"`
 	Points float64           `json:"points,omitempty"`
 	What   string            `json:"what,omitempty"`
-	At     int               `json:"at"` // game seconds since the start (the fake clock)
+	Roared *bool             `json:"roared,omitempty"` // roar: 熊 roared that morning
+	At     int               `json:"at"`               // game seconds since the start (the fake clock)
 	Extra  map[string]string `json:"-"`
 	// ordered copies for the transcript
 	votes []engine.Vote
@@ -93,17 +94,18 @@ func (r *Result) ExitStatus() int {
 type BoardSource func(idOrName string) (*engine.Board, error)
 
 type runner struct {
-	f      *File
-	g      *engine.Game
-	cat    *script.Catalogue
-	now    int
-	timers map[engine.TimerID]int
-	events []Event
-	checks []engine.Record
-	deaths []engine.Record
-	exiles []engine.Record
-
+	f        *File
+	g        *engine.Game
+	cat      *script.Catalogue
+	now      int
+	timers   map[engine.TimerID]int
+	events   []Event
+	checks   []engine.Record
+	deaths   []engine.Record
+	exiles   []engine.Record
 	silences []engine.Record // 禁言長老's silences (expect silenced)
+	roars    []engine.Record // 熊's mornings
+	follows  []engine.Record // 混血兒's results
 }
 
 // maxSteps bounds a run: a stuck game is an error, never a hang.
@@ -360,13 +362,20 @@ func (r *runner) recordEvent(rec *engine.Record) Event {
 		ev.Seat, ev.Points = intp(rec.Seat), rec.Points
 	case engine.RecAction:
 		ev.What, ev.By, ev.Target, ev.When = rec.Kind, rec.By, intp(rec.Target), rec.When
-		if rec.Role != "" { // the thief's kept card, and the buried one
-			ev.Role, ev.Result = rec.Role.Name(), rec.Result
+		ev.Result = rec.Result // 黑市商人's trade: the gift (glasses, poison, gun); 盜賊: the buried card
+		if rec.Role != "" {    // the thief's kept card
+			ev.Role = rec.Role.Name()
 		}
 	case engine.RecSilence:
 		ev.Day, ev.Seat = rec.Day, intp(rec.Seat)
 		r.silences = append(r.silences, *rec)
-		ev.Result = rec.Result // 黑市商人's trade: the gift (glasses, poison, gun)
+	case engine.RecRoar:
+		roared := rec.Result == "是"
+		ev.Day, ev.Roared = rec.Day, &roared
+		r.roars = append(r.roars, *rec)
+	case engine.RecFollow:
+		ev.Seat, ev.Target, ev.Kind, ev.Result = intp(rec.Seat), intp(rec.Target), rec.Kind, rec.Result
+		r.follows = append(r.follows, *rec)
 	}
 	return ev
 }
@@ -818,6 +827,28 @@ func (r *runner) expectations() []Failure {
 		case "role":
 			if msg := r.expectRole(e); msg != "" {
 				failf("%s", msg)
+			}
+		case "roar":
+			day, want := seat(0), e.Args[1]
+			var got []string
+			for _, x := range r.roars {
+				if x.Day == day {
+					got = append(got, x.Result)
+				}
+			}
+			if len(got) != 1 || got[0] != want {
+				failf("roars on day %d: %v", day, got)
+			}
+		case "follow":
+			s := seat(0)
+			var got []string
+			for _, x := range r.follows {
+				if x.Seat == s {
+					got = append(got, x.Result)
+				}
+			}
+			if len(got) != 1 || got[0] != e.Args[1] {
+				failf("follower %d's results: %v", s, got)
 			}
 		case "exile":
 			day, s := seat(0), seat(1)

@@ -50,6 +50,13 @@ func nightKinds() [][3]string {
 		{"lucky", "幸運兒", "幸運兒請睜眼"},
 		{"chief", "村長", "村長請睜眼，村長請看向法官"},
 		{"elder", "長老", "長老請睜眼，長老請看向法官"},
+		// rules-more.md D2 (seed 004 5、"野孩子请睁眼"; [004] 隐狼 驯熊师 老流氓 identify themselves);
+		// 混血兒's lines start with 請 (see softOnset)
+		{"wildchild", "野孩子", "野孩子請睜眼，請選擇一名玩家作為你的榜樣"},
+		{"halfblood", "混血兒", "請混血兒睜眼，請選擇你的榜樣"},
+		{"hiddenwolf", "隱狼", "隱狼請睜眼"},
+		{"bear", "熊", "熊請睜眼"},
+		{"rogue", "老流氓", "老流氓請睜眼"},
 	}
 }
 
@@ -170,6 +177,13 @@ func fixedLines() []Line {
 		{ID: "cue.gravekeeper.good", Text: "守墓人{s}：昨天放逐的{s2}是好人（拇指向上）", Cue: true},
 		{ID: "cue.gravekeeper.wolf", Text: "守墓人{s}：昨天放逐的{s2}是狼人（比狼爪）", Cue: true},
 		{ID: "cue.gravekeeper.none", Text: "守墓人{s}：昨天無人被放逐（擺手）", Cue: true},
+		// rules-more.md D2: 熊, 老流氓, 野孩子, 混血兒
+		{ID: "bear.roar", Text: "昨晚熊咆哮了", Source: "seed 003 熊: 法官在第二天白天宣布死讯前首先宣布“昨晚熊咆哮了”"},
+		{ID: "bear.silent", Text: "昨晚熊沒有咆哮", Source: "seed 003 熊: 反之法官会宣布“昨晚熊没有咆哮”"},
+		{ID: "rogue.dies", Text: "{s}玩家出局", Source: "project (seed 001 老流氓: 直到第二天发言结束才会死亡; no line given)"},
+		{ID: "cue.model.random", Text: "{s}未選擇，系統隨機指定{s2}為榜樣", Cue: true},
+		{ID: "cue.wildchild.turned", Text: "野孩子{s}：榜樣{s2}已出局，今晚起為狼人，與狼人一起睜眼", Cue: true},
+		{ID: "cue.rogue.delayed", Text: "老流氓{s}：中毒或中槍，不宣布出局，之後一天發言結束時出局", Cue: true},
 		{ID: "cue.seer.good", Text: "預言家{s}查驗{s2}：好人（拇指向上）", Cue: true},
 		{ID: "cue.seer.wolf", Text: "預言家{s}查驗{s2}：狼人（比狼爪）", Cue: true},
 		{ID: "cue.witch.victim", Text: "女巫{s}：昨晚倒牌{s2}（號碼手勢）", Cue: true},
@@ -246,11 +260,25 @@ func All() []Line {
 	out = append(out, Line{ID: "cue.thief.forced", Text: "盜賊{s}：底牌{s2}是狼人陣營的牌，直接給予盜賊，另一張埋牌", Cue: true,
 		Source: "seed 001 14張盜賊丘比特 (3) 就直接给盗贼狼身份另一身份将被埋"})
 	for i := range out {
+		if t, ok := softOnset()[out[i].ID]; ok {
+			out[i].Text = t
+		}
 		if out[i].Pinyin == "" {
 			out[i].Pinyin = defaultPinyin(out[i].ID)
 		}
 	}
 	return out
+}
+
+// softOnset rewords the short lines of a step whose role's name starts
+// with a sound the voice makes too soft (混血兒's h: the clip would open
+// with more than 50 ms under the voiced floor): "請混血兒閉眼".
+func softOnset() map[string]string {
+	return map[string]string{
+		"night.halfblood.wake":  "請混血兒睜眼",
+		"night.halfblood.hurry": "請混血兒加快速度",
+		"night.halfblood.close": "請混血兒閉眼",
+	}
 }
 
 // roleNames are the role ids and names for the exact-role checks (狼巫,
@@ -267,6 +295,7 @@ func roleNames() [][2]string {
 		{"silenceelder", "禁言長老"}, {"stalker", "潛行者"}, {"butterfly", "花蝴蝶"},
 		{"demon", "惡魔"}, {"fox", "狐狸"}, {"gambler", "賭徒"},
 		{"merchant", "黑市商人"}, {"chief", "村長"}, {"elder", "長老"},
+		{"wildchild", "野孩子"}, {"halfblood", "混血兒"}, {"hiddenwolf", "隱狼"}, {"bear", "熊"}, {"rogue", "老流氓"},
 	}
 }
 
@@ -305,6 +334,11 @@ func defaultPinyin(id string) string {
 		return "{s} wan2 jia1 fan1 pai2 wei2 qi2 shi4, qing3 xuan3 ze2 jue2 dou4 de5 wan2 jia1"
 	case "bloodmoon.reveal":
 		return "{s} wan2 jia1 fan1 pai2 wei2 xue4 yue4 shi3 tu2"
+	// 哮 in 咆哮 is xiao4
+	case "bear.roar":
+		return "zuo2 wan3 xiong2 pao2 xiao4 le5"
+	case "bear.silent":
+		return "zuo2 wan3 xiong2 mei2 you3 pao2 xiao4"
 	// 調 in 調至 is tiao2
 	case "election.lights":
 		return "shang4 jing3 wan2 jia1 qing3 jiang1 hao4 ma3 deng1 tiao2 zhi4 hong2 se4"

@@ -64,6 +64,7 @@ var Actions = map[string]string{
 	"trade":       "交易技能給",
 	"life":        "狼刀命中，失去一條命：",
 	"skills-lost": "出局懲罰：所有好人失去技能",
+	"model":       "選為榜樣",
 }
 
 // Gifts names 黑市商人's gifts (the Result of a trade action).
@@ -107,6 +108,8 @@ var Records = map[string]string{
 	"action":  "行動",
 	"role":    "換身份",
 	"silence": "禁言",
+	"roar":    "熊咆哮",
+	"follow":  "跟隨者結果",
 }
 
 func label(m map[string]string, k string) string {

@@ -218,7 +218,9 @@
       const c = cls.join(' ');
       if (tile.className !== c) tile.className = c;
       const [role, st, star] = [tile.querySelector('.role'), tile.querySelector('.status'), tile.querySelector('.star')];
-      const roleText = x.dealt_name ? x.dealt_name + '→' + x.role_name : x.role_name; // the thief's kept card
+      // the thief's kept card (盜賊→狼人), a wild child's turn, a follower's model
+      const roleText = (x.dealt_name ? x.dealt_name + '→' + x.role_name : x.role_name + (x.plays ? '→' + x.plays : '')) +
+        (x.model ? '（榜樣' + x.model + '號）' : '');
       if (role.textContent !== roleText) role.textContent = roleText;
       if (st.textContent !== status) st.textContent = status;
       star.hidden = !x.sheriff;
