@@ -58,8 +58,8 @@ func TestAll(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(all) != len(partC) {
-		t.Fatalf("All: %d boards, want %d", len(all), len(partC))
+	if want := len(partC) + len(cupidBoards); len(all) != want {
+		t.Fatalf("All: %d boards, want %d", len(all), want)
 	}
 	byID := map[string]*engine.Board{}
 	for i, b := range all {
@@ -253,6 +253,11 @@ func TestNightOrders(t *testing.T) {
 		"eternal-wheel":           {"guard eclipsequeen wolves witch seer prince", "guard eclipsequeen wolves witch seer"},
 		"pure-white":              {"guard wolves witch hunter purewhite wolfwitch", "guard wolves witch hunter purewhite wolfwitch"},
 		"gargoyle-gravekeeper":    {"gargoyle wolves witch seer hunter gravekeeper gargoyle", "gargoyle wolves gargoylekill witch seer hunter gravekeeper"},
+		"cupid-7-001":             {"cupid lovers wolves witch seer", "wolves witch seer"},
+		"cupid-8-001":             {"cupid lovers wolves witch seer", "wolves witch seer"},
+		"cupid-9-001":             {"cupid lovers wolves witch seer", "wolves witch seer"},
+		"cupid-10-001":            {"cupid lovers wolves witch seer hunter", "wolves witch seer hunter"},
+		"cupid-11-001":            {"cupid lovers wolves witch seer hunter", "wolves witch seer hunter"},
 	}
 	all, err := All()
 	if err != nil {

@@ -64,6 +64,12 @@ type Game struct {
 
 	el election
 
+	// third camps (rules-more.md D0.2): the board's, and those formed in
+	// play (人狼戀: set once the pair is known); together: seats that died
+	// by day with another death (殉情) and have not had their turn yet
+	third    [][]int
+	together []int
+
 	rs        roleStates  // each role's own state (its file defines it)
 	hooks     []roleHooks // the hooks of the board's roles, in table order
 	hookRoles []Role      // … and their roles
@@ -107,6 +113,9 @@ func New(cfg Config) (*Game, error) {
 	g := &Game{b: *b, opt: b.Options, n: b.Players, rng: cfg.Seed ^ 0x9E3779B97F4A7C15}
 	g.halves = int(g.opt.SheriffWeight*2 + 0.5)
 	g.bottom = append([]Role(nil), cfg.Bottom...)
+	for _, c := range b.Third {
+		g.third = append(g.third, append([]int(nil), c...))
+	}
 	g.seats = make([]seatState, g.n+1)
 	for i, r := range cfg.Deal {
 		g.seats[i+1].role = r
@@ -347,6 +356,8 @@ func (g *Game) end(winner Winner) {
 		g.say("game.over.good")
 	case WinWolves:
 		g.say("game.over.wolves")
+	case WinThird:
+		g.say("game.over.third")
 	default:
 		g.say("game.over.void")
 	}
@@ -368,6 +379,7 @@ func (g *Game) dies(s int, c Cause, off bool) {
 	if off {
 		g.lightOff(s)
 	}
+	g.onDeath(s, c)
 	if w := g.winCheck(); w != "" {
 		g.end(w)
 	}

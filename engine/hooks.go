@@ -32,6 +32,14 @@ type roleHooks struct {
 	exploded    func(g *Game, s int, poisoned bool) []func()   // (self) exploded: tasks after the badge
 	boom        func(g *Game, seat int, s *step) error         // (self) its guarded key in an explosion window
 	reveal      func(g *Game, seat int, s *step) (bool, error) // (self) its guarded key outside the windows; false = not its window
+
+	// any phase: deaths, ballots, camps (rules-more.md D0.2, D0.3)
+	actors func(g *Game, k StepKind) ([]int, bool)               // (its own steps) the seats that open their eyes, when not the role's holders (情侶); false = the holders
+	asleep func(g *Game, seat int) bool                          // the seat does not wake with the wolves tonight
+	died   func(g *Game, s int, c Cause)                         // a seat died, any cause, day or night, before the win check
+	ballot func(g *Game, kind VoteKind, voter, target int) error // a ballot the rules forbid (lovers.no_mutual_vote)
+	side   func(g *Game, s int) (Side, Category, bool)           // the seat's side and 屠邊 category now, when not its card's (丘比特)
+	spared func(g *Game, s int) bool                             // a third-camp member the good side need not remove
 }
 
 // boardHooks sets up the hooks of the board's roles, in table order.
@@ -101,4 +109,51 @@ func (g *Game) immuneAtNight(s int) bool {
 // guardedTonight: the knife on the seat is guarded.
 func (g *Game) guardedTonight(s int) bool {
 	return g.any(func(h *roleHooks) func(*Game, int) bool { return h.guarded }, s)
+}
+
+// onDeath runs the board's death hooks: a seat died (any cause, day or
+// night); a death that follows at once (殉情) happens here, before the win
+// check of the death that caused it.
+func (g *Game) onDeath(s int, c Cause) {
+	for i := range g.hooks {
+		if h := g.hooks[i].died; h != nil {
+			h(g, s, c)
+		}
+	}
+}
+
+// ballotOK: no board rule forbids the ballot.
+func (g *Game) ballotOK(kind VoteKind, voter, target int) error {
+	for i := range g.hooks {
+		if h := g.hooks[i].ballot; h != nil {
+			if err := h(g, kind, voter, target); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// sideOf is the seat's side and 屠邊 category now: its card's, unless a
+// board rule changed them (丘比特 after night 1).
+func (g *Game) sideOf(s int) (Side, Category) {
+	for i := range g.hooks {
+		if h := g.hooks[i].side; h != nil {
+			if sd, c, ok := h(g, s); ok {
+				return sd, c
+			}
+		}
+	}
+	ri := g.role(s).row()
+	return ri.Side, ri.Category
+}
+
+// spared: the good side need not remove this third-camp member.
+func (g *Game) spared(s int) bool {
+	return g.any(func(h *roleHooks) func(*Game, int) bool { return h.spared }, s)
+}
+
+// asleepWithWolves: the seat does not wake with the wolves tonight.
+func (g *Game) asleepWithWolves(s int) bool {
+	return g.any(func(h *roleHooks) func(*Game, int) bool { return h.asleep }, s)
 }

@@ -174,6 +174,7 @@ const (
 	RecPenalty RecordType = "penalty" // Seat, Points
 	RecAction  RecordType = "action"  // a night action, for the 復盤: Kind, By, Target
 	RecRole    RecordType = "role"    // Seat, Role: the card a seat plays changed (the thief's pick, a wild child that turned)
+	RecLovers  RecordType = "lovers"  // Seat, Target: the two lovers; By: who linked them (丘比特, 魅魔; 0 = none living)
 )
 
 // Cause is why a seat went out (scenario-format.md's cause words).
@@ -225,6 +226,7 @@ type Tally struct{ Seat, Halves int }
 //	action   Kind, By, Target, When: a choice for the 復盤 (kill save poison
 //	         guard charm dream fear lock hunt duel signup withdraw)
 //	action   Kind (kill guard save poison charm signup withdraw duel), By, Target, When
+//	lovers   Seat, Target (the two lovers), By (who linked them), When
 type Record struct {
 	Type    RecordType
 	Seat    int
@@ -302,6 +304,10 @@ const (
 	ReasonNotPaused     Reason = "not-paused"
 	ReasonNothingToUndo Reason = "nothing-to-undo" // nothing to repeat or undo
 	ReasonBadPenalty    Reason = "bad-penalty"
+	ReasonSameLover     Reason = "same-lover" // Role, Target: 丘比特 keyed the same seat twice
+	ReasonLinked        Reason = "linked"     // Role: 丘比特 has keyed two seats already
+	ReasonLoverVote     Reason = "lover-vote" // Seat, Target: a lover voted for the partner (lovers.no_mutual_vote)
+	ReasonWolfLover     Reason = "wolf-lover" // Target: 魅魔 picked a wolf-camp seat
 )
 
 // ReasonOf is the reason of a code's refusals that name no finer one.

@@ -29,12 +29,24 @@ func (g *Game) beginNight() {
 func (g *Game) nightActors(k StepKind) []int {
 	var out []int
 	kr, _ := k.Role() // once: a search of the role table
+	if k != StepWolves {
+		if _, h := k.stepHooks(); h.actors != nil {
+			if seats, ok := h.actors(g, k); ok {
+				for _, s := range seats {
+					if g.living(s) {
+						out = append(out, s)
+					}
+				}
+				return out
+			}
+		}
+	}
 	for s := 1; s <= g.n; s++ {
 		if !g.living(s) {
 			continue
 		}
 		r := g.role(s)
-		if (k == StepWolves && r.row().WakesWithWolves(g.night)) || (k != StepWolves && kr == r) {
+		if (k == StepWolves && r.row().WakesWithWolves(g.night) && !g.asleepWithWolves(s)) || (k != StepWolves && kr == r) {
 			out = append(out, s)
 		}
 	}
@@ -255,6 +267,7 @@ func (g *Game) nightDeath(s int, c Cause) {
 	}
 	st.causes = append(st.causes, c)
 	st.when = fmt.Sprintf("night-%d", g.night)
+	g.onDeath(s, c)
 	if g.pendingResult == "" {
 		g.pendingResult = g.winCheck()
 	}

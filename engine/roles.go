@@ -32,6 +32,9 @@ const (
 	PureWhite    Role = "purewhite"    // 純白之女
 	Gargoyle     Role = "gargoyle"     // 石像鬼
 	Gravekeeper  Role = "gravekeeper"  // 守墓人
+
+	Cupid    Role = "cupid"    // 丘比特
+	Succubus Role = "succubus" // 魅魔
 )
 
 // Camp is the side and 屠邊 category of a role in one word, as the journal
@@ -168,6 +171,10 @@ var roleTab = [...]RoleInfo{
 		Steps: []StepInfo{{Kind: StepGargoyle, Confirm: true, Result: true}, {Kind: StepGargoyleKill, Confirm: true, Unblocked: true}}},
 	{ID: Gravekeeper, Name: "守墓人", Simplified: "守墓人", Category: CatGod,
 		Steps: []StepInfo{{Kind: StepGravekeeper}}},
+	{ID: Cupid, Name: "丘比特", Simplified: "丘比特",
+		Steps: []StepInfo{{Kind: StepCupid, Confirm: true}, {Kind: StepLovers, Unblocked: true}}},
+	{ID: Succubus, Name: "魅魔", Simplified: "魅魔", Side: SideWolf, WolvesFrom: 1, Explodes: true,
+		Steps: []StepInfo{{Kind: StepSuccubus, Confirm: true}, {Kind: StepSuccubusLovers, Unblocked: true}}},
 }
 
 // Roles lists every role the engine knows (a copy of the role table).
@@ -244,13 +251,19 @@ const (
 	StepGargoyle     StepKind = "gargoyle"     // 石像鬼: its check (open/close only with the step's OpenOnly)
 	StepGargoyleKill StepKind = "gargoylekill" // 石像鬼: its kill when every other wolf is out
 	StepGravekeeper  StepKind = "gravekeeper"
+
+	StepCupid          StepKind = "cupid"          // 丘比特: links two seats (night 1)
+	StepLovers         StepKind = "lovers"         // 情侶: both lovers open their eyes (night 1)
+	StepSuccubus       StepKind = "succubus"       // 魅魔 alone: picks her lover (night 1)
+	StepSuccubusLovers StepKind = "succubuslovers" // 魅魔情侶: 魅魔 and her lover open their eyes (night 1)
 )
 
 // StepKinds lists every known night step kind.
 func StepKinds() []StepKind {
 	return []StepKind{StepGuard, StepWolves, StepWolfBeauty, StepWitch, StepSeer, StepHunter,
 		StepIdiot, StepKnight, StepWhiteWolfKing, StepDreamweaver, StepNightmare, StepDemonHunter,
-		StepEclipseQueen, StepPrince, StepWolfWitch, StepPureWhite, StepGargoyle, StepGargoyleKill, StepGravekeeper}
+		StepEclipseQueen, StepPrince, StepWolfWitch, StepPureWhite, StepGargoyle, StepGargoyleKill, StepGravekeeper,
+		StepCupid, StepLovers, StepSuccubus, StepSuccubusLovers}
 }
 
 // stepInfo finds the role that acts in a step and the step's traits.
@@ -326,6 +339,10 @@ func hooksFor(r Role) roleHooks {
 		return gargoyleHooks()
 	case Gravekeeper:
 		return gravekeeperHooks()
+	case Cupid:
+		return cupidHooks()
+	case Succubus:
+		return succubusHooks()
 	}
 	return roleHooks{} // 村民, 狼王: traits only
 }
@@ -353,4 +370,7 @@ type roleStates struct {
 	gargoyle gargoyleState
 	grave    gravekeeperState
 	prince   princeState
+	lovers   loversState
+	cupid    cupidState
+	succubus succubusState
 }

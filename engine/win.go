@@ -14,24 +14,37 @@ const (
 )
 
 // winCheck returns the winner now, counting only living seats ("" = none).
+//
+// W is the living wolf side outside any third camp: wolves by card, and
+// seats a board rule puts on the wolves' side (a 丘比特 whose lovers are two
+// wolves), who count for W but never as a living wolf; T the third camps.
+// The wolves need a living wolf and 屠邊 (every 神 or every 民 outside W
+// out, third-camp members counted by their cards; with
+// lovers.wolves_must_kill_third also every T member) or 屠城 (everyone
+// outside W out); a third camp wins when every living player is in it; the
+// good side when W is empty and every T member is out (rules-more.md D0.2).
 func (g *Game) winCheck() Winner {
-	var wolves, others, gods, villagers, third, living int
+	var wolves, sided, others, gods, villagers, third, living int
 	for s := 1; s <= g.n; s++ {
 		inThird := g.inThird(s)
 		if !g.living(s) {
 			continue
 		}
 		living++
-		ri := g.role(s).row()
+		side, cat := g.sideOf(s)
 		if inThird {
 			third++
 		}
-		if ri.Side == SideWolf && !inThird {
-			wolves++
+		if side == SideWolf && !inThird {
+			if g.role(s).IsWolf() {
+				wolves++
+			} else {
+				sided++
+			}
 			continue
 		}
 		others++
-		switch ri.Category {
+		switch cat {
 		case CatGod:
 			gods++
 		case CatVillager:
@@ -45,15 +58,23 @@ func (g *Game) winCheck() Winner {
 				return WinWolves
 			}
 		default:
-			if gods == 0 || villagers == 0 {
+			if (gods == 0 || villagers == 0) && (!g.opt.WolvesMustKillThird || third == 0) {
 				return WinWolves
 			}
 		}
 	}
-	if len(g.b.Third) > 0 && living > 0 && third == living {
-		return WinThird
+	for _, camp := range g.third {
+		in := 0
+		for _, s := range camp {
+			if g.living(s) {
+				in++
+			}
+		}
+		if living > 0 && in == living {
+			return WinThird
+		}
 	}
-	if wolves == 0 && !g.thirdAlive() {
+	if wolves == 0 && sided == 0 && !g.thirdAlive() {
 		return WinGood
 	}
 	return WinNone
@@ -61,7 +82,7 @@ func (g *Game) winCheck() Winner {
 
 // inThird reports whether a seat belongs to a third camp.
 func (g *Game) inThird(s int) bool {
-	for _, camp := range g.b.Third {
+	for _, camp := range g.third {
 		if contains(camp, s) {
 			return true
 		}
@@ -69,11 +90,12 @@ func (g *Game) inThird(s int) bool {
 	return false
 }
 
-// thirdAlive reports whether some third-camp member is alive.
+// thirdAlive reports whether some third-camp member the good side must
+// remove is alive.
 func (g *Game) thirdAlive() bool {
-	for _, camp := range g.b.Third {
+	for _, camp := range g.third {
 		for _, s := range camp {
-			if g.living(s) {
+			if g.living(s) && !g.spared(s) {
 				return true
 			}
 		}

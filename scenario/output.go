@@ -86,6 +86,8 @@ func WriteTranscript(w io.Writer, res *Result) error {
 			fmt.Fprintf(&b, "%s    〔扣分〕%d號 %v分\n", t, *e.Seat, e.Points)
 		case "pause", "resume":
 			fmt.Fprintf(&b, "%s    〔%s〕\n", t, map[string]string{"pause": "暫停", "resume": "繼續"}[e.Type])
+		case "lovers":
+			fmt.Fprintf(&b, "%s    〔情侶〕%d號、%d號\n", t, e.Seats[0], e.Seats[1])
 		case "result":
 			fmt.Fprintf(&b, "%s    〔結果〕%s\n", t, e.Winner)
 		}

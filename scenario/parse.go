@@ -544,6 +544,19 @@ func parseDecision(kw string, toks []string) (Decision, error) {
 	}
 	d.Kind, d.Role = KNight, r
 	switch {
+	case r == engine.Cupid:
+		// 丘比特 3 7 links two seats; 丘比特 0 (or 不用) links nobody
+		if len(args) == 1 && word(args[0]) == "不用" {
+			d.Seats = []int{0}
+			return d, nil
+		}
+		if d.Seats, err = seatList(args); err != nil {
+			return d, err
+		}
+		if !(len(d.Seats) == 2 || (len(d.Seats) == 1 && d.Seats[0] == 0)) {
+			return d, fmt.Errorf("丘比特 links two seats (丘比特 3 7), or nobody (丘比特 0)")
+		}
+		return d, nil
 	case len(args) == 1 && (word(args[0]) == "分歧" || word(args[0]) == "救" || word(args[0]) == "不用"):
 		d.Word = word(args[0])
 		return d, nil
@@ -579,7 +592,7 @@ func parseExpect(args []string) (Expect, error) {
 			return e, fmt.Errorf("expect winner 好人|狼人|無|流局")
 		}
 		switch e.Args[0] {
-		case "好人", "狼人", "無", "无", "流局":
+		case "好人", "狼人", "無", "无", "流局", "第三方":
 			return e, nil
 		}
 		return e, fmt.Errorf("unknown winner %q", e.Args[0])
@@ -598,7 +611,8 @@ func parseExpect(args []string) (Expect, error) {
 			return e, fmt.Errorf("expect death SEAT CAUSE")
 		}
 		switch e.Args[1] {
-		case "wolf", "poison", "exile", "shot", "explode", "taken", "duel", "reflect", "charm", "dream", "hunt", "check", "dq":
+		case "wolf", "poison", "exile", "shot", "explode", "taken", "duel", "reflect", "charm", "dream", "hunt", "check", "dq",
+			"grief", "assassinate", "gamble", "trade":
 		default:
 			return e, fmt.Errorf("unknown cause %q", e.Args[1])
 		}
@@ -617,6 +631,11 @@ func parseExpect(args []string) (Expect, error) {
 	case "exile":
 		if n != 2 {
 			return e, fmt.Errorf("expect exile DAY SEAT")
+		}
+		return e, seats(0)
+	case "lovers":
+		if n != 2 {
+			return e, fmt.Errorf("expect lovers SEAT SEAT")
 		}
 		return e, seats(0)
 	}

@@ -33,6 +33,7 @@ type Event struct {
 	Phase  string            `json:"phase,omitempty"`
 	Points float64           `json:"points,omitempty"`
 	What   string            `json:"what,omitempty"`
+	Seats  []int             `json:"seats,omitempty"`
 	At     int               `json:"at"` // game seconds since the start (the fake clock)
 	Extra  map[string]string `json:"-"`
 	// ordered copies for the transcript
@@ -102,6 +103,7 @@ type runner struct {
 	checks []engine.Record
 	deaths []engine.Record
 	exiles []engine.Record
+	lovers []engine.Record // 丘比特's and 魅魔's pairs
 }
 
 // maxSteps bounds a run: a stuck game is an error, never a hang.
@@ -347,6 +349,9 @@ func (r *runner) recordEvent(rec *engine.Record) Event {
 		ev.Seat, ev.Points = intp(rec.Seat), rec.Points
 	case engine.RecAction:
 		ev.What, ev.By, ev.Target, ev.When = rec.Kind, rec.By, intp(rec.Target), rec.When
+	case engine.RecLovers:
+		ev.Seats = []int{rec.Seat, rec.Target}
+		r.lovers = append(r.lovers, *rec)
 	}
 	return ev
 }
@@ -484,6 +489,13 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 				for _, a := range p.Actors {
 					ins = append(ins, target(a, d.Seats[0]))
 				}
+			}
+		case engine.Cupid:
+			c := p.Actors[0]
+			if len(d.Seats) == 1 {
+				ins = append(ins, gesture(c, engine.ActWave))
+			} else {
+				ins = append(ins, target(c, d.Seats[0]), target(c, d.Seats[1]))
 			}
 		case engine.Witch:
 			w := p.Actors[0]
@@ -729,6 +741,19 @@ func (r *runner) expectations() []Failure {
 			}
 			if !found {
 				failf("checks by %d on %d: %v", by, t, got)
+			}
+		case "lovers":
+			a, b := seat(0), seat(1)
+			found := false
+			var got [][2]int
+			for _, l := range r.lovers {
+				got = append(got, [2]int{l.Seat, l.Target})
+				if (l.Seat == a && l.Target == b) || (l.Seat == b && l.Target == a) {
+					found = true
+				}
+			}
+			if !found {
+				failf("lovers: %v", got)
 			}
 		case "exile":
 			day, s := seat(0), seat(1)

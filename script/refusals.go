@@ -54,6 +54,10 @@ var Refusals = map[string]string{
 	"not-paused":      "遊戲沒有暫停",
 	"nothing-to-undo": "沒有可以撤銷或重播的操作",
 	"bad-penalty":     "扣分要在 0.5 到 3 分之間，以 0.5 分為單位",
+	"same-lover":      "{role}要選兩名不同的玩家，不能兩次選{target}",
+	"linked":          "{role}已選好兩名情侶（擺手可重選）",
+	"lover-vote":      "情侶不能互投：{seat}不能投給{target}",
+	"wolf-lover":      "魅魔只能選好人當情侶，不能選{target}",
 }
 
 // RefusalArgs are a refusal's arguments, already in words where they are

@@ -88,6 +88,8 @@ var Records = map[string]string{
 	"result":  "結果",
 	"penalty": "扣分",
 	"action":  "行動",
+	"lovers":  "情侶",
+	"role":    "換身份",
 }
 
 func label(m map[string]string, k string) string {
