@@ -2,7 +2,7 @@
 
 package voice
 
-// hanzi is the pinyin of the 231 Han characters the voice reads: the
+// hanzi is the pinyin of the 230 Han characters the voice reads: the
 // first Tone3 reading go-pinyin gives each (no tone digit for the neutral
 // tone), sorted by character for a binary search. See readings.
 var hanzi = [...]hanziReading{
@@ -186,7 +186,6 @@ var hanzi = [...]hanziReading{
 	{'能', "neng2"},
 	{'自', "zi4"},
 	{'至', "zhi4"},
-	{'與', "yu3"},
 	{'舉', "ju3"},
 	{'色', "se4"},
 	{'藥', "yao4"},
