@@ -204,6 +204,23 @@ func (d *Driver) Choices(p engine.Prompt) []engine.Input {
 					out = append(out, gest(w, engine.ActWave))
 				}
 			}
+		case engine.StepCupid:
+			// two different seats (himself allowed), or none
+			if len(p.Actors) > 0 {
+				c, l := p.Actors[0], d.living()
+				if d.chance(10) || len(l) < 2 {
+					out = append(out, gest(c, engine.ActWave))
+				} else {
+					a := d.pick(l)
+					b := d.pick(l)
+					for b == a {
+						b = d.pick(l)
+					}
+					out = append(out, t(c, a), t(c, b))
+				}
+			}
+		case engine.StepLovers, engine.StepSuccubusLovers:
+			// open and close only
 		default:
 			for _, a := range p.Actors {
 				out = append(out, t(a, d.pick(d.living())))

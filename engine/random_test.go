@@ -19,7 +19,8 @@ var seed000Boards = []string{"seer-witch-hunter-idiot", "wolfking-guard", "white
 
 // playable are the boards the random-game tests and fuzzers play: seed 000's
 // and every board added since (each new board appends its id here).
-var playable = append([]string(nil), seed000Boards...)
+var playable = append(append([]string(nil), seed000Boards...),
+	"cupid-7-001", "cupid-8-001", "cupid-9-001", "cupid-10-001", "cupid-11-001")
 
 func newGame(t testing.TB, board string, seed uint64) *engine.Game {
 	t.Helper()
@@ -128,6 +129,7 @@ type invariants struct {
 	before  map[int]bool // seats out before the input
 	prompt  engine.Prompt
 	sheriff int
+	lovers  [][2]int // the linked pairs (丘比特, 魅魔)
 }
 
 func newInvariants(t testing.TB, g *engine.Game) *invariants {
@@ -162,10 +164,15 @@ func (v *invariants) check(in engine.Input, effs []engine.Effect) {
 		}
 		r := e.Record
 		switch r.Type {
+		case engine.RecLovers:
+			v.lovers = append(v.lovers, [2]int{r.Seat, r.Target})
 		case engine.RecResult:
 			v.results++
 			if v.results > 1 {
 				t.Fatalf("second result %q", r.Result)
+			}
+			if r.Result == string(engine.WinThird) {
+				v.thirdWins()
 			}
 		case engine.RecVote:
 			seen := map[int]bool{}
@@ -192,6 +199,43 @@ func (v *invariants) check(in engine.Input, effs []engine.Effect) {
 			}
 		}
 	}
+	v.loversTogether()
+}
+
+// loversTogether: a lover out means the partner out (殉情, day or night).
+func (v *invariants) loversTogether() {
+	gone := func(s int) bool { x := v.g.Seat(s); return x.Out || x.Dying }
+	for _, p := range v.lovers {
+		if gone(p[0]) != gone(p[1]) {
+			v.t.Fatalf("lovers %d and %d: one is out, the other is not", p[0], p[1])
+		}
+	}
+}
+
+// thirdWins: a third-camp win only when every living player is in one camp.
+func (v *invariants) thirdWins() {
+	for _, camp := range v.g.ThirdCamps() {
+		all := true
+		for s := 1; s <= v.g.Players(); s++ {
+			x := v.g.Seat(s)
+			if !x.Out && !x.Dying && !contains(camp, s) {
+				all = false
+			}
+		}
+		if all {
+			return
+		}
+	}
+	v.t.Fatalf("第三方 won with living players outside every third camp %v", v.g.ThirdCamps())
+}
+
+func contains(a []int, x int) bool {
+	for _, y := range a {
+		if x == y {
+			return true
+		}
+	}
+	return false
 }
 
 // FuzzEngineInputs feeds random input streams — legal choices, raw seat

@@ -102,3 +102,13 @@ func (g *Game) thirdAlive() bool {
 	}
 	return false
 }
+
+// ThirdCamps lists the game's third camps as sets of seats (a copy): the
+// board's, and those formed in play (人狼戀).
+func (g *Game) ThirdCamps() [][]int {
+	out := make([][]int, 0, len(g.third))
+	for _, c := range g.third {
+		out = append(out, append([]int(nil), c...))
+	}
+	return out
+}
