@@ -115,6 +115,8 @@ type JudgeSeat struct {
 	Revealed bool     `json:"revealed"`
 	Sheriff  bool     `json:"sheriff"`
 	Causes   []string `json:"causes"`
+	Lovers   []int    `json:"lovers"` // the seats linked with it (情侶)
+	Third    bool     `json:"third"`  // a member of a third camp (人狼戀): camp "third"
 }
 
 // LineView is a line said, or a cue (judge-only).
@@ -358,7 +360,7 @@ func (m *judgeModel) state(now time.Time, speed float64) JudgeState {
 		st.Sheriff, st.Paused = pr.sheriff, pr.paused
 	}
 	for i, r := range m.spec.Deal {
-		s := JudgeSeat{Seat: i + 1, Role: string(r), RoleName: r.Name(), Causes: []string{}}
+		s := JudgeSeat{Seat: i + 1, Role: string(r), RoleName: r.Name(), Causes: []string{}, Lovers: []int{}}
 		s.Camp, _ = campOf(r)
 		if i < len(m.seats) {
 			s.Light, s.Pulse = m.seats[i].light.String(), m.seats[i].pulse
@@ -366,6 +368,10 @@ func (m *judgeModel) state(now time.Time, speed float64) JudgeState {
 		if pr != nil && i < len(pr.seats) {
 			v := pr.seats[i]
 			s.Out, s.Dying, s.Revealed = v.Out, v.Dying, v.Revealed
+			s.Lovers, s.Third = append([]int{}, v.Lovers...), v.Third
+			if v.Third {
+				s.Camp = "third"
+			}
 			for _, c := range v.Causes {
 				s.Causes = append(s.Causes, causeLabel(c))
 			}

@@ -239,6 +239,12 @@ func recordText(r *engine.Record) string {
 		return "結果：" + r.Result + "勝利"
 	case engine.RecPenalty:
 		return fmt.Sprintf("扣分：%s %s分", seat(r.Seat), strconv.FormatFloat(r.Points, 'f', -1, 64))
+	case engine.RecLovers:
+		by := ""
+		if r.By > 0 {
+			by = "（" + seat(r.By) + "連）"
+		}
+		return fmt.Sprintf("%s：%s、%s成為情侶%s", phaseLabel(r.When), seat(r.Seat), seat(r.Target), by)
 	case engine.RecAction:
 		w := script.ActionLabel(r.Kind)
 		by := ""

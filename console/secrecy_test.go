@@ -237,6 +237,7 @@ func swap(deal []engine.Role, a, b int) []engine.Role {
 var hiddenChoices = map[string]bool{
 	string(engine.StepSeer): true, string(engine.StepGuard): true, string(engine.StepGargoyle): true,
 	string(engine.StepPureWhite): true, string(engine.StepWolfWitch): true,
+	string(engine.StepCupid): true, string(engine.StepSuccubus): true, // the lovers (nobody dies of it on night 1 here)
 }
 
 // secrecyPair is a pair of games that differ only in a hidden fact.
@@ -270,7 +271,11 @@ func secrecyPairs(t *testing.T, b *engine.Board) []secrecyPair {
 	var made []hidden
 	for _, st := range b.StepsFor(1) {
 		if hiddenChoices[string(st.Kind)] {
-			made = append(made, hidden{night: 1, step: "night", kind: string(st.Kind), at: 4, keys: target(v2), who: actors})
+			keys := target(v2)
+			if st.Kind == engine.StepCupid {
+				keys = append(keys, target(v)...) // 丘比特 links two seats
+			}
+			made = append(made, hidden{night: 1, step: "night", kind: string(st.Kind), at: 4, keys: keys, who: actors})
 		}
 	}
 	made = append(made, emptyKnife, hidden{night: 1, step: "night", kind: string(engine.StepWitch), at: 5, seat: w, keys: []hw.Key{hw.KeyWave}})

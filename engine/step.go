@@ -156,6 +156,8 @@ type SeatView struct {
 	Dying    bool
 	Revealed bool
 	Causes   []Cause
+	Lovers   []int // the seats linked with it (丘比特's or 魅魔's pair)
+	Third    bool  // a member of a third camp (人狼戀)
 }
 
 // Seat returns the judge's view of a seat (1..Players).
@@ -164,7 +166,8 @@ func (g *Game) Seat(s int) SeatView {
 		return SeatView{}
 	}
 	st := g.seats[s]
-	return SeatView{Role: st.role, Out: st.out, Dying: st.dying, Revealed: st.revealed, Causes: append([]Cause(nil), st.causes...)}
+	return SeatView{Role: st.role, Out: st.out, Dying: st.dying, Revealed: st.revealed, Causes: append([]Cause(nil), st.causes...),
+		Lovers: g.partners(s), Third: g.inThird(s)}
 }
 
 // PedalAdvances reports whether a short pedal press advances the current step.

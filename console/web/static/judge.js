@@ -208,6 +208,7 @@
       if (x.out) status = '出局' + causes;
       else if (x.dying) status = '今夜死亡' + causes;
       else if (x.revealed) status = '已翻牌';
+      if (x.lovers && x.lovers.length) status += ' 情侶' + x.lovers.join('、') + (x.third ? '（第三方）' : '');
       const cls = ['seat', 'light-' + x.light, 'camp-' + x.camp];
       if (x.pulse) cls.push('pulse');
       if (x.out) cls.push('out');
