@@ -47,7 +47,7 @@
 // 狼人, 流局 (judge's void), 第三方 (a third camp). Causes of death (Cause):
 // wolf poison exile shot explode taken duel charm dq reflect dream hunt
 // check grief assassinate gamble trade. Record types (RecordType): phase death vote sheriff check exile
-// reveal speech result penalty action role; action kinds (ActionKind): kill
+// reveal speech result penalty action role lovers; action kinds (ActionKind): kill
 // guard save poison charm dream fear lock hunt duel signup withdraw. The
 // strings are the JSON and journal encodings, unchanged since the first
 // journals.
@@ -73,6 +73,7 @@
 //	vote.go        votes (A9)
 //	explode.go     explosions (A11)
 //	role_<id>.go   one role each (role_purewhite.go: 純白之女 and 狼巫): its state, night step and hooks
+//	               (role_cupid.go also holds the lovers' rules, shared with 魅魔)
 //
 // # Adding a role
 //
