@@ -242,3 +242,30 @@ func loversBallot(g *Game, kind VoteKind, voter, target int) error {
 	}
 	return nil
 }
+
+// griefTonight: under lovers.grief_blocks_skill, s will die of grief
+// tonight as the night stands (a partner knifed or poisoned): the hunter's
+// status is "cannot" ([001] (7) "如果猎人…是情侣中殉情的一方则会得到法官否定的指示").
+// The knife comes first: a lover knifed himself dies of the knife, not of
+// a partner's poison.
+func (g *Game) griefTonight(s int) bool {
+	if !g.opt.GriefBlocksSkill {
+		return false
+	}
+	knifed := func(x int) bool {
+		k := g.ns.kill
+		return k == x && g.living(x) && !g.immuneAtNight(x) && g.guardedTonight(x) == g.ns.saved
+	}
+	for _, p := range g.partners(s) {
+		if !g.living(p) {
+			continue
+		}
+		if knifed(p) {
+			return true
+		}
+		if g.ns.poison == p && !knifed(s) && !g.immuneAtNight(p) && !g.role(p).row().PoisonOK {
+			return true
+		}
+	}
+	return false
+}
