@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"wolftable/boards"
+	"wolftable/bots"
 	"wolftable/engine"
 )
 
@@ -183,4 +184,54 @@ func TestSuccubusA15(t *testing.T) {
 	}
 	sameNight(t, "picks vs random", picks, random)
 	sameNight(t, "picks vs dead", picks, dead)
+}
+
+// TestSuccubusLaterNights: with_wolves (default) she keeps waking in the
+// wolves' step after night 1; asleep, she does not (G29, H21).
+func TestSuccubusLaterNights(t *testing.T) {
+	src, err := os.ReadFile("../scenarios/testboards/succubus-test.board")
+	if err != nil {
+		t.Fatal(err)
+	}
+	deal := []engine.Role{engine.Succubus, engine.Werewolf, engine.Werewolf, engine.Seer, engine.Witch, engine.Hunter, engine.Guard, engine.Villager, engine.Villager}
+	for _, tt := range []struct {
+		value string
+		want  string
+	}{{"with_wolves", "[1 2 3]"}, {"asleep", "[2 3]"}} {
+		b, err := boards.Parse("succubus-test.board", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Options.Set("succubus.later_nights", tt.value); err != nil {
+			t.Fatal(err)
+		}
+		g, err := engine.New(engine.Config{Board: b, Deal: deal, Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := bots.New(g, 3)
+		if err := d.Start(); err != nil {
+			t.Fatal(err)
+		}
+		if p := g.Awaiting(); p.Night != 1 {
+			t.Fatalf("starts on night %d", p.Night)
+		}
+		for i := 0; ; i++ {
+			p := g.Awaiting()
+			if p.Step == engine.WaitNight && p.Kind == string(engine.StepWolves) {
+				if got := fmt.Sprint(p.Actors); (p.Night == 1 && got != "[1 2 3]") || (p.Night == 2 && got != tt.want) {
+					t.Fatalf("%s: night %d wolves %s", tt.value, p.Night, got)
+				}
+				if p.Night == 2 {
+					break
+				}
+			}
+			if over, _ := g.Over(); over || i > 10000 {
+				t.Fatalf("%s: no night-2 wolves step", tt.value)
+			}
+			if err := d.Advance(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 }

@@ -36,6 +36,11 @@ func cupidHooks() roleHooks {
 		died:   loversDied,
 		ballot: loversBallot,
 		side:   cupidSide,
+		asleep: func(g *Game, s int) bool {
+			// H21: succubus.later_nights=asleep also keeps a 人狼戀's wolf lover out of the wolves' step
+			c := &g.rs.cupid
+			return g.opt.SuccubusLaterNights == "asleep" && g.night > 1 && contains(c.pair[:], s) && g.inThird(s)
+		},
 		spared: func(g *Game, s int) bool {
 			c := &g.rs.cupid
 			return !g.opt.CupidMustDie && c.third && s == c.seat && !contains(c.pair[:], s)
