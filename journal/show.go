@@ -303,6 +303,11 @@ func (rv *Review) entryLine(e Entry) line {
 		l.text = "結果：" + resultText(e.Result)
 	case engine.RecSpeech:
 		l.text = runTitle(e) + "：" + seatName(e.Seat)
+	case engine.RecLovers:
+		l.text = fmt.Sprintf("情侶：%s、%s", seatName(e.Seat), seatName(e.Target))
+		if e.By > 0 {
+			l.text += "（" + rv.actor(e.By) + " 連）"
+		}
 	default:
 		l.text = fmt.Sprintf("%s %s seat=%d by=%d target=%d %s", e.Type, e.Kind, e.Seat, e.By, e.Target, e.Result)
 	}
