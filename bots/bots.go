@@ -205,10 +205,14 @@ func (d *Driver) Choices(p engine.Prompt) []engine.Input {
 				}
 			}
 		case engine.StepCupid:
-			// two different seats (himself allowed), or none
+			// two different seats (himself allowed), or none; a fumbled
+			// second key on the same seat first (refused, H3)
 			if len(p.Actors) > 0 {
 				c, l := p.Actors[0], d.living()
 				if d.chance(10) || len(l) < 2 {
+					if len(l) > 0 {
+						out = append(out, t(c, l[0]), t(c, l[0]))
+					}
 					out = append(out, gest(c, engine.ActWave))
 				} else {
 					a := d.pick(l)
@@ -216,7 +220,7 @@ func (d *Driver) Choices(p engine.Prompt) []engine.Input {
 					for b == a {
 						b = d.pick(l)
 					}
-					out = append(out, t(c, a), t(c, b))
+					out = append(out, t(c, a), t(c, a), t(c, b))
 				}
 			}
 		case engine.StepLovers, engine.StepSuccubusLovers:

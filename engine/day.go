@@ -321,12 +321,12 @@ func (g *Game) leave(b *batch) {
 // time); each turn says "X號玩家殉情", then asks for the skill.
 func (g *Game) joinGrief(b *batch, after int) []func() {
 	var t []func()
-	for _, s := range g.together {
+	for _, s := range g.cs.together {
 		b.insertAfter(after, s, b.wordsOf(after))
 		after = s
 		t = append(t, func() { g.say("day.grief", s) }, func() { g.skillStep(b, s) })
 	}
-	g.together = nil
+	g.cs.together = nil
 	return t
 }
 
@@ -334,16 +334,16 @@ func (g *Game) joinGrief(b *batch, after int) []func() {
 // has no batch (an explosion, a duel, a take, a charm, a DQ): "X號玩家殉情",
 // then skill, badge, last words and leaving as a batch of their own.
 func (g *Game) griefTasks() []func() {
-	if len(g.together) == 0 {
+	if len(g.cs.together) == 0 {
 		return nil
 	}
 	b := &batch{}
 	var t []func()
-	for _, s := range g.together {
+	for _, s := range g.cs.together {
 		b.entries = append(b.entries, lwEntry{seat: s, words: true})
 		t = append(t, func() { g.say("day.grief", s) })
 	}
-	g.together = nil
+	g.cs.together = nil
 	return append(t, g.deathTasks(b)...)
 }
 

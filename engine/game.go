@@ -1,9 +1,6 @@
 package engine
 
-import (
-	"fmt"
-	"sort"
-)
+import "fmt"
 
 // seatState is one player's public and hidden state.
 type seatState struct {
@@ -64,11 +61,7 @@ type Game struct {
 
 	el election
 
-	// third camps (rules-more.md D0.2): the board's, and those formed in
-	// play (人狼戀: set once the pair is known); together: seats that died
-	// by day with another death (殉情) and have not had their turn yet
-	third    [][]int
-	together []int
+	cs campState // third camps formed in play, grief by day (win.go)
 
 	rs        roleStates  // each role's own state (its file defines it)
 	hooks     []roleHooks // the hooks of the board's roles, in table order
@@ -113,9 +106,6 @@ func New(cfg Config) (*Game, error) {
 	g := &Game{b: *b, opt: b.Options, n: b.Players, rng: cfg.Seed ^ 0x9E3779B97F4A7C15}
 	g.halves = int(g.opt.SheriffWeight*2 + 0.5)
 	g.bottom = append([]Role(nil), cfg.Bottom...)
-	for _, c := range b.Third {
-		g.third = append(g.third, append([]int(nil), c...))
-	}
 	g.seats = make([]seatState, g.n+1)
 	for i, r := range cfg.Deal {
 		g.seats[i+1].role = r
@@ -399,19 +389,4 @@ func (g *Game) dropPending(s int) {
 			return
 		}
 	}
-}
-
-func sortedCopy(a []int) []int {
-	b := append([]int(nil), a...)
-	sort.Ints(b)
-	return b
-}
-
-func contains(a []int, x int) bool {
-	for _, y := range a {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }

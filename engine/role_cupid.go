@@ -183,7 +183,7 @@ func (g *Game) fixCupid() {
 			camp = append(camp, c.seat)
 			c.third = true
 		}
-		g.third = append(g.third, camp)
+		g.cs.third = append(g.cs.third, camp)
 	}
 }
 
@@ -228,7 +228,7 @@ func loversDied(g *Game, s int, _ Cause) {
 			continue
 		}
 		if g.day == g.night {
-			g.together = append(g.together, p)
+			g.cs.together = append(g.cs.together, p)
 			g.dies(p, CauseGrief, false)
 		} else {
 			g.nightDeath(p, CauseGrief)

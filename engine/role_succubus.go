@@ -78,5 +78,5 @@ func succubusClosed(g *Game, s *step, live bool) {
 	}
 	st.pair = [2]int{me, st.pick}
 	g.link(me, st.pair)
-	g.third = append(g.third, []int{me, st.pick})
+	g.cs.third = append(g.cs.third, []int{me, st.pick})
 }

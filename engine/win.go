@@ -63,7 +63,7 @@ func (g *Game) winCheck() Winner {
 			}
 		}
 	}
-	for _, camp := range g.third {
+	for _, camp := range g.thirdCamps() {
 		in := 0
 		for _, s := range camp {
 			if g.living(s) {
@@ -80,9 +80,28 @@ func (g *Game) winCheck() Winner {
 	return WinNone
 }
 
+// campState holds the third camps formed in play (人狼戀: set once the pair
+// is known, beside the board's Third) and the seats that died by day with
+// another death (殉情) and have not had their turn yet (day.go).
+type campState struct {
+	third    [][]int
+	together []int
+}
+
+// thirdCamps are the board's third camps and those formed in play.
+func (g *Game) thirdCamps() [][]int {
+	switch {
+	case len(g.cs.third) == 0:
+		return g.b.Third
+	case len(g.b.Third) == 0:
+		return g.cs.third
+	}
+	return append(append([][]int(nil), g.b.Third...), g.cs.third...)
+}
+
 // inThird reports whether a seat belongs to a third camp.
 func (g *Game) inThird(s int) bool {
-	for _, camp := range g.third {
+	for _, camp := range g.thirdCamps() {
 		if contains(camp, s) {
 			return true
 		}
@@ -93,7 +112,7 @@ func (g *Game) inThird(s int) bool {
 // thirdAlive reports whether some third-camp member the good side must
 // remove is alive.
 func (g *Game) thirdAlive() bool {
-	for _, camp := range g.third {
+	for _, camp := range g.thirdCamps() {
 		for _, s := range camp {
 			if g.living(s) && !g.spared(s) {
 				return true
@@ -106,8 +125,8 @@ func (g *Game) thirdAlive() bool {
 // ThirdCamps lists the game's third camps as sets of seats (a copy): the
 // board's, and those formed in play (人狼戀).
 func (g *Game) ThirdCamps() [][]int {
-	out := make([][]int, 0, len(g.third))
-	for _, c := range g.third {
+	out := [][]int{}
+	for _, c := range g.thirdCamps() {
 		out = append(out, append([]int(nil), c...))
 	}
 	return out
