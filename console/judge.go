@@ -1,6 +1,7 @@
 package console
 
 import (
+	"slices"
 	"strconv"
 	"time"
 
@@ -421,6 +422,9 @@ func (m *judgeModel) wake(p engine.Prompt, pr *probe) *WakeView {
 		if engine.StepKind(p.Kind) == engine.StepWolves {
 			ri := r.Info()
 			hold = ri.WakesWithWolves(0) // the role table: 石像鬼 never wakes with the wolves
+		}
+		if k := engine.StepKind(p.Kind); k == engine.StepLovers || k == engine.StepSuccubusLovers {
+			hold = slices.Contains(p.Actors, i+1) || (i < len(pr.seats) && len(pr.seats[i].Lovers) > 0) // the lovers, not 丘比特
 		}
 		if hold {
 			out := i < len(pr.seats) && (pr.seats[i].Out || pr.seats[i].Dying)

@@ -33,6 +33,10 @@ func stepRoleName(kind string) string {
 		return "狼人"
 	case engine.StepGargoyleKill:
 		return "石像鬼（刀）"
+	case engine.StepLovers:
+		return "情侶"
+	case engine.StepSuccubusLovers:
+		return "魅魔情侶"
 	}
 	if r, ok := engine.StepKind(kind).Role(); ok {
 		return r.Name()
