@@ -240,6 +240,27 @@ func (d *Driver) Choices(p engine.Prompt) []engine.Input {
 				}
 				out = append(out, t(a, d.pick(others)))
 			}
+		case engine.StepCupid:
+			// two different seats (himself allowed), or none; a fumbled
+			// second key on the same seat first (refused, H3)
+			if len(p.Actors) > 0 {
+				c, l := p.Actors[0], d.living()
+				if d.chance(10) || len(l) < 2 {
+					if len(l) > 0 {
+						out = append(out, t(c, l[0]), t(c, l[0]))
+					}
+					out = append(out, gest(c, engine.ActWave))
+				} else {
+					a := d.pick(l)
+					b := d.pick(l)
+					for b == a {
+						b = d.pick(l)
+					}
+					out = append(out, t(c, a), t(c, a), t(c, b))
+				}
+			}
+		case engine.StepLovers, engine.StepSuccubusLovers:
+			// open and close only
 		default:
 			for _, a := range p.Actors {
 				out = append(out, t(a, d.pick(d.living())))

@@ -1,6 +1,7 @@
 package console
 
 import (
+	"slices"
 	"strconv"
 	"time"
 
@@ -131,6 +132,8 @@ type JudgeSeat struct {
 	Status    []string `json:"status,omitempty"` // hidden statuses: 幸運兒's gift and its use, 村長's lives
 	Model     int      `json:"model,omitempty"`  // 野孩子 / 混血兒: its model
 	Plays     string   `json:"plays,omitempty"`  // the card it plays now when not the one dealt (a 野孩子 that turned)
+	Lovers    []int    `json:"lovers"`           // the seats linked with it (情侶)
+	Third     bool     `json:"third"`            // a member of a third camp (人狼戀): camp "third"
 }
 
 // LineView is a line said, or a cue (judge-only).
@@ -377,7 +380,7 @@ func (m *judgeModel) state(now time.Time, speed float64) JudgeState {
 		st.Sheriff, st.Paused = pr.sheriff, pr.paused
 	}
 	for i, r := range m.spec.Deal {
-		s := JudgeSeat{Seat: i + 1, Role: string(r), RoleName: r.Name(), Causes: []string{}}
+		s := JudgeSeat{Seat: i + 1, Role: string(r), RoleName: r.Name(), Causes: []string{}, Lovers: []int{}}
 		s.Camp, _ = campOf(r)
 		if i < len(m.seats) {
 			s.Light, s.Pulse = m.seats[i].light.String(), m.seats[i].pulse
@@ -393,6 +396,10 @@ func (m *judgeModel) state(now time.Time, speed float64) JudgeState {
 			s.Model = v.Model
 			if v.Role != "" && v.Role != r {
 				s.Plays = v.Role.Name()
+			}
+			s.Lovers, s.Third = append([]int{}, v.Lovers...), v.Third
+			if v.Third {
+				s.Camp = "third"
 			}
 			for _, c := range v.Causes {
 				s.Causes = append(s.Causes, causeLabel(c))
@@ -444,6 +451,9 @@ func (m *judgeModel) wake(p engine.Prompt, pr *probe) *WakeView {
 		if engine.StepKind(p.Kind) == engine.StepWolves {
 			ri := r.Info()
 			hold = ri.WakesWithWolves(0) // the role table: 石像鬼 never wakes with the wolves
+		}
+		if k := engine.StepKind(p.Kind); k == engine.StepLovers || k == engine.StepSuccubusLovers {
+			hold = slices.Contains(p.Actors, i+1) || (i < len(pr.seats) && len(pr.seats[i].Lovers) > 0) // the lovers, not 丘比特
 		}
 		if hold {
 			out := i < len(pr.seats) && (pr.seats[i].Out || pr.seats[i].Dying)

@@ -33,6 +33,10 @@ func stepRoleName(kind string) string {
 		return "狼人"
 	case engine.StepGargoyleKill:
 		return "石像鬼（刀）"
+	case engine.StepLovers:
+		return "情侶"
+	case engine.StepSuccubusLovers:
+		return "魅魔情侶"
 	}
 	if r, ok := engine.StepKind(kind).Role(); ok {
 		return r.Name()
@@ -241,6 +245,12 @@ func recordText(r *engine.Record) string {
 		return fmt.Sprintf("扣分：%s %s分", seat(r.Seat), strconv.FormatFloat(r.Points, 'f', -1, 64))
 	case engine.RecRole:
 		return fmt.Sprintf("%s身份改為：%s", seat(r.Seat), r.Role.Name())
+	case engine.RecLovers:
+		by := ""
+		if r.By > 0 {
+			by = "（" + seat(r.By) + "連）"
+		}
+		return fmt.Sprintf("%s：%s、%s成為情侶%s", phaseLabel(r.When), seat(r.Seat), seat(r.Target), by)
 	case engine.RecAction:
 		if r.Kind == engine.ActionThief {
 			return fmt.Sprintf("%s：%s拿底牌 %s（埋牌 %s）", phaseLabel(r.When), seat(r.By), r.Role.Name(), r.Result)

@@ -243,6 +243,7 @@ var hiddenChoices = map[string]bool{
 	string(engine.StepLucky): true, // 幸運兒: nothing to use on night 1 (a key is refused)
 	// rules-more.md D2: the model of 野孩子 and 混血兒 (the test boards below)
 	string(engine.StepWildChild): true, string(engine.StepHalfBlood): true,
+	string(engine.StepCupid): true, string(engine.StepSuccubus): true, // the lovers (nobody dies of it on night 1 here)
 }
 
 // secrecyPair is a pair of games that differ only in a hidden fact.
@@ -281,7 +282,11 @@ func secrecyPairs(t *testing.T, b *engine.Board) []secrecyPair {
 	var made []hidden
 	for _, st := range b.StepsFor(1) {
 		if hiddenChoices[string(st.Kind)] {
-			made = append(made, hidden{night: 1, step: "night", kind: string(st.Kind), at: 4, keys: target(v2), who: actors})
+			keys := target(v2)
+			if st.Kind == engine.StepCupid {
+				keys = append(keys, target(v)...) // 丘比特 links two seats
+			}
+			made = append(made, hidden{night: 1, step: "night", kind: string(st.Kind), at: 4, keys: keys, who: actors})
 		}
 	}
 	made = append(made, emptyKnife)

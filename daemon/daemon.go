@@ -437,11 +437,22 @@ func (d *Daemon) handle(effs []engine.Effect) {
 		switch e.Kind {
 		case engine.EffSay:
 			ev.Text, _ = d.cat.Render(e.Line, e.Args)
+			if privateOff[e.Line] {
+				for i := range d.lights {
+					if d.lights[i].Private {
+						d.lights[i].Private, d.dirty = false, true
+					}
+				}
+			}
 			if d.cfg.Voice != nil {
 				d.cfg.Voice.Say(e.Line, ev.Effect.Args)
 			}
 		case engine.EffCue:
 			ev.Text, _ = d.cat.Render(e.Line, e.Args)
+			if privateCues[e.Line] && e.Seat >= 1 && e.Seat <= len(d.lights) {
+				d.lights[e.Seat-1].Private = true // the judge's tap: the seat's private indicator, where the table has one
+				d.dirty = true
+			}
 		case engine.EffLight:
 			if e.Seat >= 1 && e.Seat <= len(d.lights) {
 				d.lights[e.Seat-1] = hw.SeatLight{Color: color(e.Light), Pulse: e.Pulse}
@@ -607,3 +618,10 @@ func (d *Daemon) keyInput(seat int, k hw.Key) (engine.Input, bool) {
 // gestures are the panel's gesture keys and their actions.
 var gestures = map[hw.Key]engine.Action{hw.KeyUp: engine.ActUp, hw.KeyDown: engine.ActDown, hw.KeyWave: engine.ActWave,
 	hw.KeyHand: engine.ActHand, hw.KeyBoom: engine.ActBoom}
+
+// privateCues are the judge cues that touch a player ([004] "轻拍"): they
+// also light that seat's private indicator (rules-more.md D0.4), which
+// goes off when the step they announce closes (privateOff).
+var privateCues = map[string]bool{"cue.lovers.tap": true}
+
+var privateOff = map[string]bool{"night.lovers.close": true, "night.succubuslovers.close": true}

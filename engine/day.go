@@ -131,7 +131,7 @@ func (g *Game) canSkill(s int) bool {
 		return false
 	}
 	for _, c := range g.seats[s].causes {
-		if !containsCause(shot, c) {
+		if !containsCause(shot, c) && !(c == CauseGrief && !g.opt.GriefBlocksSkill) {
 			return false
 		}
 	}
@@ -244,6 +244,7 @@ func (g *Game) shoot(b *batch, s, t int) {
 	if h := g.self(t).follow; h != nil {
 		tasks = append(tasks, h(g, b, t))
 	}
+	tasks = append(tasks, g.joinGrief(b, t)...)
 	g.next(tasks...)
 }
 
@@ -344,8 +345,43 @@ func (g *Game) leave(b *batch) {
 	}
 }
 
+// joinGrief: the seats that died of grief (殉情) with a day death of batch b
+// join it right after that seat, with its last words (A10: out at the same
+// time); each turn says "X號玩家殉情", then asks for the skill.
+func (g *Game) joinGrief(b *batch, after int) []func() {
+	var t []func()
+	for _, s := range g.cs.together {
+		b.insertAfter(after, s, b.wordsOf(after))
+		after = s
+		t = append(t, func() { g.say("day.grief", s) }, func() { g.skillStep(b, s) })
+	}
+	g.cs.together = nil
+	return t
+}
+
+// griefTasks: the turn of seats that died of grief by day with a death that
+// has no batch (an explosion, a duel, a take, a charm, a DQ): "X號玩家殉情",
+// then skill, badge, last words and leaving as a batch of their own.
+func (g *Game) griefTasks() []func() {
+	if len(g.cs.together) == 0 {
+		return nil
+	}
+	b := &batch{}
+	var t []func()
+	for _, s := range g.cs.together {
+		b.entries = append(b.entries, lwEntry{seat: s, words: true})
+		t = append(t, func() { g.say("day.grief", s) })
+	}
+	g.cs.together = nil
+	return append(t, g.deathTasks(b)...)
+}
+
 // nightfall: "所有玩家戴盔，天黑請閉眼".
 func (g *Game) nightfall() {
+	if t := g.griefTasks(); t != nil {
+		g.next(append(t, g.nightfall)...)
+		return
+	}
 	g.say("day.nightfall")
 	g.beginNight()
 }

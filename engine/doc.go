@@ -47,14 +47,9 @@
 // 狼人, 流局 (judge's void), 第三方 (a third camp). Causes of death (Cause):
 // wolf poison exile shot explode taken duel charm dq reflect dream hunt
 // check grief assassinate gamble trade. Record types (RecordType): phase death vote sheriff check exile
-// reveal speech result penalty action role; action kinds (ActionKind): kill
-// guard save poison charm dream fear lock hunt duel signup withdraw thief. The
-// reveal speech result penalty action role silence; action kinds (ActionKind): kill
-// guard save poison charm dream fear lock hunt duel signup withdraw silence
-// hug assassinate. The
-// reveal speech result penalty action role roar follow; action kinds
-// (ActionKind): kill guard save poison charm dream fear lock hunt duel signup
-// withdraw model. The
+// reveal speech result penalty action role silence roar follow lovers;
+// action kinds (ActionKind): kill guard save poison charm dream fear lock
+// hunt duel signup withdraw thief silence hug assassinate bet trade model. The
 // strings are the JSON and journal encodings, unchanged since the first
 // journals.
 //
@@ -69,8 +64,9 @@
 //	io.go          inputs, effects, records, errors
 //	board.go       Board, Step, NightPlan; Cards (the deal's cards, thief.extra_cards)
 //	options.go     a board's rule options
-//	roles.go       the role table (every trait of every role), hooksFor, roleStates
+//	roles.go       the role table (every trait of every role), hooksFor
 //	steps.go       the night step kinds and the role acting in each
+//	states.go      roleStates: each role's own state, a field per role
 //	hooks.go       roleHooks: the points where a role plugs into the shared phases
 //	win.go         the win check (A12, rules-more.md D0.2): 屠邊, 屠城, third camps
 //	night.go       the night (A3, A15): steps, their pace and lines, the night's deaths
@@ -81,6 +77,7 @@
 //	vote.go        votes (A9)
 //	explode.go     explosions (A11)
 //	role_<id>.go   one role each (role_purewhite.go: 純白之女 and 狼巫): its state, night step and hooks
+//	               (role_cupid.go also holds the lovers' rules, shared with 魅魔)
 //
 // # Adding a role
 //

@@ -234,6 +234,9 @@ func (g *Game) exile(s int) {
 	b := &batch{entries: []lwEntry{{seat: s, words: true}}, exiled: s}
 	b.wordsFirst = g.opt.LastWordsFirst && g.day > 1
 	t := g.deathTasks(b) // skill, badge, last words, leave
+	if gt := g.joinGrief(b, s); gt != nil {
+		t = append(append([]func(){t[0]}, gt...), t[1:]...) // "X號玩家殉情" right after the exile
+	}
 	if h.follow != nil {
 		t = append([]func(){t[0], h.follow(g, b, s)}, t[1:]...)
 	}

@@ -106,6 +106,7 @@ func (g *Game) explode(s int, window Window) {
 	if h.exploded != nil {
 		t = append(t, h.exploded(g, s, poisoned)...)
 	}
+	t = append(t, g.griefTasks()...)
 	switch window {
 	case WindowElection:
 		if !g.el.resumed && g.opt.DoubleExplode {

@@ -1,9 +1,6 @@
 package engine
 
-import (
-	"fmt"
-	"sort"
-)
+import "fmt"
 
 // seatState is one player's public and hidden state.
 type seatState struct {
@@ -63,6 +60,8 @@ type Game struct {
 	resultsRead   bool // this day's night results have been read
 
 	el election
+
+	cs campState // third camps formed in play, grief by day (win.go)
 
 	rs        roleStates  // each role's own state (its file defines it)
 	hooks     []roleHooks // the hooks of the board's roles, in table order
@@ -317,6 +316,8 @@ func (g *Game) end(winner Winner) {
 		g.say("game.over.good")
 	case WinWolves:
 		g.say("game.over.wolves")
+	case WinThird:
+		g.say("game.over.third")
 	default:
 		g.say("game.over.void")
 	}
@@ -338,7 +339,7 @@ func (g *Game) dies(s int, c Cause, off bool) {
 	if off {
 		g.lightOff(s)
 	}
-	g.deathSeen(s, c)
+	g.onDeath(s, c)
 	if w := g.winCheck(); w != "" {
 		g.end(w)
 	}
@@ -358,19 +359,4 @@ func (g *Game) dropPending(s int) {
 			return
 		}
 	}
-}
-
-func sortedCopy(a []int) []int {
-	b := append([]int(nil), a...)
-	sort.Ints(b)
-	return b
-}
-
-func contains(a []int, x int) bool {
-	for _, y := range a {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }

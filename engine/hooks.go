@@ -40,10 +40,8 @@ type roleHooks struct {
 	speeches  func(g *Game)                                   // the day's first exile speech begins (rules-more.md H10)
 	spared    func(g *Game, seat int) bool                    // the seat survives a day kill (a morning shot, a take) now
 	// 黑市商人, 幸運兒, 村長/長老 (rules-more.md D2)
-	actors   func(g *Game, k StepKind) []int                    // (its own steps) the seats acting in the step, when they are not the role's holders (幸運兒: a status)
 	knifed   func(g *Game, seat int)                            // (self) the pack's knife reached the seat: the hook resolves it (村長's two lives)
 	hidden   func(g *Game, seat int) bool                       // the knife on the seat is not shown to the witch tonight
-	died     func(g *Game, seat int, c Cause)                   // a seat died of c (by day or at night, once per cause)
 	lost     func(g *Game, seat int) bool                       // the seat has lost every skill for good (村長's penalty)
 	gun      func(g *Game, seat int) bool                       // the seat holds a gun besides its card (the lucky one's)
 	spare    func(g *Game, seat int, k StepKind, use bool) bool // the seat holds a second use of its skill of step k (a doubled gift); use spends it
@@ -55,6 +53,13 @@ type roleHooks struct {
 	results      func(g *Game)                      // the night results are about to be read (day 1: after the election)
 	speechesOver func(g *Game)                      // the exile day's speeches are over, before the 歸票 and the vote
 	gameOver     func(g *Game, w Winner)            // the game ended with w, before the result is recorded
+	// any phase: deaths, ballots, camps (rules-more.md D0.2, D0.3)
+	actors   func(g *Game, k StepKind) ([]int, bool)               // (its own steps) the seats that open their eyes, when not the role's holders (情侶, 幸運兒: a status); false = the holders
+	asleep   func(g *Game, seat int) bool                          // the seat does not wake with the wolves tonight
+	died     func(g *Game, s int, c Cause)                         // a seat died, any cause, day or night, before the win check (殉情; 村長's penalty)
+	ballot   func(g *Game, kind VoteKind, voter, target int) error // a ballot the rules forbid (lovers.no_mutual_vote)
+	side     func(g *Game, s int) (Side, Category, bool)           // the seat's side and 屠邊 category now, when not its card's (丘比特)
+	unneeded func(g *Game, s int) bool                             // a third-camp member the good side need not remove
 }
 
 // hitTakenOver: the seat's role takes over a hit by c (poison, shot, charm)
@@ -182,6 +187,48 @@ func (g *Game) mutedLine(s int, kind SpeechKind) string {
 	return ""
 }
 
+// onDeath runs the board's death hooks: a seat died (any cause, day or
+// night); a death that follows at once (殉情) happens here, before the win
+// check of the death that caused it.
+func (g *Game) onDeath(s int, c Cause) {
+	for i := range g.hooks {
+		if h := g.hooks[i].died; h != nil {
+			h(g, s, c)
+		}
+	}
+}
+
+// ballotOK: no board rule forbids the ballot.
+func (g *Game) ballotOK(kind VoteKind, voter, target int) error {
+	for i := range g.hooks {
+		if h := g.hooks[i].ballot; h != nil {
+			if err := h(g, kind, voter, target); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// sideOf is the seat's side and 屠邊 category now: its card's, unless a
+// board rule changed them (丘比特 after night 1).
+func (g *Game) sideOf(s int) (Side, Category) {
+	for i := range g.hooks {
+		if h := g.hooks[i].side; h != nil {
+			if sd, c, ok := h(g, s); ok {
+				return sd, c
+			}
+		}
+	}
+	ri := g.role(s).row()
+	return ri.Side, ri.Category
+}
+
+// unneeded: the good side need not remove this third-camp member.
+func (g *Game) unneeded(s int) bool {
+	return g.any(func(h *roleHooks) func(*Game, int) bool { return h.unneeded }, s)
+}
+
 // spared: the seat survives a day kill now (惡魔 until the exile-day
 // speeches: a morning shot, a take in the election).
 func (g *Game) spared(s int) bool {
@@ -237,11 +284,7 @@ func (g *Game) category(s int, def Category) Category {
 	return def
 }
 
-// deathSeen tells the board's roles that a seat died of c.
-func (g *Game) deathSeen(s int, c Cause) {
-	for i := range g.hooks {
-		if f := g.hooks[i].died; f != nil {
-			f(g, s, c)
-		}
-	}
+// asleepWithWolves: the seat does not wake with the wolves tonight.
+func (g *Game) asleepWithWolves(s int) bool {
+	return g.any(func(h *roleHooks) func(*Game, int) bool { return h.asleep }, s)
 }

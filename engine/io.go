@@ -177,6 +177,7 @@ const (
 	RecSilence RecordType = "silence" // Day, Seat: 禁言長老 silenced the seat for the day (announced)
 	RecRoar    RecordType = "roar"    // Day, Result (是 | 否): 熊 roared that morning, or not
 	RecFollow  RecordType = "follow"  // Seat (混血兒), Target (its model), Result (勝 | 負), Kind (the model's camp at the end)
+	RecLovers  RecordType = "lovers"  // Seat, Target: the two lovers; By: who linked them (丘比特, 魅魔; 0 = none living)
 )
 
 // Cause is why a seat went out (scenario-format.md's cause words).
@@ -228,6 +229,7 @@ type Tally struct{ Seat, Halves int }
 //	action   Kind, By, Target, When: a choice for the 復盤 (kill save poison
 //	         guard charm dream fear lock hunt duel signup withdraw)
 //	action   Kind (kill guard save poison charm signup withdraw duel), By, Target, When
+//	lovers   Seat, Target (the two lovers), By (who linked them), When
 type Record struct {
 	Type    RecordType
 	Seat    int
@@ -313,6 +315,10 @@ const (
 	ReasonNotEligible      Reason = "not-eligible"       // Role: 潛行者 has nobody to assassinate tonight
 	ReasonBadGift          Reason = "bad-gift"           // 黑市商人's gift is 1 (glasses), 2 (poison) or 3 (gun)
 	ReasonNoGift           Reason = "no-gift"            // 幸運兒: nothing to use tonight (the gift is a gun, the card's own, or not usable yet)
+	ReasonSameLover        Reason = "same-lover"         // Role, Target: 丘比特 keyed the same seat twice
+	ReasonLinked           Reason = "linked"             // Role: 丘比特 has keyed two seats already
+	ReasonLoverVote        Reason = "lover-vote"         // Seat, Target: a lover voted for the partner (lovers.no_mutual_vote)
+	ReasonWolfLover        Reason = "wolf-lover"         // Target: 魅魔 picked a wolf-camp seat
 )
 
 // ReasonOf is the reason of a code's refusals that name no finer one.

@@ -30,17 +30,26 @@ func (g *Game) beginNight() {
 
 // nightActors are the seats that act in a night step.
 func (g *Game) nightActors(k StepKind) []int {
-	if _, h := k.stepHooks(); h.actors != nil {
-		return h.actors(g, k) // 幸運兒: a status, not a card
-	}
 	var out []int
 	kr, _ := k.Role() // once: a search of the role table
+	if k != StepWolves {
+		if _, h := k.stepHooks(); h.actors != nil { // 情侶, 幸運兒: a status, not a card
+			if seats, ok := h.actors(g, k); ok {
+				for _, s := range seats {
+					if g.living(s) {
+						out = append(out, s)
+					}
+				}
+				return out
+			}
+		}
+	}
 	for s := 1; s <= g.n; s++ {
 		if !g.living(s) {
 			continue
 		}
 		r := g.role(s)
-		if (k == StepWolves && (r.row().WakesWithWolves(g.night) || g.wakesInWolfStep(s))) || (k != StepWolves && kr == r) {
+		if (k == StepWolves && (r.row().WakesWithWolves(g.night) || g.wakesInWolfStep(s)) && !g.asleepWithWolves(s)) || (k != StepWolves && kr == r) {
 			out = append(out, s)
 		}
 	}
@@ -263,7 +272,7 @@ func (g *Game) nightDeath(s int, c Cause) {
 	}
 	st.causes = append(st.causes, c)
 	st.when = fmt.Sprintf("night-%d", g.night)
-	g.deathSeen(s, c)
+	g.onDeath(s, c)
 	if g.pendingResult == "" {
 		g.pendingResult = g.winCheck()
 	}

@@ -59,6 +59,17 @@ type Options struct {
 	BearSeesHidden   bool   // bear.sees_hidden_wolf: a 隱狼 next to the bear makes it roar
 	HiddenWolfBoom   bool   // hiddenwolf.may_explode: 隱狼 may explode
 	WildChildSelf    bool   // wildchild.self_model: 野孩子 may pick itself ([004] "任意一名玩家")
+
+	// 丘比特, 情侶, 魅魔 (rules-more.md D0.2, D0.3, D2)
+	CupidWolfPairSide   string // cupid.wolf_pair_side: wolves | good (per board, G1)
+	CupidCategory       string // cupid.category: neither | god | by_ratio
+	CupidMaySkip        string // cupid.may_skip: on | random_link (新月版)
+	MixedPairCamp       string // lovers.mixed_pair_camp: third | wolf_team (新月版)
+	WolvesMustKillThird bool   // lovers.wolves_must_kill_third (屠邊: the wolves also need every third-camp member out)
+	CupidMustDie        bool   // lovers.cupid_must_die: the good side must also remove 丘比特 of a 人狼戀
+	NoMutualVote        bool   // lovers.no_mutual_vote: a lover may not vote for the partner (exile and PK votes)
+	GriefBlocksSkill    bool   // lovers.grief_blocks_skill: a player who dies of grief has no skill
+	SuccubusLaterNights string // succubus.later_nights: with_wolves | asleep
 }
 
 // DefaultOptions are the shared settings of every seed-000 board.
@@ -73,7 +84,9 @@ func DefaultOptions() Options {
 		FoxWrap:        true,
 		MerchantTiming: "n1_first", ElderWitchInfo: "shown", ElderAntidote: "wasted", ElderCategory: "card",
 		WildChildTrigger: "any_death", HalfBloodTimeout: "random", HiddenWolfAlone: true, RogueDelay: "next_day_speeches",
-		BearNeighbours: "nearest_living",
+		BearNeighbours:    "nearest_living",
+		CupidWolfPairSide: "wolves", CupidCategory: "neither", CupidMaySkip: "on", MixedPairCamp: "third",
+		CupidMustDie: true, NoMutualVote: true, GriefBlocksSkill: true, SuccubusLaterNights: "with_wolves",
 	}
 }
 
@@ -165,7 +178,7 @@ func parseBool(v string) (bool, error) {
 
 func optionFields() map[string]optionField {
 	clock := []string{"minute_mod_n", "minute_digit_sum"}
-	return map[string]optionField{
+	m := map[string]optionField{
 		"silence.no_repeat":         notOpt(boolOpt("禁言長老 may not silence the same seat two nights running", func(o *Options) *bool { return &o.SilenceRepeat })),
 		"silence.announce_void":     boolOpt("the silence is announced even when the elder or the silenced seat died that night (報)", func(o *Options) *bool { return &o.SilenceAnnounceVoid }),
 		"silence.blocks_last_words": boolOpt("the silenced seat's last words are replaced by the judge's line too", func(o *Options) *bool { return &o.SilenceLastWords }),
@@ -224,6 +237,26 @@ func optionFields() map[string]optionField {
 			}
 			return fmt.Errorf("want fixed or plausible, got %q", v)
 		}, func(o *Options) string { return string(o.NightPace) }},
+	}
+	for k, f := range loversOptionFields() {
+		m[k] = f
+	}
+	return m
+}
+
+// loversOptionFields are the options of 丘比特, 情侶 and 魅魔 (rules-more.md
+// D0.2, D0.3, D2, G1–G8, G29).
+func loversOptionFields() map[string]optionField {
+	return map[string]optionField{
+		"cupid.wolf_pair_side":          enumOpt("丘比特's side when both lovers are wolves", []string{"wolves", "good"}, func(o *Options) *string { return &o.CupidWolfPairSide }),
+		"cupid.category":                enumOpt("丘比特's 屠邊 category: neither, 神, or by the board's 民/狼 ratio (seed 003)", []string{"neither", "god", "by_ratio"}, func(o *Options) *string { return &o.CupidCategory }),
+		"cupid.may_skip":                enumOpt("丘比特 may link nobody (on), or linking nobody links him with a random player (random_link)", []string{"on", "random_link"}, func(o *Options) *string { return &o.CupidMaySkip }),
+		"lovers.mixed_pair_camp":        enumOpt("a good and a wolf lover: a third camp, or both on the wolves' side", []string{"third", "wolf_team"}, func(o *Options) *string { return &o.MixedPairCamp }),
+		"lovers.wolves_must_kill_third": boolOpt("屠邊: the wolves also need every third-camp member out", func(o *Options) *bool { return &o.WolvesMustKillThird }),
+		"lovers.cupid_must_die":         boolOpt("the good side must also remove 丘比特 of a 人狼戀", func(o *Options) *bool { return &o.CupidMustDie }),
+		"lovers.no_mutual_vote":         boolOpt("a lover may not vote for the partner (exile and PK votes)", func(o *Options) *bool { return &o.NoMutualVote }),
+		"lovers.grief_blocks_skill":     boolOpt("a player who dies of grief (殉情) has no skill", func(o *Options) *bool { return &o.GriefBlocksSkill }),
+		"succubus.later_nights":         enumOpt("魅魔 after night 1: wakes with the wolves, or sleeps", []string{"with_wolves", "asleep"}, func(o *Options) *string { return &o.SuccubusLaterNights }),
 	}
 }
 

@@ -24,6 +24,7 @@ var playable = append(append([]string(nil), seed000Boards...),
 	"swhi-003", "guard-whitewolfking-003", "whitewolf-003", "wolfbeauty-003", "knight-003",
 	"swh-9-001", "swhg-12-001", "swhi-12-001",
 	"silence-elder-003", "butterfly-003", // 禁言長老, 潛行者, 花蝴蝶
+	"cupid-7-001", "cupid-8-001", "cupid-9-001", "cupid-10-001", "cupid-11-001", // 丘比特 (屠城)
 )
 
 // the boards of 惡魔, 狐狸 and 賭徒, 黑市商人 and 長老 (rules-more.md E1, E2)
@@ -140,6 +141,7 @@ type invariants struct {
 	before  map[int]bool // seats out before the input
 	prompt  engine.Prompt
 	sheriff int
+	lovers  [][2]int // the linked pairs (丘比特, 魅魔)
 }
 
 func newInvariants(t testing.TB, g *engine.Game) *invariants {
@@ -174,10 +176,15 @@ func (v *invariants) check(in engine.Input, effs []engine.Effect) {
 		}
 		r := e.Record
 		switch r.Type {
+		case engine.RecLovers:
+			v.lovers = append(v.lovers, [2]int{r.Seat, r.Target})
 		case engine.RecResult:
 			v.results++
 			if v.results > 1 {
 				t.Fatalf("second result %q", r.Result)
+			}
+			if r.Result == string(engine.WinThird) {
+				v.thirdWins()
 			}
 		case engine.RecVote:
 			seen := map[int]bool{}
@@ -204,6 +211,43 @@ func (v *invariants) check(in engine.Input, effs []engine.Effect) {
 			}
 		}
 	}
+	v.loversTogether()
+}
+
+// loversTogether: a lover out means the partner out (殉情, day or night).
+func (v *invariants) loversTogether() {
+	gone := func(s int) bool { x := v.g.Seat(s); return x.Out || x.Dying }
+	for _, p := range v.lovers {
+		if gone(p[0]) != gone(p[1]) {
+			v.t.Fatalf("lovers %d and %d: one is out, the other is not", p[0], p[1])
+		}
+	}
+}
+
+// thirdWins: a third-camp win only when every living player is in one camp.
+func (v *invariants) thirdWins() {
+	for _, camp := range v.g.ThirdCamps() {
+		all := true
+		for s := 1; s <= v.g.Players(); s++ {
+			x := v.g.Seat(s)
+			if !x.Out && !x.Dying && !contains(camp, s) {
+				all = false
+			}
+		}
+		if all {
+			return
+		}
+	}
+	v.t.Fatalf("第三方 won with living players outside every third camp %v", v.g.ThirdCamps())
+}
+
+func contains(a []int, x int) bool {
+	for _, y := range a {
+		if x == y {
+			return true
+		}
+	}
+	return false
 }
 
 // FuzzEngineInputs feeds random input streams — legal choices, raw seat

@@ -18,8 +18,8 @@ func hunterStatus(g *Game, s *step, _ StepKind, live bool) bool {
 	return true
 }
 
-// canShootTonight: poisoned tonight → cannot. A poison that cannot hurt him
+// canShootTonight: poisoned tonight, or dying of grief tonight → cannot. A poison that cannot hurt him
 // (the sleepwalker) does not take the gun.
 func (g *Game) canShootTonight(h int) bool {
-	return !(g.ns.poisoned[h] && !g.immuneAtNight(h)) && !g.nightBlocked(h)
+	return !(g.ns.poisoned[h] && !g.immuneAtNight(h)) && !g.nightBlocked(h) && !g.griefTonight(h)
 }

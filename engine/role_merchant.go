@@ -59,21 +59,14 @@ func merchantHooks() roleHooks {
 
 // merchantActors: the merchant's step is his; the lucky one's step is the
 // good lucky seat's (a wolf lucky one never knows: nobody acts).
-func merchantActors(g *Game, k StepKind) []int {
-	m := &g.rs.merchant
-	if k == StepLucky {
-		if m.holds() && g.living(m.lucky) {
-			return []int{m.lucky}
-		}
-		return nil
+func merchantActors(g *Game, k StepKind) ([]int, bool) {
+	if k != StepLucky {
+		return nil, false // the merchant's own step: the card's holders
 	}
-	var out []int
-	for _, s := range g.holders(Merchant) {
-		if g.living(s) {
-			out = append(out, s)
-		}
+	if m := &g.rs.merchant; m.holds() {
+		return []int{m.lucky}, true // nightActors keeps the living
 	}
-	return out
+	return nil, true
 }
 
 func merchantSteps(g *Game, s *step, k StepKind, live bool) bool {

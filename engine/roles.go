@@ -50,6 +50,8 @@ const (
 	HiddenWolf Role = "hiddenwolf" // 隱狼
 	Bear       Role = "bear"       // 熊
 	Rogue      Role = "rogue"      // 老流氓
+	Cupid      Role = "cupid"      // 丘比特
+	Succubus   Role = "succubus"   // 魅魔
 )
 
 // Camp is the side and 屠邊 category of a role in one word, as the journal
@@ -219,6 +221,10 @@ var roleTab = [...]RoleInfo{
 		Steps: []StepInfo{{Kind: StepBear}}},
 	{ID: Rogue, Name: "老流氓", Simplified: "老流氓", Category: CatVillager,
 		Steps: []StepInfo{{Kind: StepRogue}}},
+	{ID: Cupid, Name: "丘比特", Simplified: "丘比特",
+		Steps: []StepInfo{{Kind: StepCupid, Confirm: true}, {Kind: StepLovers, Unblocked: true}}},
+	{ID: Succubus, Name: "魅魔", Simplified: "魅魔", Side: SideWolf, WolvesFrom: 1, Explodes: true,
+		Steps: []StepInfo{{Kind: StepSuccubus, Confirm: true}, {Kind: StepSuccubusLovers, Unblocked: true}}},
 }
 
 // Roles lists every role the engine knows (a copy of the role table).
@@ -341,6 +347,10 @@ func hooksFor(r Role) roleHooks {
 		return bearHooks()
 	case Rogue:
 		return rogueHooks()
+	case Cupid:
+		return cupidHooks()
+	case Succubus:
+		return succubusHooks()
 	}
 	return roleHooks{} // 村民, 狼王: traits only
 }
@@ -354,38 +364,4 @@ func nightDeathOrder() []Role {
 		Stalker,  // rules-more.md H1 (4): 潛行者's 暗殺, after the bet
 		Merchant, // rules-more.md H1 (5, 6): the lucky one's poison, then the failed trade
 	}
-}
-
-// roleStates holds each role's own state; each type is defined in the
-// role's file.
-type roleStates struct {
-	seer     seerState
-	witch    witchState
-	guard    guardState
-	beauty   wolfBeautyState
-	knight   knightState
-	dream    dreamweaverState
-	fear     nightmareState
-	eclipse  eclipseQueenState
-	evil     evilKnightState
-	blood    bloodMoonState
-	hunt     demonHunterState
-	checks   pureWhiteState
-	gargoyle gargoyleState
-	grave    gravekeeperState
-	prince   princeState
-	thief    thiefState
-
-	silence  silenceElderState
-	stalk    stalkerState
-	hug      butterflyState
-	demon    demonState
-	fox      foxState
-	gambler  gamblerState
-	merchant merchantState
-	elder    elderState
-	child    wildChildState
-	half     halfBloodState
-	rogue    rogueState
-	bear     bearState
 }

@@ -156,7 +156,9 @@ type SeatView struct {
 	Dying    bool
 	Revealed bool
 	Causes   []Cause
-	Model    int // 野孩子 / 混血兒: the model it picked (0 = none)
+	Model    int   // 野孩子 / 混血兒: the model it picked (0 = none)
+	Lovers   []int // the seats linked with it (丘比特's or 魅魔's pair)
+	Third    bool  // a member of a third camp (人狼戀)
 }
 
 // Seat returns the judge's view of a seat (1..Players).
@@ -165,7 +167,8 @@ func (g *Game) Seat(s int) SeatView {
 		return SeatView{}
 	}
 	st := g.seats[s]
-	return SeatView{Role: st.role, Out: st.out, Dying: st.dying, Revealed: st.revealed, Causes: append([]Cause(nil), st.causes...), Model: g.ModelOf(s)}
+	return SeatView{Role: st.role, Out: st.out, Dying: st.dying, Revealed: st.revealed, Causes: append([]Cause(nil), st.causes...),
+		Model: g.ModelOf(s), Lovers: g.partners(s), Third: g.inThird(s)}
 }
 
 // PedalAdvances reports whether a short pedal press advances the current step.

@@ -26,22 +26,26 @@ const (
 	StepGargoyleKill StepKind = "gargoylekill" // 石像鬼: its kill when every other wolf is out
 	StepGravekeeper  StepKind = "gravekeeper"
 
-	StepThief        StepKind = "thief"        // 盜賊: keeps one of the two bottom cards (night 1)
-	StepSilenceElder StepKind = "silenceelder" // 禁言長老: silences a seat for the next day
-	StepStalker      StepKind = "stalker"      // 潛行者: shown the seat he may assassinate, OK or WAVE
-	StepButterfly    StepKind = "butterfly"    // 花蝴蝶: hugs another seat
-	StepDemon        StepKind = "demon"        // 惡魔 alone after the wolves: 是神民 / 不是神民
-	StepFox          StepKind = "fox"          // 狐狸: three seats in a row, 有狼人 / 沒有狼人
-	StepGambler      StepKind = "gambler"      // 賭徒: one bet a game
-	StepMerchant     StepKind = "merchant"     // 黑市商人: night 1, the lucky one and the gift
-	StepLucky        StepKind = "lucky"        // 幸運兒: the lucky one (a status), every night
-	StepChief        StepKind = "chief"        // 村長: identification
-	StepElder        StepKind = "elder"        // 長老: identification
-	StepWildChild    StepKind = "wildchild"    // 野孩子: picks the model (night 1)
-	StepHalfBlood    StepKind = "halfblood"    // 混血兒: picks the one it follows (night 1)
-	StepHiddenWolf   StepKind = "hiddenwolf"   // 隱狼: identification (night 1)
-	StepBear         StepKind = "bear"         // 熊: identification (every night)
-	StepRogue        StepKind = "rogue"        // 老流氓: identification (night 1)
+	StepThief          StepKind = "thief"          // 盜賊: keeps one of the two bottom cards (night 1)
+	StepSilenceElder   StepKind = "silenceelder"   // 禁言長老: silences a seat for the next day
+	StepStalker        StepKind = "stalker"        // 潛行者: shown the seat he may assassinate, OK or WAVE
+	StepButterfly      StepKind = "butterfly"      // 花蝴蝶: hugs another seat
+	StepDemon          StepKind = "demon"          // 惡魔 alone after the wolves: 是神民 / 不是神民
+	StepFox            StepKind = "fox"            // 狐狸: three seats in a row, 有狼人 / 沒有狼人
+	StepGambler        StepKind = "gambler"        // 賭徒: one bet a game
+	StepMerchant       StepKind = "merchant"       // 黑市商人: night 1, the lucky one and the gift
+	StepLucky          StepKind = "lucky"          // 幸運兒: the lucky one (a status), every night
+	StepChief          StepKind = "chief"          // 村長: identification
+	StepElder          StepKind = "elder"          // 長老: identification
+	StepWildChild      StepKind = "wildchild"      // 野孩子: picks the model (night 1)
+	StepHalfBlood      StepKind = "halfblood"      // 混血兒: picks the one it follows (night 1)
+	StepHiddenWolf     StepKind = "hiddenwolf"     // 隱狼: identification (night 1)
+	StepBear           StepKind = "bear"           // 熊: identification (every night)
+	StepRogue          StepKind = "rogue"          // 老流氓: identification (night 1)
+	StepCupid          StepKind = "cupid"          // 丘比特: links two seats (night 1)
+	StepLovers         StepKind = "lovers"         // 情侶: both lovers open their eyes (night 1)
+	StepSuccubus       StepKind = "succubus"       // 魅魔 alone: picks her lover (night 1)
+	StepSuccubusLovers StepKind = "succubuslovers" // 魅魔情侶: 魅魔 and her lover open their eyes (night 1)
 )
 
 // StepKinds lists every known night step kind.
@@ -51,7 +55,8 @@ func StepKinds() []StepKind {
 		StepEclipseQueen, StepPrince, StepWolfWitch, StepPureWhite, StepGargoyle, StepGargoyleKill, StepGravekeeper,
 		StepThief, StepSilenceElder, StepStalker, StepButterfly, StepDemon, StepFox, StepGambler,
 		StepMerchant, StepLucky, StepChief, StepElder,
-		StepWildChild, StepHalfBlood, StepHiddenWolf, StepBear, StepRogue}
+		StepWildChild, StepHalfBlood, StepHiddenWolf, StepBear, StepRogue,
+		StepCupid, StepLovers, StepSuccubus, StepSuccubusLovers}
 }
 
 // stepInfo finds the role that acts in a step and the step's traits.

@@ -32,6 +32,9 @@ func (g *Game) vote(kind VoteKind, voters, targets []int, pk bool, done func(top
 		if !contains(targets, t) || !g.present(t) {
 			return refuse(ErrBadTarget, Error{Reason: ReasonNotVotable, Target: t}, "seat %d cannot be voted for in this vote", t)
 		}
+		if err := g.ballotOK(kind, seat, t); err != nil {
+			return err
+		}
 		ballot[seat] = t
 		return nil
 	}

@@ -312,6 +312,11 @@ func (rv *Review) entryLine(e Entry) line {
 		}
 	case engine.RecFollow:
 		l.text = fmt.Sprintf("%s 跟隨 %s（%s）：%s", rv.actor(e.Seat), seatName(e.Target), e.Kind, e.Result)
+	case engine.RecLovers:
+		l.text = fmt.Sprintf("情侶：%s、%s", seatName(e.Seat), seatName(e.Target))
+		if e.By > 0 {
+			l.text += "（" + rv.actor(e.By) + " 連）"
+		}
 	default:
 		l.text = fmt.Sprintf("%s %s seat=%d by=%d target=%d %s", e.Type, e.Kind, e.Seat, e.By, e.Target, e.Result)
 	}

@@ -143,6 +143,18 @@ func openClose(name, kind string, night int) []manualLine {
 	}
 }
 
+// cupidLines: seed 003's 法官台詞 "丘比特请睁眼，丘比特请向法官出示两个数字这两个数字玩家將成为本局的情侣…丘比特请闭眼…
+// 情侣请睁眼，情侣请互相认识…情侣请闭眼" (night 1 only).
+func cupidLines() []manualLine {
+	return []manualLine{
+		{manual: "丘比特請睜眼，丘比特請向法官出示兩個數字，這兩個數字玩家將成為本局的情侶", id: "night.cupid.open", night: 1},
+		{manual: "確認是他嗎？", id: "night.confirm", night: 1},
+		{manual: "丘比特請閉眼", id: "night.cupid.close", night: 1},
+		{manual: "情侶請睜眼，情侶請互相認識", id: "night.lovers.open", night: 1},
+		{manual: "情侶請閉眼", id: "night.lovers.close", night: 1},
+	}
+}
+
 func join(parts ...[]manualLine) []manualLine {
 	var out []manualLine
 	for _, p := range parts {
@@ -299,6 +311,13 @@ func manualNights() map[string][]manualLine {
 			[]manualLine{{manual: "他的身份為", id: "night.seer.result"}}),
 		"gambler-003": join(guardLines(), wolvesLines(manualLine{manual: "白狼王請舉手示意", id: "night.mark.whitewolfking"}, plainAsk),
 			witchLines(), seerLines()),
+		// seed 001's Cupid boards (rules-more.md E2): seed 003's 丘比特 and 情侶
+		// lines, then seed 000's 語術 for the other roles
+		"cupid-7-001":  join(cupidLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines()),
+		"cupid-8-001":  join(cupidLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines()),
+		"cupid-9-001":  join(cupidLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines()),
+		"cupid-10-001": join(cupidLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(), hunterLines(hunterState)),
+		"cupid-11-001": join(cupidLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(), hunterLines(hunterState)),
 	}
 }
 

@@ -96,6 +96,8 @@ func WriteTranscript(w io.Writer, res *Result) error {
 			fmt.Fprintf(&b, "%s    〔熊〕第%d天：%s\n", t, e.Day, word)
 		case "follow":
 			fmt.Fprintf(&b, "%s    〔跟隨〕%d號跟隨%d號（%s）：%s\n", t, *e.Seat, *e.Target, e.Kind, e.Result)
+		case "lovers":
+			fmt.Fprintf(&b, "%s    〔情侶〕%d號、%d號\n", t, e.Seats[0], e.Seats[1])
 		case "result":
 			fmt.Fprintf(&b, "%s    〔結果〕%s\n", t, e.Winner)
 		}

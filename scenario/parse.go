@@ -602,6 +602,19 @@ func parseDecision(kw string, toks []string) (Decision, error) {
 		// 預言家 3 5: a seer holding the lucky one's glasses checks two seats
 		d.Seats, err = seatList(args)
 		return d, err
+	case r == engine.Cupid:
+		// 丘比特 3 7 links two seats; 丘比特 0 (or 不用) links nobody
+		if len(args) == 1 && word(args[0]) == "不用" {
+			d.Seats = []int{0}
+			return d, nil
+		}
+		if d.Seats, err = seatList(args); err != nil {
+			return d, err
+		}
+		if !(len(d.Seats) == 2 || (len(d.Seats) == 1 && d.Seats[0] == 0)) {
+			return d, fmt.Errorf("丘比特 links two seats (丘比特 3 7), or nobody (丘比特 0)")
+		}
+		return d, nil
 	case len(args) == 1 && (word(args[0]) == "分歧" || word(args[0]) == "救" || word(args[0]) == "不用"):
 		d.Word = word(args[0])
 		return d, nil
@@ -637,7 +650,7 @@ func parseExpect(args []string) (Expect, error) {
 			return e, fmt.Errorf("expect winner 好人|狼人|無|流局")
 		}
 		switch e.Args[0] {
-		case "好人", "狼人", "無", "无", "流局":
+		case "好人", "狼人", "無", "无", "流局", "第三方":
 			return e, nil
 		}
 		return e, fmt.Errorf("unknown winner %q", e.Args[0])
@@ -704,6 +717,11 @@ func parseExpect(args []string) (Expect, error) {
 		}
 		_, err := seatNum(e.Args[0])
 		return e, err
+	case "lovers":
+		if n != 2 {
+			return e, fmt.Errorf("expect lovers SEAT SEAT")
+		}
+		return e, seats(0)
 	}
 	return e, fmt.Errorf("unknown expectation %q", e.What)
 }

@@ -34,6 +34,7 @@ type Event struct {
 	Points float64           `json:"points,omitempty"`
 	What   string            `json:"what,omitempty"`
 	Roared *bool             `json:"roared,omitempty"` // roar: 熊 roared that morning
+	Seats  []int             `json:"seats,omitempty"`  // lovers: the pair
 	At     int               `json:"at"`               // game seconds since the start (the fake clock)
 	Extra  map[string]string `json:"-"`
 	// ordered copies for the transcript
@@ -106,6 +107,7 @@ type runner struct {
 	silences []engine.Record // 禁言長老's silences (expect silenced)
 	roars    []engine.Record // 熊's mornings
 	follows  []engine.Record // 混血兒's results
+	lovers   []engine.Record // 丘比特's and 魅魔's pairs
 }
 
 // maxSteps bounds a run: a stuck game is an error, never a hang.
@@ -376,6 +378,9 @@ func (r *runner) recordEvent(rec *engine.Record) Event {
 	case engine.RecFollow:
 		ev.Seat, ev.Target, ev.Kind, ev.Result = intp(rec.Seat), intp(rec.Target), rec.Kind, rec.Result
 		r.follows = append(r.follows, *rec)
+	case engine.RecLovers:
+		ev.Seats = []int{rec.Seat, rec.Target}
+		r.lovers = append(r.lovers, *rec)
 	}
 	return ev
 }
@@ -537,6 +542,13 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 				ins = append(ins, gesture(p.Actors[0], engine.ActWave))
 			default:
 				return fail("潛行者 刺 | 不刺")
+			}
+		case engine.Cupid:
+			c := p.Actors[0]
+			if len(d.Seats) == 1 {
+				ins = append(ins, gesture(c, engine.ActWave))
+			} else {
+				ins = append(ins, target(c, d.Seats[0]), target(c, d.Seats[1]))
 			}
 		case engine.Witch:
 			w := p.Actors[0]
@@ -849,6 +861,19 @@ func (r *runner) expectations() []Failure {
 			}
 			if len(got) != 1 || got[0] != e.Args[1] {
 				failf("follower %d's results: %v", s, got)
+			}
+		case "lovers":
+			a, b := seat(0), seat(1)
+			found := false
+			var got [][2]int
+			for _, l := range r.lovers {
+				got = append(got, [2]int{l.Seat, l.Target})
+				if (l.Seat == a && l.Target == b) || (l.Seat == b && l.Target == a) {
+					found = true
+				}
+			}
+			if !found {
+				failf("lovers: %v", got)
 			}
 		case "exile":
 			day, s := seat(0), seat(1)

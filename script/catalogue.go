@@ -57,6 +57,10 @@ func nightKinds() [][3]string {
 		{"hiddenwolf", "隱狼", "隱狼請睜眼"},
 		{"bear", "熊", "熊請睜眼"},
 		{"rogue", "老流氓", "老流氓請睜眼"},
+		{"cupid", "丘比特", "丘比特請睜眼，丘比特請向法官出示兩個數字，這兩個數字玩家將成為本局的情侶"},
+		{"lovers", "情侶", "情侶請睜眼，情侶請互相認識"},
+		{"succubus", "魅魔", "魅魔請睜眼，請選擇一名好人成為你的情侶"},
+		{"succubuslovers", "魅魔情侶", "魅魔情侶請睜眼，請互相認識"},
 	}
 }
 
@@ -95,6 +99,12 @@ func fixedLines() []Line {
 		{ID: "night.mark.eclipsequeen", Text: "狼妃請舉手示意", Source: "seed 000 永序之輪"},
 		{ID: "night.mark.wolfwitch", Text: "狼巫請舉手示意", Source: "seed 000 純白夜影"},
 		{ID: "night.mark.demon", Text: "惡魔請舉手示意", Source: "rules-more.md E1 demon-003 (惡魔 raises hand), in seed 000's words"},
+		{ID: "night.mark.succubus", Text: "魅魔請舉手示意", Source: "project (seed 003: 魅魔首夜先與普通狼人一起睜眼)"},
+		{ID: "day.grief", Text: "{s}玩家殉情", Source: "seed 001 (8) 立即宣布情侶中的另一方「殉情」"},
+		{ID: "game.over.third", Text: "遊戲結束，第三方勝利", Source: "project (seed 001: 人狼戀…成為第三陣營單獨獲勝)"},
+		{ID: "cue.lovers.tap", Text: "請輕拍情侶{s}", Cue: true, Source: "seed 004 法官繞場一周，輕拍兩名被丘比特選中的情侶"},
+		{ID: "cue.lovers.none", Text: "丘比特未連情侶：法官仍繞場一周", Cue: true, Source: "rules-more.md H3"},
+		{ID: "cue.succubus.random", Text: "魅魔{s}未選擇：系統選擇{s2}為情侶", Cue: true, Source: "rules-more.md H3"},
 
 		{ID: "signup.ask", Text: "上警玩家請舉手", Source: s0},
 		{ID: "signup.list", Text: "上警玩家有：{players}", Source: s0},
@@ -231,6 +241,10 @@ func All() []Line {
 			// The manual has no 守墓人 語術 (its step is only in the order
 			// summary): the lines follow the other steps' pattern.
 			src = "project (manual silent: 石像鬼守墓人 has no 守墓人 語術)"
+		} else if id == "cupid" || id == "lovers" {
+			src = "seed 003 法官台詞 (丘比特請睜眼…情侶請睜眼，情侶請互相認識)"
+		} else if id == "succubus" || id == "succubuslovers" {
+			src = "project (seed 003 魅魔: 選擇一名好人與其成為情侶…首夜情侶雙方可一起睜眼交流)"
 		}
 		if id == "thief" {
 			src = "seed 004 2、法官宣布“盗贼请睁眼”…“盗贼请闭眼”"

@@ -110,6 +110,7 @@ var Records = map[string]string{
 	"silence": "禁言",
 	"roar":    "熊咆哮",
 	"follow":  "跟隨者結果",
+	"lovers":  "情侶",
 }
 
 func label(m map[string]string, k string) string {

@@ -209,6 +209,7 @@
       else if (x.dying) status = '今夜死亡' + causes;
       else if (x.revealed) status = '已翻牌';
       if (x.status && x.status.length) status += '・' + x.status.join('・'); // 幸運兒's gift, 村長's lives
+      if (x.lovers && x.lovers.length) status += ' 情侶' + x.lovers.join('、') + (x.third ? '（第三方）' : '');
       const cls = ['seat', 'light-' + x.light, 'camp-' + x.camp];
       if (x.pulse) cls.push('pulse');
       if (x.out) cls.push('out');
