@@ -41,6 +41,10 @@ func Format(b *engine.Board) []byte {
 		fmt.Fprintf(&w, "night %-4s %s\n", nightSpec(p), strings.Join(steps, " "))
 	}
 	def := engine.DefaultOptions()
+	if b.Preset != "" {
+		fmt.Fprintf(&w, "preset %s\n", b.Preset)
+		def.ApplyPreset(b.Preset) //nolint:errcheck // Validate checked the name
+	}
 	for _, key := range engine.OptionNames() {
 		v, _ := b.Options.Get(key)
 		if d, _ := def.Get(key); v != d {

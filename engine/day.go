@@ -30,7 +30,11 @@ func (g *Game) nightResults() {
 	g.resultsRead = true
 	dead := sortedCopy(g.pending)
 	g.pending = nil
-	words := g.night <= g.opt.LastWordsNights
+	g.el.spk.lastDead = 0 // H12: a 平安夜 leaves the clock rule
+	if len(dead) > 0 {
+		g.el.spk.lastDead = dead[len(dead)-1] // several: the highest seat
+	}
+	words := g.nightWords(len(dead))
 	if len(dead) == 0 {
 		g.say("day.peaceful")
 	} else {
@@ -212,6 +216,7 @@ func (g *Game) pointOrWave(st *step, notNow, bad string, may func(seat int) erro
 
 func (g *Game) shoot(b *batch, s, t int) {
 	g.say("skill.shot", s, t)
+	g.el.spk.lastDead = t
 	b.insertAfter(s, t, b.wordsOf(s))
 	g.dies(t, CauseShot, false)
 	if g.over {
@@ -292,7 +297,7 @@ func (g *Game) lastWords(b *batch) {
 			if s == b.exiled && !b.wordsFirst {
 				line = "lastwords.exile" // X號玩家請留遺言: "出局" was said with the skill question
 			}
-			t = append(t, func() { g.speechSaying(line, SpeechLastWords, s, g.opt.LastWordsSeconds, NoWindow) })
+			t = append(t, func() { g.speechSaying(line, SpeechLastWords, s, g.opt.LastWordsSeconds, g.dayWindow(false)) })
 		}
 	}
 	g.next(t...)
@@ -319,4 +324,16 @@ func (g *Game) leave(b *batch) {
 func (g *Game) nightfall() {
 	g.say("day.nightfall")
 	g.beginNight()
+}
+
+// nightWords: do the deaths of the night just ended give last words
+// (last_words.mode, G37)? n1 keeps last_words.nights (A6).
+func (g *Game) nightWords(dead int) bool {
+	switch g.opt.LastWordsMode {
+	case "n1_n2":
+		return g.night <= 2
+	case "n1_all_n2_single":
+		return g.night == 1 || (g.night == 2 && dead == 1)
+	}
+	return g.night <= g.opt.LastWordsNights
 }

@@ -35,6 +35,14 @@ type Options struct {
 	IdiotKeepsBadge   bool      // idiot.keeps_badge: a revealed idiot who is sheriff keeps the badge
 	LastWordsFirst    bool      // exile.last_words_first: from day 2, the exiled player's last words before the skill question (狼王攝夢人)
 	BloodMoonSeal     bool      // bloodmoon.seal_after_explode (std, default on)
+	// Framework options of the seed presets (rules-more.md E0.1, G33–G40, H5, H6, H12).
+	SheriffPKWeight  float64 // sheriff.pk_weight: the sheriff's vote in the exile PK vote (0 = as sheriff.weight)
+	PKVoters         string  // sheriff.pk_voters: not_on_stage (A5.6) | never_ran (H6)
+	ExplodeWindows   string  // explode.windows: part_a (A11) | any_but_vote (seed 003) | any_speech (seed 001)
+	ExplodeLastWords bool    // explode.last_words: an exploded wolf gives last words (seed 001 指刀)
+	LastWordsMode    string  // last_words.mode: n1 (last_words.nights) | n1_n2 | n1_all_n2_single (G37)
+	SpeechStart      string  // sheriff.speech_start: clock (A8) | lowest | highest (H12)
+	SpeakingOrder    string  // speaking.order: sheriff_choice (A7) | sheriff_side_alternating | left_of_last_dead (H12)
 }
 
 // DefaultOptions are the shared settings of every seed-000 board.
@@ -45,6 +53,8 @@ func DefaultOptions() Options {
 		SpeechSeconds: 120, SheriffSeconds: 150, SpeechWarn: 30, LastWordsSeconds: 120,
 		SkillSeconds: 10, VoteSeconds: 10, SignupSeconds: 5, WithdrawSeconds: 10, ChoiceSeconds: 15,
 		ExplodeWolfSecs: 30, NightPace: PaceFixed, StepMinPercent: 40, BloodMoonSeal: true,
+		PKVoters: "not_on_stage", ExplodeWindows: "part_a", LastWordsMode: "n1",
+		SpeechStart: "clock", SpeakingOrder: "sheriff_choice",
 	}
 }
 
@@ -154,6 +164,29 @@ func optionFields() map[string]optionField {
 		"choice.seconds":               intOpt("sheriff choices (order, 歸票, badge)", 5, 120, func(o *Options) *int { return &o.ChoiceSeconds }),
 		"explode.wolf_seconds":         intOpt("an exploded wolf's 指刀 time", 5, 120, func(o *Options) *int { return &o.ExplodeWolfSecs }),
 		"night.min_percent":            intOpt("under night.pace=plausible, the shortest night step, % of its window (A15)", 10, 100, func(o *Options) *int { return &o.StepMinPercent }),
+		"sheriff.pk_weight": {"the sheriff's vote in the exile PK vote (same = as sheriff.weight; seed 003: 1)", func(o *Options, v string) error {
+			if v == "same" {
+				o.SheriffPKWeight = 0
+				return nil
+			}
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil || f < 1 || f > 3 || f*2 != float64(int(f*2)) {
+				return fmt.Errorf("want same, 1, 1.5, 2, 2.5 or 3, got %q", v)
+			}
+			o.SheriffPKWeight = f
+			return nil
+		}, func(o *Options) string {
+			if o.SheriffPKWeight == 0 {
+				return "same"
+			}
+			return strconv.FormatFloat(o.SheriffPKWeight, 'f', -1, 64)
+		}},
+		"sheriff.pk_voters":    enumOpt("who votes in the election PK: not_on_stage = everyone off the PK stage (A5.6); never_ran = only players who never ran (H6)", []string{"not_on_stage", "never_ran"}, func(o *Options) *string { return &o.PKVoters }),
+		"explode.windows":      enumOpt("when a wolf may explode by day: part_a = election speeches, 退水, exile-day speeches (A11); any_but_vote = also last words, the prince's speech, the sheriff's order and 歸票 (seed 003); any_speech = also last words and the prince's speech (seed 001)", []string{"part_a", "any_but_vote", "any_speech"}, func(o *Options) *string { return &o.ExplodeWindows }),
+		"explode.last_words":   boolOpt("an exploded wolf gives last words (seed 001 指刀)", func(o *Options) *bool { return &o.ExplodeLastWords }),
+		"last_words.mode":      enumOpt("which night deaths give last words: n1 = nights 1..last_words.nights; n1_n2 = nights 1 and 2 (seed 003 ②); n1_all_n2_single = all of night 1, night 2 only a single death (seed 001)", []string{"n1", "n1_n2", "n1_all_n2_single"}, func(o *Options) *string { return &o.LastWordsMode }),
+		"sheriff.speech_start": enumOpt("who opens the election speeches: clock = the clock rule (A8); lowest / highest = the lowest / highest candidate, ascending / descending (seed 001)", []string{"clock", "lowest", "highest"}, func(o *Options) *string { return &o.SpeechStart }),
+		"speaking.order":       enumOpt("the exile-day order: sheriff_choice = the sheriff picks 順/逆, else the clock (A7, A8); sheriff_side_alternating = the sheriff picks on his first day, the other side each later day; left_of_last_dead = without a sheriff, from the seat after the last to die (H12)", []string{"sheriff_choice", "sheriff_side_alternating", "left_of_last_dead"}, func(o *Options) *string { return &o.SpeakingOrder }),
 		"night.pace": {"night step length: fixed = the whole window, always (tournaments); plausible = a drawn length (A15)", func(o *Options, v string) error {
 			switch NightPace(v) {
 			case PaceFixed, PacePlausible:

@@ -170,9 +170,17 @@ func word(tok string) string {
 		return string(engine.WindowWithdraw)
 	case "@放逐":
 		return string(engine.WindowExile)
+	case "@白天":
+		return string(engine.WindowDay)
+	case "@遺言", "@遗言":
+		return windowLastWords
 	}
 	return tok
 }
+
+// windowLastWords is 自爆's @遺言: a last-words speech (explode.windows
+// any_speech or any_but_vote).
+const windowLastWords = "遺言"
 
 // sectionHeader parses 第N夜 / 第N天 / night N / day N.
 func sectionHeader(toks []string) (night bool, n int, ok bool) {
@@ -471,7 +479,7 @@ func parseDecision(kw string, toks []string) (Decision, error) {
 				}
 				d.Window = word(rest[0])
 				if d.Window == rest[0] {
-					return d, fmt.Errorf("unknown window %q (@警上 @退水 @放逐)", rest[0])
+					return d, fmt.Errorf("unknown window %q (@警上 @退水 @放逐 @白天 @遺言)", rest[0])
 				}
 				rest = rest[1:]
 			case word(rest[0]) == "帶走" && len(rest) >= 2:

@@ -569,6 +569,13 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 			return fail("自爆 %d 帶走 %d: seat %d is %s, not the white wolf king", d.Seats[0], d.Seats[1], d.Seats[0], r.g.RoleOf(d.Seats[0]).Name())
 		}
 		inWindow := p.Step == engine.WaitExplode || ((p.Step == engine.WaitSpeech || p.Step == engine.WaitWithdraw) && p.Window != engine.NoWindow && (d.Window == "" || engine.Window(d.Window) == p.Window))
+		// explode.windows: last words (@遺言), the sheriff's order and 歸票 (@白天)
+		switch {
+		case d.Window == windowLastWords:
+			inWindow = p.Step == engine.WaitSpeech && p.Kind == string(engine.SpeechLastWords) && p.Window != engine.NoWindow
+		case p.Step == engine.WaitOrder || p.Step == engine.WaitGuide:
+			inWindow = p.Window != engine.NoWindow && (d.Window == "" || engine.Window(d.Window) == p.Window)
+		}
 		if !inWindow {
 			return false, nil, nil
 		}
