@@ -227,7 +227,7 @@ func (p *parser) line(n int, raw string) error {
 		}
 		p.at.options[f[1]] = n
 	default:
-		return p.errorf(n, "unknown directive %q (want id, name, players, roles, win, night, preset or option)", f[0])
+		return p.errorf(n, "unknown directive %q (want id, name, players, roles, win, night or option)", f[0])
 	}
 	return nil
 }

@@ -258,5 +258,10 @@ func (d *Driver) Choices(p engine.Prompt) []engine.Input {
 			out = append(out, gest(d.pick(d.present()), engine.ActBoom))
 		}
 	}
+	// explode.windows=any_but_vote opens the sheriff's order and 歸票 too
+	// (never on the seed-000 boards' defaults: no extra draw there)
+	if (p.Step == engine.WaitOrder || p.Step == engine.WaitGuide) && p.Window != "" && d.chance(4) {
+		out = append([]engine.Input{gest(d.pick(d.present()), engine.ActBoom)}, out...)
+	}
 	return out
 }
