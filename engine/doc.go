@@ -43,7 +43,8 @@
 //	prince    定序王子's window on an exile result: ActBoom reveals
 //
 // Explosion windows (Window): 警上 (election speeches), 退水 (withdrawal),
-// 放逐 (exile-day speeches; also the knight's duel). Winners (Winner): 好人,
+// 放逐 (exile-day speeches; also the knight's duel), 白天 (the further day
+// windows of explode.windows: last words, the sheriff's order and 歸票). Winners (Winner): 好人,
 // 狼人, 流局 (judge's void), 第三方 (a third camp). Causes of death (Cause):
 // wolf poison exile shot explode taken duel charm dq reflect dream hunt
 // check grief assassinate gamble trade. Record types (RecordType): phase death vote sheriff check exile
@@ -62,6 +63,7 @@
 //	io.go          inputs, effects, records, errors
 //	board.go       Board, Step, NightPlan
 //	options.go     a board's rule options
+//	preset.go      the seed presets: bundles of option values (rules-more.md E0.1)
 //	roles.go       the role table (every trait of every role), step kinds, hooksFor, roleStates
 //	hooks.go       roleHooks: the points where a role plugs into the shared phases
 //	win.go         the win check (A12, rules-more.md D0.2): 屠邊, 屠城, third camps
