@@ -634,7 +634,19 @@ func (r *runner) why(d Decision) string {
 		return fmt.Sprintf(" (seat %d went out by %s: no skill window)", d.Seats[0], causes(v.Causes))
 	case KBadge:
 		return " (no sheriff left the game in this section)"
-	case KExplode, KDuel:
+	case KExplode:
+		windows := ""
+		if r.g != nil {
+			windows = r.g.Board().Options.ExplodeWindows
+		}
+		switch windows {
+		case "any_speech":
+			return " (no explosion window came: election speeches, 退水, exile-day speeches, last words)"
+		case "any_but_vote":
+			return " (no explosion window came: election speeches, 退水, exile-day speeches, last words, the sheriff's order and 歸票)"
+		}
+		return " (no explosion window came: election speeches, 退水, exile-day speeches)"
+	case KDuel:
 		return " (no explosion window came: election speeches, 退水, exile-day speeches)"
 	case KVote:
 		return fmt.Sprintf(" (no %s vote came in this section)", d.VoteKind)
