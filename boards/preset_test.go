@@ -21,7 +21,7 @@ func TestPresetDirective(t *testing.T) {
 		{"seed003", map[string]string{
 			"sheriff.weight": "2", "sheriff.pk_weight": "1", "sheriff.pk_voters": "never_ran",
 			"explode.windows": "any_but_vote", "explode.last_words": "false",
-			"idiot.keeps_badge": "false", "speaking.clock_rule": "minute_mod_n",
+			"idiot.keeps_badge": "false", "speaking.clock_rule": "minute_mod_n", "idiot.interject": "true",
 			// venue choices stay at the defaults
 			"last_words.mode": "n1", "sheriff.double_explode": "true", "witch.self_save": "never",
 		}},
@@ -29,7 +29,7 @@ func TestPresetDirective(t *testing.T) {
 			"sheriff.weight": "2", "sheriff.pk_weight": "same", "sheriff.pk_voters": "never_ran",
 			"sheriff.double_explode": "false", "explode.windows": "any_speech", "explode.last_words": "true",
 			"last_words.mode": "n1_all_n2_single", "speaking.order": "sheriff_side_alternating",
-			"sheriff.speech_start": "lowest", "speaking.clock_rule": "minute_mod_n",
+			"sheriff.speech_start": "lowest", "speaking.clock_rule": "minute_mod_n", "idiot.interject": "false",
 		}},
 	} {
 		b, err := Parse("t.board", src(lID, lName, lPlayers, lRoles, "preset "+c.preset, lNight1, lNight2))

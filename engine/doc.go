@@ -30,7 +30,7 @@
 //
 //	night     the night step Prompt.Kind (a StepKind: wolves, seer, witch…); its actors point (ActTarget) or gesture (ActUp, ActDown, ActWave)
 //	signup    night 1, every living player: ActHand to run for sheriff
-//	speech    the speaker (Prompt.Seat; Kind: sheriff sheriff-pk exile exile-pk last-words prince); the pedal ends it; ActBoom in a window
+//	speech    the speaker (Prompt.Seat; Kind: sheriff sheriff-pk exile exile-pk last-words prince); the pedal ends it (or grants a revealed idiot's interjection, idiot.interject); ActBoom in a window
 //	withdraw  the candidates: ActHand to withdraw (退水); ActBoom allowed
 //	vote      the voters (Kind: sheriff sheriff-pk exile exile-pk): ActTarget (0 or ActWave = abstain)
 //	skill     a dead player whose death leaves a shot: ActUp, then ActTarget; ActWave = none

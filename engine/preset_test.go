@@ -17,11 +17,11 @@ import (
 func TestPresetKeys(t *testing.T) {
 	want := map[string]string{
 		"seed003": "sheriff.weight=2 sheriff.pk_weight=1 sheriff.pk_voters=never_ran explode.windows=any_but_vote " +
-			"explode.last_words=off idiot.keeps_badge=off speaking.clock_rule=minute_mod_n " +
+			"explode.last_words=off idiot.interject=on idiot.keeps_badge=off speaking.clock_rule=minute_mod_n " +
 			"night_order.preset=seed003 cupid.category=by_ratio lovers.cupid_must_die=off",
 		"seed001": "sheriff.weight=2 sheriff.pk_voters=never_ran sheriff.double_explode=off explode.windows=any_speech " +
 			"explode.last_words=on last_words.mode=n1_all_n2_single speaking.order=sheriff_side_alternating " +
-			"sheriff.speech_start=lowest speaking.clock_rule=minute_mod_n lovers.no_mutual_vote=on " +
+			"sheriff.speech_start=lowest speaking.clock_rule=minute_mod_n idiot.interject=off lovers.no_mutual_vote=on " +
 			"lovers.grief_blocks_skill=on hunter.shoot_causes=any_but_poison_grief night.skip_dead_revealed_hunter=on",
 	}
 	known := map[string]bool{}
@@ -262,4 +262,97 @@ func sheriffHalves(o engine.Options, kind string) int {
 		w = o.SheriffPKWeight
 	}
 	return int(w*2 + 0.5)
+}
+
+// TestIdiotInterject (idiot.interject, seed 003): a revealed idiot's key
+// during another player's speech cues the judge; the pedal then grants 15 s
+// ("X號玩家插話" … "插話結束") and the speech goes on; the next pedal ends
+// it. Off (the default), the key is refused.
+func TestIdiotInterject(t *testing.T) {
+	// seats: 1 2 wolves, 3 seer, 4 witch, 5 hunter, 6 idiot, 7 8 wolves, 9-12 villagers
+	deal := []engine.Role{"werewolf", "werewolf", "seer", "witch", "hunter", "idiot", "werewolf", "werewolf", "villager", "villager", "villager", "villager"}
+	for _, on := range []bool{false, true} {
+		b := newGame(t, "seer-witch-hunter-idiot", 1).Board()
+		b.Options.IdiotInterject = on
+		g, err := engine.New(engine.Config{Board: b, Deal: deal, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := bots.New(g, 1)
+		var said []string
+		var fifteen engine.TimerID
+		d.OnApply = func(_ engine.Input, effs []engine.Effect) {
+			for _, e := range effs {
+				if e.Kind == engine.EffSay || e.Kind == engine.EffCue {
+					said = append(said, e.Line)
+				}
+				if e.Kind == engine.EffTimerStart && e.Seconds == 15 {
+					fifteen = e.Timer
+				}
+			}
+		}
+		if err := d.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// day 1: everyone votes the idiot out: he reveals and stays
+		p := advanceTo(t, g, d, "vote", "exile")
+		for _, v := range p.Actors {
+			if err := d.Apply(engine.SeatTarget(v, 6)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !g.Seat(6).Revealed {
+			advanceTo(t, g, d, "night", "wolves")
+		}
+		if !g.Seat(6).Revealed {
+			t.Fatal("the idiot did not reveal")
+		}
+		// day 2: another player's speech
+		var sp engine.Prompt
+		for {
+			sp = advanceTo(t, g, d, "speech", "exile")
+			if sp.Seat != 6 {
+				break
+			}
+			if err := d.Advance(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		err = d.Apply(engine.SeatGesture(6, engine.ActBoom))
+		if !on {
+			if !engine.IsCode(err, engine.ErrRule) {
+				t.Errorf("off: the idiot's key: %v, want refused", err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("on: the idiot's key: %v", err)
+		}
+		if err := d.Apply(engine.SeatGesture(6, engine.ActBoom)); !engine.IsCode(err, engine.ErrNotNow) {
+			t.Errorf("a second request in one speech: %v", err)
+		}
+		said, fifteen = nil, 0
+		if err := d.Apply(engine.Pedal(engine.PedalShort)); err != nil {
+			t.Fatal(err)
+		}
+		if fifteen == 0 {
+			t.Fatal("no 15 s timer for the interjection")
+		}
+		if err := d.Apply(engine.TimerExpired(fifteen)); err != nil {
+			t.Fatal(err)
+		}
+		if q := g.Awaiting(); q.Step != sp.Step || q.Seat != sp.Seat {
+			t.Errorf("the speech did not go on: now %s seat %d", q.Step, q.Seat)
+		}
+		if got := strings.Join(said, " "); got != "idiot.interject idiot.interject.end" {
+			t.Errorf("said %q", got)
+		}
+		said = nil
+		if err := d.Apply(engine.Pedal(engine.PedalShort)); err != nil {
+			t.Fatal(err)
+		}
+		if len(said) == 0 || said[0] != "speech.end" {
+			t.Errorf("the next pedal: said %v, want the speech's end", said)
+		}
+	}
 }

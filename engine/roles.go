@@ -353,4 +353,5 @@ type roleStates struct {
 	gargoyle gargoyleState
 	grave    gravekeeperState
 	prince   princeState
+	idiot    idiotState
 }

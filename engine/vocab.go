@@ -32,6 +32,9 @@ const (
 	SpeechExilePK   SpeechKind = "exile-pk"
 	SpeechLastWords SpeechKind = "last-words"
 	SpeechPrince    SpeechKind = "prince"
+	// SpeechInterject: a revealed idiot cuts into another player's speech
+	// (idiot.interject).
+	SpeechInterject SpeechKind = "interject"
 )
 
 // VoteKind is the kind of a vote (Prompt.Kind, Record.Kind of a vote).

@@ -66,6 +66,11 @@ const (
 	KTake                     // internal: the white wolf king's 帶走 after 自爆
 )
 
+// KInterject is 插話 Seats[0]: a revealed idiot cuts into the next speech of
+// another player (idiot.interject). Numbered apart from the block above, so
+// kinds appended there by other roles never share its value.
+const KInterject Kind = 1000
+
 // Decision is one line of a section.
 type Decision struct {
 	Line     int
@@ -126,6 +131,8 @@ func keyword(tok string) string {
 		return "自爆"
 	case "決鬥", "决斗", "決斗", "duel":
 		return "決鬥"
+	case "插話", "插话", "interject":
+		return "插話"
 	case "歸票", "归票", "guide":
 		return "歸票"
 	case "翻牌", "reveal":
@@ -497,6 +504,13 @@ func parseDecision(kw string, toks []string) (Decision, error) {
 			}
 		}
 		return d, nil
+	case "插話":
+		d.Kind = KInterject
+		if err = need(1); err != nil {
+			return d, err
+		}
+		d.Seats, err = seatList(args)
+		return d, err
 	case "決鬥":
 		d.Kind = KDuel
 		if err = need(2); err != nil {

@@ -591,6 +591,13 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 			return false, nil, nil
 		}
 		return ok(r.seatInputs(d, target(p.Seat, d.Seats[1])))
+	case KInterject:
+		// the idiot's guarded key during another player's speech; the
+		// judge's next pedal (the runner's, as an idle judge) grants it
+		if p.Step != engine.WaitSpeech || p.Seat == d.Seats[0] {
+			return false, nil, nil
+		}
+		return ok(r.seatInputs(d, gesture(d.Seats[0], engine.ActBoom)))
 	case KDuel:
 		if role := r.g.RoleOf(d.Seats[0]); role != engine.Knight {
 			return fail("決鬥: seat %d is %s, not the knight", d.Seats[0], role.Name())
@@ -648,6 +655,8 @@ func (r *runner) why(d Decision) string {
 		return " (no explosion window came: election speeches, 退水, exile-day speeches)"
 	case KDuel:
 		return " (no explosion window came: election speeches, 退水, exile-day speeches)"
+	case KInterject:
+		return " (no other player's speech came)"
 	case KVote:
 		return fmt.Sprintf(" (no %s vote came in this section)", d.VoteKind)
 	case KSignup:

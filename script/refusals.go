@@ -49,6 +49,7 @@ var Refusals = map[string]string{
 	"locked":          "{role}今天被封鎖，不能發動技能",
 	"no-window":       "現在不能自爆或發動技能",
 	"cannot-explode":  "{seat}不能自爆",
+	"no-interject":    "{seat}只能在其他玩家發言時插話，每段發言一次",
 	"seat-out":        "{seat}已出局",
 	"already-paused":  "遊戲已經暫停",
 	"not-paused":      "遊戲沒有暫停",
