@@ -44,6 +44,13 @@
 //	                a rule option (rules.md, engine.OptionNames), set with
 //	                engine.Options.Set on top of engine.DefaultOptions; each
 //	                key at most once.
+//	preset NAME     optional, once, before every option line. A seed preset
+//	                (seed003 or seed001, rules-more.md E0.1): a bundle of
+//	                option values (engine.PresetSettings) applied on top of
+//	                engine.DefaultOptions; the option lines after it override
+//	                it. A key of the bundle that this build does not know (a
+//	                role option still to come) is skipped. Format writes the
+//	                preset back, and only the options that differ from it.
 //
 // A STEP is
 //
@@ -101,7 +108,8 @@
 //   - night plans that do not start at night 1, overlap, leave a gap, or do
 //     not end with an open "N-" plan;
 //   - an unknown option, a bad option value (engine.Options.Set's message)
-//     or a repeated option.
+//     or a repeated option;
+//   - an unknown or repeated preset, or a preset after an option line.
 //
 // Problems of one line are reported at that line; problems between lines
 // (a step whose role is missing from the composition, a plan gap) at the

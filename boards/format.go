@@ -11,7 +11,8 @@ import (
 
 // Format writes a board in the file format. For a board that passes
 // Validate, Parse(b.Source, Format(b)) gives back an equal board. Options
-// are written only where they differ from engine.DefaultOptions.
+// are written only where they differ from engine.DefaultOptions (with the
+// board's preset applied, when it has one).
 func Format(b *engine.Board) []byte {
 	var w bytes.Buffer
 	fmt.Fprintf(&w, "id       %s\n", b.ID)
@@ -41,6 +42,10 @@ func Format(b *engine.Board) []byte {
 		fmt.Fprintf(&w, "night %-4s %s\n", nightSpec(p), strings.Join(steps, " "))
 	}
 	def := engine.DefaultOptions()
+	if b.Preset != "" {
+		fmt.Fprintf(&w, "preset %s\n", b.Preset)
+		_, _ = def.ApplyPreset(b.Preset) // Validate checked the name
+	}
 	for _, key := range engine.OptionNames() {
 		v, _ := b.Options.Get(key)
 		if d, _ := def.Get(key); v != d {

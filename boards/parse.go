@@ -47,6 +47,7 @@ type lines struct {
 	id, name, players, roles, win int
 	nights                        []int // the line of b.Nights[i]
 	options                       map[string]int
+	preset                        int
 }
 
 func (l *lines) night(i int) int {
@@ -206,6 +207,21 @@ func (p *parser) line(n int, raw string) error {
 			return p.errorf(n, "win %q: want 屠邊 (wolves kill every god or every villager) or 屠城 (wolves kill everyone)", f[1])
 		}
 		p.b.Win = w
+	case "preset":
+		if err := p.once(n, "preset", &p.at.preset); err != nil {
+			return err
+		}
+		if len(f) != 2 {
+			return p.errorf(n, "preset wants one name (%s), got %d words", strings.Join(engine.PresetNames(), " or "), len(f)-1)
+		}
+		for k, at := range p.at.options {
+			return p.errorf(n, "preset must come before the option lines (option %s on line %d)", k, at)
+		}
+		// keys of roles this build lacks are pending (engine.ApplyPreset)
+		if _, err := p.b.Options.ApplyPreset(f[1]); err != nil {
+			return p.errorf(n, "%s", err.Error())
+		}
+		p.b.Preset = f[1]
 	case "option":
 		if len(f) != 3 {
 			return p.errorf(n, "option wants KEY VALUE, got %d words", len(f)-1)
@@ -613,6 +629,11 @@ func validate(b *engine.Board, at *lines) error {
 		return e(at.roles, "the wolves (狼人) have no night step")
 	}
 
+	if b.Preset != "" {
+		if _, ok := engine.PresetSettings(b.Preset); !ok {
+			return e(at.preset, "unknown preset %q (want %s)", b.Preset, strings.Join(engine.PresetNames(), " or "))
+		}
+	}
 	// Options: every value must be one Options.Set accepts.
 	for _, key := range engine.OptionNames() {
 		v, _ := b.Options.Get(key)

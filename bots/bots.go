@@ -315,5 +315,15 @@ func (d *Driver) Choices(p engine.Prompt) []engine.Input {
 			out = append(out, gest(d.pick(d.present()), engine.ActBoom))
 		}
 	}
+	// explode.windows=any_but_vote opens the sheriff's order and 歸票 too
+	// (never on the seed-000 boards' defaults: no extra draw there)
+	if (p.Step == engine.WaitOrder || p.Step == engine.WaitGuide) && p.Window != "" && d.chance(4) {
+		out = append([]engine.Input{gest(d.pick(d.present()), engine.ActBoom)}, out...)
+	}
+	// idiot.interject: a revealed idiot may cut into a speech (a random
+	// seat tries; only under the option: no extra draw otherwise)
+	if p.Step == engine.WaitSpeech && d.G.Board().Options.IdiotInterject && d.chance(10) {
+		out = append(out, gest(d.pick(d.present()), engine.ActBoom))
+	}
 	return out
 }

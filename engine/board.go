@@ -56,6 +56,9 @@ type Board struct {
 	// (第三方) when every living player belongs to it; the good side needs
 	// every member out (rules-more.md D0.2).
 	Third [][]int
+	// Preset is the seed preset the board's options start from ("" = none;
+	// seed003, seed001: PresetSettings).
+	Preset string
 }
 
 // Bottom is the number of bottom cards: the cards beyond the seats.

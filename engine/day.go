@@ -32,7 +32,11 @@ func (g *Game) nightResults() {
 	g.boardEvent(func(h *roleHooks) func(*Game) { return h.results })
 	dead := sortedCopy(g.pending)
 	g.pending = nil
-	words := g.night <= g.opt.LastWordsNights
+	g.el.spk.lastDead = 0 // H12: a 平安夜 leaves the clock rule
+	if len(dead) > 0 {
+		g.el.spk.lastDead = dead[len(dead)-1] // several: the highest seat
+	}
+	words := g.nightWords(len(dead))
 	if len(dead) == 0 {
 		g.say("day.peaceful")
 	} else {
@@ -229,6 +233,7 @@ func (g *Game) shoot(b *batch, s, t int) {
 	if g.hitTakenOver(t, CauseShot) {
 		return // 老流氓: not dead yet
 	}
+	g.el.spk.lastDead = t
 	b.insertAfter(s, t, b.wordsOf(s))
 	g.shooter = s
 	g.dies(t, CauseShot, false)
@@ -321,7 +326,7 @@ func (g *Game) lastWords(b *batch) {
 					g.say(l, s) // silenced (silence.blocks_last_words)
 					return
 				}
-				g.speechSaying(line, SpeechLastWords, s, g.opt.LastWordsSeconds, NoWindow)
+				g.speechSaying(line, SpeechLastWords, s, g.opt.LastWordsSeconds, g.dayWindow(false))
 			})
 		}
 	}
@@ -345,37 +350,6 @@ func (g *Game) leave(b *batch) {
 	}
 }
 
-// joinGrief: the seats that died of grief (殉情) with a day death of batch b
-// join it right after that seat, with its last words (A10: out at the same
-// time); each turn says "X號玩家殉情", then asks for the skill.
-func (g *Game) joinGrief(b *batch, after int) []func() {
-	var t []func()
-	for _, s := range g.cs.together {
-		b.insertAfter(after, s, b.wordsOf(after))
-		after = s
-		t = append(t, func() { g.say("day.grief", s) }, func() { g.skillStep(b, s) })
-	}
-	g.cs.together = nil
-	return t
-}
-
-// griefTasks: the turn of seats that died of grief by day with a death that
-// has no batch (an explosion, a duel, a take, a charm, a DQ): "X號玩家殉情",
-// then skill, badge, last words and leaving as a batch of their own.
-func (g *Game) griefTasks() []func() {
-	if len(g.cs.together) == 0 {
-		return nil
-	}
-	b := &batch{}
-	var t []func()
-	for _, s := range g.cs.together {
-		b.entries = append(b.entries, lwEntry{seat: s, words: true})
-		t = append(t, func() { g.say("day.grief", s) })
-	}
-	g.cs.together = nil
-	return append(t, g.deathTasks(b)...)
-}
-
 // nightfall: "所有玩家戴盔，天黑請閉眼".
 func (g *Game) nightfall() {
 	if t := g.griefTasks(); t != nil {
@@ -384,4 +358,16 @@ func (g *Game) nightfall() {
 	}
 	g.say("day.nightfall")
 	g.beginNight()
+}
+
+// nightWords: do the deaths of the night just ended give last words
+// (last_words.mode, G37)? n1 keeps last_words.nights (A6).
+func (g *Game) nightWords(dead int) bool {
+	switch g.opt.LastWordsMode {
+	case "n1_n2":
+		return g.night <= 2
+	case "n1_all_n2_single":
+		return g.night == 1 || (g.night == 2 && dead == 1)
+	}
+	return g.night <= g.opt.LastWordsNights
 }

@@ -30,7 +30,7 @@
 //
 //	night     the night step Prompt.Kind (a StepKind: wolves, seer, witch…); its actors point (ActTarget) or gesture (ActUp, ActDown, ActWave)
 //	signup    night 1, every living player: ActHand to run for sheriff
-//	speech    the speaker (Prompt.Seat; Kind: sheriff sheriff-pk exile exile-pk last-words prince); the pedal ends it; ActBoom in a window
+//	speech    the speaker (Prompt.Seat; Kind: sheriff sheriff-pk exile exile-pk last-words prince); the pedal ends it (or grants a revealed idiot's interjection, idiot.interject); ActBoom in a window
 //	withdraw  the candidates: ActHand to withdraw (退水); ActBoom allowed
 //	vote      the voters (Kind: sheriff sheriff-pk exile exile-pk): ActTarget (0 or ActWave = abstain)
 //	skill     a dead player whose death leaves a shot: ActUp, then ActTarget; ActWave = none
@@ -43,7 +43,8 @@
 //	prince    定序王子's window on an exile result: ActBoom reveals
 //
 // Explosion windows (Window): 警上 (election speeches), 退水 (withdrawal),
-// 放逐 (exile-day speeches; also the knight's duel). Winners (Winner): 好人,
+// 放逐 (exile-day speeches; also the knight's duel), 白天 (the further day
+// windows of explode.windows: last words, the sheriff's order and 歸票). Winners (Winner): 好人,
 // 狼人, 流局 (judge's void), 第三方 (a third camp). Causes of death (Cause):
 // wolf poison exile shot explode taken duel charm dq reflect dream hunt
 // check grief assassinate gamble trade. Record types (RecordType): phase death vote sheriff check exile
@@ -64,6 +65,7 @@
 //	io.go          inputs, effects, records, errors
 //	board.go       Board, Step, NightPlan; Cards (the deal's cards, thief.extra_cards)
 //	options.go     a board's rule options
+//	preset.go      the seed presets: bundles of option values (rules-more.md E0.1)
 //	roles.go       the role table (every trait of every role), hooksFor
 //	steps.go       the night step kinds and the role acting in each
 //	states.go      roleStates: each role's own state, a field per role

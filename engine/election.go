@@ -12,6 +12,8 @@ type election struct {
 	withdrawn  map[int]bool
 	order      []int // the candidates' speaking order
 	lit        bool  // candidates' lights are red
+
+	spk speaking // speaking.order's memory of earlier days (speech.go)
 }
 
 func (e *election) isCandidateLit(s int) bool { return e.lit && contains(e.candidates, s) }
@@ -41,7 +43,7 @@ func (g *Game) electionOpen() {
 	for _, c := range g.el.candidates {
 		g.light(c, LightRed, false)
 	}
-	g.el.order = g.clockOrder(g.opt.ClockRule, func(s int) bool { return contains(g.onStage(), s) })
+	g.el.order = g.electionOrder(func(s int) bool { return contains(g.onStage(), s) })
 	var t []func()
 	for _, c := range g.el.order {
 		t = append(t, func() {
@@ -166,6 +168,9 @@ func (g *Game) electionPK(top []int) {
 			}
 		}
 		voters := g.pkVoters(stage)
+		if g.opt.PKVoters == "never_ran" {
+			voters = g.electionVoters() // H6: only those who never ran vote again
+		}
 		if len(voters) == 0 || len(stage) == 0 {
 			g.noSheriff()
 			return

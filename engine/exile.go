@@ -7,7 +7,15 @@ package engine
 func (g *Game) exileDay() {
 	sh := g.sheriff
 	if sh != 0 && g.present(sh) {
+		if g.opt.SpeakingOrder == "sheriff_side_alternating" && g.el.spk.lastDir != 0 {
+			g.exileSpeeches(g.sheriffOrder(sh, -g.el.spk.lastDir)) // H12: the other side today
+			return
+		}
 		g.orderStep(sh)
+		return
+	}
+	if g.opt.SpeakingOrder != "sheriff_choice" && g.el.spk.lastDead != 0 {
+		g.exileSpeeches(g.fromSeat(g.el.spk.lastDead)) // H12: left of the last to die
 		return
 	}
 	rule := g.opt.ExileClockRule
@@ -19,7 +27,7 @@ func (g *Game) exileDay() {
 
 // orderStep: the sheriff's 順 (up) or 逆 (down); time running out means 順.
 func (g *Game) orderStep(sh int) {
-	st := &step{name: WaitOrder, seat: sh, actors: []int{sh}}
+	st := &step{name: WaitOrder, seat: sh, actors: []int{sh}, window: g.dayWindow(true)}
 	g.wait(st)
 	g.say("exile.order.ask")
 	dir := 1
@@ -36,6 +44,7 @@ func (g *Game) orderStep(sh int) {
 	}
 	done := func() {
 		g.finish(st)
+		g.el.spk.lastDir = dir // sheriff_side_alternating: the other side tomorrow
 		var order []int
 		for i := 1; i < g.n; i++ {
 			s := ((sh-1+i*dir)%g.n+g.n)%g.n + 1
@@ -78,7 +87,7 @@ func (g *Game) guide() {
 	if sh == 0 || !g.present(sh) {
 		return
 	}
-	st := &step{name: WaitGuide, seat: sh, actors: []int{sh}}
+	st := &step{name: WaitGuide, seat: sh, actors: []int{sh}, window: g.dayWindow(true)}
 	g.wait(st)
 	g.say("guide.ask")
 	var picks []int

@@ -107,6 +107,17 @@ func (g *Game) explode(s int, window Window) {
 		t = append(t, h.exploded(g, s, poisoned)...)
 	}
 	t = append(t, g.griefTasks()...)
+	if g.opt.ExplodeLastWords {
+		// explode.last_words (seed 001 "狼人自爆可以留遺言（又稱為指刀）")
+		t = append(t, func() {
+			g.speechSaying("lastwords.start", SpeechLastWords, s, g.opt.LastWordsSeconds, NoWindow)
+		})
+	}
+	if window == WindowDay {
+		// an explosion in last words cuts that batch short: whoever is out
+		// leaves now (A6's "請離場")
+		t = append(t, g.leaveOut)
+	}
 	switch window {
 	case WindowElection:
 		if !g.el.resumed && g.opt.DoubleExplode {
@@ -130,4 +141,36 @@ func (g *Game) causedBy(s int, c Cause) bool {
 		}
 	}
 	return false
+}
+
+// dayWindow is the explosion window of a day step that part A closes
+// (explode.windows): last words under any_speech and any_but_vote, the
+// sheriff's order and 歸票 under any_but_vote only (choice).
+func (g *Game) dayWindow(choice bool) Window {
+	switch g.opt.ExplodeWindows {
+	case "any_but_vote":
+		return WindowDay
+	case "any_speech":
+		if !choice {
+			return WindowDay
+		}
+	}
+	return NoWindow
+}
+
+// leaveOut: "X號玩家請離場" for every player out whose light is still on.
+func (g *Game) leaveOut() {
+	var gone []int
+	for s := 1; s <= g.n; s++ {
+		if g.seats[s].out && !g.seats[s].lightOff {
+			gone = append(gone, s)
+		}
+	}
+	if len(gone) == 0 {
+		return
+	}
+	g.say("day.leave", gone...)
+	for _, s := range gone {
+		g.lightOff(s)
+	}
 }

@@ -223,7 +223,7 @@ type Tally struct{ Seat, Halves int }
 //	         a player is given (the seer's, the gravekeeper's…)
 //	exile    Day, Seat (0 = nobody)
 //	reveal   Seat, Role
-//	speech   Day, Kind (sheriff sheriff-pk exile exile-pk last-words prince), Seat
+//	speech   Day, Kind (sheriff sheriff-pk exile exile-pk last-words prince interject), Seat
 //	result   Result (好人 | 狼人 | 流局)
 //	penalty  Seat, Points
 //	action   Kind, By, Target, When: a choice for the 復盤 (kill save poison
@@ -302,6 +302,7 @@ const (
 	ReasonLocked        Reason = "locked"         // Role: locked by 蝕時狼妃 today
 	ReasonNoWindow      Reason = "no-window"      // no explosion window now
 	ReasonCannotExplode Reason = "cannot-explode" // Seat
+	ReasonNoInterject   Reason = "no-interject"   // Seat: a revealed idiot cuts in only during another player's speech, once
 	ReasonSeatOut       Reason = "seat-out"       // Seat: the acting seat is out
 	ReasonAlreadyPaused Reason = "already-paused"
 	ReasonNotPaused     Reason = "not-paused"

@@ -70,6 +70,15 @@ type Options struct {
 	NoMutualVote        bool   // lovers.no_mutual_vote: a lover may not vote for the partner (exile and PK votes)
 	GriefBlocksSkill    bool   // lovers.grief_blocks_skill: a player who dies of grief has no skill
 	SuccubusLaterNights string // succubus.later_nights: with_wolves | asleep
+	// Framework options of the seed presets (rules-more.md E0.1, G33–G40, H5, H6, H12).
+	SheriffPKWeight  float64 // sheriff.pk_weight: the sheriff's vote in the exile PK vote (0 = as sheriff.weight)
+	PKVoters         string  // sheriff.pk_voters: not_on_stage (A5.6) | never_ran (H6)
+	ExplodeWindows   string  // explode.windows: part_a (A11) | any_but_vote (seed 003) | any_speech (seed 001)
+	ExplodeLastWords bool    // explode.last_words: an exploded wolf gives last words (seed 001 指刀)
+	LastWordsMode    string  // last_words.mode: n1 (last_words.nights) | n1_n2 | n1_all_n2_single (G37)
+	SpeechStart      string  // sheriff.speech_start: clock (A8) | lowest | highest (H12)
+	SpeakingOrder    string  // speaking.order: sheriff_choice (A7) | sheriff_side_alternating | left_of_last_dead (H12)
+	IdiotInterject   bool    // idiot.interject: a revealed idiot may cut into a speech for 15 s, the judge's pedal granting it (seed 003)
 }
 
 // DefaultOptions are the shared settings of every seed-000 board.
@@ -87,6 +96,8 @@ func DefaultOptions() Options {
 		BearNeighbours:    "nearest_living",
 		CupidWolfPairSide: "wolves", CupidCategory: "neither", CupidMaySkip: "on", MixedPairCamp: "third",
 		CupidMustDie: true, NoMutualVote: true, GriefBlocksSkill: true, SuccubusLaterNights: "with_wolves",
+		PKVoters: "not_on_stage", ExplodeWindows: "part_a", LastWordsMode: "n1",
+		SpeechStart: "clock", SpeakingOrder: "sheriff_choice",
 	}
 }
 
@@ -229,6 +240,30 @@ func optionFields() map[string]optionField {
 		"bear.sees_hidden_wolf":        boolOpt("a 隱狼 next to the bear makes it roar", func(o *Options) *bool { return &o.BearSeesHidden }),
 		"wildchild.self_model":         boolOpt("野孩子 may pick itself as its model (it then never turns)", func(o *Options) *bool { return &o.WildChildSelf }),
 		"hiddenwolf.may_explode":       boolOpt("隱狼 may explode by day", func(o *Options) *bool { return &o.HiddenWolfBoom }),
+		"sheriff.pk_weight": {"the sheriff's vote in the exile PK vote (same = as sheriff.weight; seed 003: 1)", func(o *Options, v string) error {
+			if v == "same" {
+				o.SheriffPKWeight = 0
+				return nil
+			}
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil || f < 1 || f > 3 || f*2 != float64(int(f*2)) {
+				return fmt.Errorf("want same, 1, 1.5, 2, 2.5 or 3, got %q", v)
+			}
+			o.SheriffPKWeight = f
+			return nil
+		}, func(o *Options) string {
+			if o.SheriffPKWeight == 0 {
+				return "same"
+			}
+			return strconv.FormatFloat(o.SheriffPKWeight, 'f', -1, 64)
+		}},
+		"sheriff.pk_voters":    enumOpt("who votes in the election PK: not_on_stage = everyone off the PK stage (A5.6); never_ran = only players who never ran (H6)", []string{"not_on_stage", "never_ran"}, func(o *Options) *string { return &o.PKVoters }),
+		"explode.windows":      enumOpt("when a wolf may explode by day: part_a = election speeches, 退水, exile-day speeches (A11); any_but_vote = also last words, the prince's speech, the sheriff's order and 歸票 (seed 003); any_speech = also last words and the prince's speech (seed 001)", []string{"part_a", "any_but_vote", "any_speech"}, func(o *Options) *string { return &o.ExplodeWindows }),
+		"idiot.interject":      boolOpt("a revealed idiot may ask (guarded key) to cut into another player's speech; the judge's pedal grants 15 s (seed 003)", func(o *Options) *bool { return &o.IdiotInterject }),
+		"explode.last_words":   boolOpt("an exploded wolf gives last words (seed 001 指刀)", func(o *Options) *bool { return &o.ExplodeLastWords }),
+		"last_words.mode":      enumOpt("which night deaths give last words: n1 = nights 1..last_words.nights; n1_n2 = nights 1 and 2 (seed 003 ②); n1_all_n2_single = all of night 1, night 2 only a single death (seed 001)", []string{"n1", "n1_n2", "n1_all_n2_single"}, func(o *Options) *string { return &o.LastWordsMode }),
+		"sheriff.speech_start": enumOpt("who opens the election speeches: clock = the clock rule (A8); lowest / highest = the lowest / highest candidate, ascending / descending (seed 001)", []string{"clock", "lowest", "highest"}, func(o *Options) *string { return &o.SpeechStart }),
+		"speaking.order":       enumOpt("the exile-day order: sheriff_choice = the sheriff picks 順/逆, else the clock (A7, A8); sheriff_side_alternating = the sheriff picks on his first day, the other side each later day; left_of_last_dead = without a sheriff, from the seat after the last to die (H12)", []string{"sheriff_choice", "sheriff_side_alternating", "left_of_last_dead"}, func(o *Options) *string { return &o.SpeakingOrder }),
 		"night.pace": {"night step length: fixed = the whole window, always (tournaments); plausible = a drawn length (A15)", func(o *Options, v string) error {
 			switch NightPace(v) {
 			case PaceFixed, PacePlausible:

@@ -197,7 +197,7 @@ func (v *invariants) check(in engine.Input, effs []engine.Effect) {
 				if b.Target > 0 {
 					w := 2
 					if b.Voter == v.sheriff {
-						w = 3
+						w = sheriffHalves(v.g.Board().Options, r.Kind)
 					}
 					want[b.Target] += w
 				}

@@ -3,7 +3,69 @@ package engine
 // 愚者/白痴 (rules.md B): his first exile reveals him: he stays, without a
 // vote (and without the badge unless idiot.keeps_badge).
 
-func idiotHooks() roleHooks { return roleHooks{exiled: idiotExiled} }
+func idiotHooks() roleHooks { return roleHooks{exiled: idiotExiled, reveal: idiotInterject} }
+
+// idiotInterjectSeconds is an interjection's length (rules-more.md D1: 15 s, inferred).
+const idiotInterjectSeconds = 15
+
+// idiotState: the speech a revealed idiot asked to cut into (idiot.interject).
+type idiotState struct {
+	asked *step
+}
+
+// idiotInterject (idiot.interject, [003] "此后白天仍可发言，且在任意玩家发言时可以插话"):
+// a revealed idiot presses his guarded key during another player's speech
+// to ask to cut in. The judge is cued; his next pedal press grants a 15 s
+// interjection instead of ending the speech (the one after it ends the
+// speech as usual). The speaker's time runs on. Once per speech.
+func idiotInterject(g *Game, seat int, s *step) (bool, error) {
+	if !g.opt.IdiotInterject || !g.seats[seat].revealed || !g.present(seat) {
+		return false, nil // not his: the key is an explosion (refused)
+	}
+	if s.name != WaitSpeech || s.seat == seat || s.pedal == nil {
+		return true, refuse(ErrNotNow, Error{Reason: ReasonNoInterject, Seat: seat}, "a revealed idiot cuts in only during another player's speech")
+	}
+	if g.rs.idiot.asked == s {
+		return true, refuse(ErrNotNow, Error{Reason: ReasonNoInterject, Seat: seat}, "seat %d has already asked to cut into this speech", seat)
+	}
+	g.rs.idiot.asked = s
+	g.cue(seat, "cue.interject", seat)
+	end := s.pedal
+	s.pedal = func() {
+		s.pedal = end
+		idiotGrant(g, seat, s)
+	}
+	return true, nil
+}
+
+// idiotGrant: "X號玩家插話", his light pulses for 15 s, "插話結束"; the
+// speech he cut into goes on (its end cancels the interjection too).
+func idiotGrant(g *Game, seat int, s *step) {
+	g.say("idiot.interject", seat)
+	g.record(Record{Type: RecSpeech, Day: g.day, Kind: SpeechInterject, Seat: seat})
+	pulse := g.opt.SpeakerPulse && !g.seats[seat].lightOff
+	if pulse {
+		g.light(seat, g.seatLight(seat), true)
+	}
+	done := false
+	over := func() {
+		if !done && pulse && !g.seats[seat].lightOff {
+			g.light(seat, g.seatLight(seat), false)
+		}
+		done = true
+	}
+	stop := s.stop
+	s.stop = func() {
+		over()
+		if stop != nil {
+			stop()
+		}
+	}
+	g.timer(s, idiotInterjectSeconds, func() {
+		g.say("idiot.interject.end", seat)
+		over()
+	})
+}
 
 func idiotExiled(g *Game, s int) bool {
 	if g.seats[s].revealed || g.skillLost(s) {

@@ -65,3 +65,58 @@ func (g *Game) clockOrder(rule string, eligible func(int) bool) []int {
 	}
 	return out
 }
+
+// speaking remembers what speaking.order needs from earlier days (H12).
+type speaking struct {
+	lastDir  int // the direction of the last sheriff's order: 1 順, -1 逆, 0 none yet
+	lastDead int // the last player to die before today's speeches (0: a 平安夜)
+}
+
+// sheriffOrder: from the seat after the sheriff in direction dir (1 順, -1
+// 逆), the sheriff last (A7); remembered for sheriff_side_alternating.
+func (g *Game) sheriffOrder(sh, dir int) []int {
+	g.el.spk.lastDir = dir
+	var order []int
+	for i := 1; i < g.n; i++ {
+		s := ((sh-1+i*dir)%g.n+g.n)%g.n + 1
+		if g.present(s) {
+			order = append(order, s)
+		}
+	}
+	return append(order, sh)
+}
+
+// fromSeat: every present player ascending from the seat after d (A7's
+// 順, "the left" of H12), wrapping round the table.
+func (g *Game) fromSeat(d int) []int {
+	var order []int
+	for i := 1; i <= g.n; i++ {
+		if s := (d-1+i)%g.n + 1; g.present(s) {
+			order = append(order, s)
+		}
+	}
+	return order
+}
+
+// electionOrder: the candidates' speaking order (sheriff.speech_start):
+// the clock rule (A8), or from the lowest candidate up, or the highest down.
+func (g *Game) electionOrder(eligible func(int) bool) []int {
+	var order []int
+	switch g.opt.SpeechStart {
+	case "lowest":
+		for s := 1; s <= g.n; s++ {
+			if eligible(s) {
+				order = append(order, s)
+			}
+		}
+	case "highest":
+		for s := g.n; s >= 1; s-- {
+			if eligible(s) {
+				order = append(order, s)
+			}
+		}
+	default:
+		order = g.clockOrder(g.opt.ClockRule, eligible)
+	}
+	return order
+}

@@ -18,6 +18,7 @@ type roleStates struct {
 	gargoyle gargoyleState
 	grave    gravekeeperState
 	prince   princeState
+	idiot    idiotState
 	thief    thiefState
 
 	silence  silenceElderState

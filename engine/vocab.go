@@ -32,6 +32,9 @@ const (
 	SpeechExilePK   SpeechKind = "exile-pk"
 	SpeechLastWords SpeechKind = "last-words"
 	SpeechPrince    SpeechKind = "prince"
+	// SpeechInterject: a revealed idiot cuts into another player's speech
+	// (idiot.interject).
+	SpeechInterject SpeechKind = "interject"
 )
 
 // VoteKind is the kind of a vote (Prompt.Kind, Record.Kind of a vote).
@@ -53,6 +56,9 @@ const (
 	WindowElection Window = "警上" // the election speeches (and its PK)
 	WindowWithdraw Window = "退水" // 退水
 	WindowExile    Window = "放逐" // the exile-day speeches
+	// WindowDay: the further day windows of explode.windows (last words;
+	// under any_but_vote also the sheriff's order and 歸票). No duel.
+	WindowDay Window = "白天"
 )
 
 // Winner is a game's result (Game.Over, Record.Result of a result record).

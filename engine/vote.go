@@ -53,6 +53,9 @@ func (g *Game) vote(kind VoteKind, voters, targets []int, pk bool, done func(top
 				w := 2
 				if v == g.sheriff {
 					w = g.halves
+					if kind == VoteExilePK && g.opt.SheriffPKWeight > 0 {
+						w = int(g.opt.SheriffPKWeight*2 + 0.5) // sheriff.pk_weight (seed 003: 1)
+					}
 				}
 				halves[t] += w
 				g.say("tally.vote", v, t)

@@ -70,6 +70,11 @@ const (
 	KLucky                    // 幸運兒 Word 驗|毒 Seats[0]: the lucky one uses the gift
 )
 
+// KInterject is 插話 Seats[0]: a revealed idiot cuts into the next speech of
+// another player (idiot.interject). Numbered apart from the block above, so
+// kinds appended there by other roles never share its value.
+const KInterject Kind = 1000
+
 // Decision is one line of a section.
 type Decision struct {
 	Line     int
@@ -131,6 +136,8 @@ func keyword(tok string) string {
 		return "自爆"
 	case "決鬥", "决斗", "決斗", "duel":
 		return "決鬥"
+	case "插話", "插话", "interject":
+		return "插話"
 	case "歸票", "归票", "guide":
 		return "歸票"
 	case "翻牌", "reveal":
@@ -179,9 +186,17 @@ func word(tok string) string {
 		return string(engine.WindowWithdraw)
 	case "@放逐":
 		return string(engine.WindowExile)
+	case "@白天":
+		return string(engine.WindowDay)
+	case "@遺言", "@遗言":
+		return windowLastWords
 	}
 	return tok
 }
+
+// windowLastWords is 自爆's @遺言: a last-words speech (explode.windows
+// any_speech or any_but_vote).
+const windowLastWords = "遺言"
 
 // sectionHeader parses 第N夜 / 第N天 / night N / day N.
 func sectionHeader(toks []string) (night bool, n int, ok bool) {
@@ -496,7 +511,7 @@ func parseDecision(kw string, toks []string) (Decision, error) {
 				}
 				d.Window = word(rest[0])
 				if d.Window == rest[0] {
-					return d, fmt.Errorf("unknown window %q (@警上 @退水 @放逐)", rest[0])
+					return d, fmt.Errorf("unknown window %q (@警上 @退水 @放逐 @白天 @遺言)", rest[0])
 				}
 				rest = rest[1:]
 			case word(rest[0]) == "帶走" && len(rest) >= 2:
@@ -514,6 +529,13 @@ func parseDecision(kw string, toks []string) (Decision, error) {
 			}
 		}
 		return d, nil
+	case "插話":
+		d.Kind = KInterject
+		if err = need(1); err != nil {
+			return d, err
+		}
+		d.Seats, err = seatList(args)
+		return d, err
 	case "決鬥":
 		d.Kind = KDuel
 		if err = need(2); err != nil {

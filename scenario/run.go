@@ -675,6 +675,13 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 			return fail("自爆 %d 帶走 %d: seat %d is %s, not the white wolf king", d.Seats[0], d.Seats[1], d.Seats[0], r.g.RoleOf(d.Seats[0]).Name())
 		}
 		inWindow := p.Step == engine.WaitExplode || ((p.Step == engine.WaitSpeech || p.Step == engine.WaitWithdraw) && p.Window != engine.NoWindow && (d.Window == "" || engine.Window(d.Window) == p.Window))
+		// explode.windows: last words (@遺言), the sheriff's order and 歸票 (@白天)
+		switch {
+		case d.Window == windowLastWords:
+			inWindow = p.Step == engine.WaitSpeech && p.Kind == string(engine.SpeechLastWords) && p.Window != engine.NoWindow
+		case p.Step == engine.WaitOrder || p.Step == engine.WaitGuide:
+			inWindow = p.Window != engine.NoWindow && (d.Window == "" || engine.Window(d.Window) == p.Window)
+		}
 		if !inWindow {
 			return false, nil, nil
 		}
@@ -690,6 +697,13 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 			return false, nil, nil
 		}
 		return ok(r.seatInputs(d, target(p.Seat, d.Seats[1])))
+	case KInterject:
+		// the idiot's guarded key during another player's speech; the
+		// judge's next pedal (the runner's, as an idle judge) grants it
+		if p.Step != engine.WaitSpeech || p.Seat == d.Seats[0] {
+			return false, nil, nil
+		}
+		return ok(r.seatInputs(d, gesture(d.Seats[0], engine.ActBoom)))
 	case KDuel:
 		if role := r.g.RoleOf(d.Seats[0]); role != engine.Knight {
 			return fail("決鬥: seat %d is %s, not the knight", d.Seats[0], role.Name())
@@ -733,8 +747,22 @@ func (r *runner) why(d Decision) string {
 		return fmt.Sprintf(" (seat %d went out by %s: no skill window)", d.Seats[0], causes(v.Causes))
 	case KBadge:
 		return " (no sheriff left the game in this section)"
-	case KExplode, KDuel:
+	case KExplode:
+		windows := ""
+		if r.g != nil {
+			windows = r.g.Board().Options.ExplodeWindows
+		}
+		switch windows {
+		case "any_speech":
+			return " (no explosion window came: election speeches, 退水, exile-day speeches, last words)"
+		case "any_but_vote":
+			return " (no explosion window came: election speeches, 退水, exile-day speeches, last words, the sheriff's order and 歸票)"
+		}
 		return " (no explosion window came: election speeches, 退水, exile-day speeches)"
+	case KDuel:
+		return " (no explosion window came: election speeches, 退水, exile-day speeches)"
+	case KInterject:
+		return " (no other player's speech came)"
 	case KVote:
 		return fmt.Sprintf(" (no %s vote came in this section)", d.VoteKind)
 	case KSignup:

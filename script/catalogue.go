@@ -160,6 +160,8 @@ func fixedLines() []Line {
 		// PK); this one says what happened in the words of exile.none.
 		{ID: "exile.novote", Text: "無人投票，今天無人出局", Source: "project (manual silent; rules.md A7)"},
 		{ID: "idiot.reveal", Text: "{s}玩家翻牌為愚者，不出局", Source: "project (manual silent: 預女獵愚 備註 2 愚者被投自動翻牌，翻牌後愚者不出局)"},
+		{ID: "idiot.interject", Text: "{s}玩家插話", Source: "seed 003 白痴 \"在任意玩家发言时可以插话\" (idiot.interject)"},
+		{ID: "idiot.interject.end", Text: "插話結束", Source: "project (seed silent; rules-more.md D1 15 s)"},
 
 		{ID: "explode.announce", Text: "{s}玩家自爆", Source: "project (manual silent: 【自爆】 rules only)"},
 		{ID: "explode.take.ask", Text: "{s}白狼王請選擇帶走的玩家", Source: "project (manual silent: 白狼王 備註 5)"},
@@ -181,6 +183,7 @@ func fixedLines() []Line {
 		{ID: "prince.reveal", Text: "{s}玩家翻牌為定序王子", Source: "seed 000 永序之輪"},
 		{ID: "bloodmoon.reveal", Text: "{s}玩家翻牌為血月使徒", Source: "project (manual silent: 血月獵魔人 備註 6 自動翻牌)"},
 		{ID: "cue.blocked", Text: "{s}：技能被禁止（雙前臂交叉）", Cue: true},
+		{ID: "cue.interject", Text: "{s}：白痴請求插話（踩踏板准許）", Cue: true},
 		{ID: "cue.dream.random", Text: "攝夢人{s}未選擇：系統選擇{s2}為夢遊者", Cue: true},
 		{ID: "cue.gargoyle.can", Text: "石像鬼{s}：可以帶刀（拇指向上）", Cue: true},
 		{ID: "cue.gargoyle.cannot", Text: "石像鬼{s}：不可以帶刀（拇指向下）", Cue: true},

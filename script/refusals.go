@@ -60,12 +60,13 @@ var Refusals = map[string]string{
 	"thief-must-special": "底牌有特殊狼人，盜賊必須拿特殊狼人",
 	"not-eligible":       "{role}今晚沒有可以暗殺的目標",
 
-	"bad-gift":   "黑市商人的技能只能選 1（眼鏡）、2（毒藥）或 3（獵槍）",
-	"no-gift":    "幸運兒今晚沒有可以使用的技能",
-	"same-lover": "{role}要選兩名不同的玩家，不能兩次選{target}",
-	"linked":     "{role}已選好兩名情侶（擺手可重選）",
-	"lover-vote": "情侶不能互投：{seat}不能投給{target}",
-	"wolf-lover": "魅魔只能選好人當情侶，不能選{target}",
+	"bad-gift":     "黑市商人的技能只能選 1（眼鏡）、2（毒藥）或 3（獵槍）",
+	"no-gift":      "幸運兒今晚沒有可以使用的技能",
+	"same-lover":   "{role}要選兩名不同的玩家，不能兩次選{target}",
+	"linked":       "{role}已選好兩名情侶（擺手可重選）",
+	"lover-vote":   "情侶不能互投：{seat}不能投給{target}",
+	"wolf-lover":   "魅魔只能選好人當情侶，不能選{target}",
+	"no-interject": "{seat}只能在其他玩家發言時插話，每段發言一次",
 }
 
 // RefusalArgs are a refusal's arguments, already in words where they are

@@ -90,6 +90,7 @@ var Speeches = map[string]string{
 	"exile-pk":   "放逐PK發言",
 	"last-words": "遺言",
 	"prince":     "王子發言",
+	"interject":  "白痴插話",
 }
 
 // Records names each kind of record entry (engine.RecordType), as the

@@ -2,7 +2,7 @@
 
 package voice
 
-// hanzi is the pinyin of the 271 Han characters the voice reads: the
+// hanzi is the pinyin of the 273 Han characters the voice reads: the
 // first Tone3 reading go-pinyin gives each (no tone digit for the neutral
 // tone), sorted by character for a binary search. See readings.
 var hanzi = [...]hanziReading{
@@ -119,6 +119,7 @@ var hanzi = [...]hanziReading{
 	{'押', "ya1"},
 	{'按', "an4"},
 	{'接', "jie1"},
+	{'插', "cha1"},
 	{'撕', "si1"},
 	{'擁', "yong1"},
 	{'擇', "ze2"},
@@ -232,6 +233,7 @@ var hanzi = [...]hanziReading{
 	{'要', "yao4"},
 	{'解', "jie3"},
 	{'言', "yan2"},
+	{'話', "hua4"},
 	{'認', "ren4"},
 	{'調', "diao4"},
 	{'請', "qing3"},

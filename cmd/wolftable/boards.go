@@ -90,6 +90,9 @@ func showBoard(w io.Writer, b *engine.Board) {
 			fmt.Fprintf(w, "  %d. %-14s %3d s%s\n", i+1, name+" ("+string(s.Kind)+")", s.Seconds, extra)
 		}
 	}
+	if b.Preset != "" {
+		fmt.Fprintf(w, "preset: %s (rules-more.md E0.1)\n", b.Preset)
+	}
 	fmt.Fprintln(w, "options:")
 	for _, k := range engine.OptionNames() {
 		v, _ := b.Options.Get(k)
