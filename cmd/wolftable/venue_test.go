@@ -134,3 +134,31 @@ func TestServeCrashResumeVenue9(t *testing.T) {
 			return []string{"--config", conf}
 		})
 }
+
+// TestRecordSevenSeats: the 復盤 of a game on a 7-seat venue board lists
+// seven seats, and `record verify` proves it with the venue folder.
+func TestRecordSevenSeats(t *testing.T) {
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	if code := run([]string{"sim", "--bots", "--no-tui", "--voice", "off", "--speed", "5000", "--seed", "4", "--boards-dir", venueDir,
+		"--board", "house-seats-7", "--journal", dir}, &out, &errb); code != 0 {
+		t.Fatalf("sim: exit %d\n%s", code, errb.String())
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.wtj"))
+	if len(files) != 1 {
+		t.Fatalf("journals: %v", files)
+	}
+	out.Reset()
+	if code := run([]string{"record", "show", files[0], "--format", "md", "--boards", venueDir}, &out, &errb); code != 0 {
+		t.Fatalf("record show: exit %d\n%s", code, errb.String())
+	}
+	md := out.String()
+	if !strings.Contains(md, "七人預女獵（house-seats-7），7 人，桌 7 座") || !strings.Contains(md, "| 7號 |") || strings.Contains(md, "| 8號 |") {
+		t.Errorf("the 復盤 of a 7-seat game:\n%s", md)
+	}
+	out.Reset()
+	errb.Reset()
+	if code := run([]string{"record", "verify", files[0], "--pubkey", filepath.Join(filepath.Dir(dir), "table.pub"), "--boards", venueDir}, &out, &errb); code != 0 {
+		t.Errorf("record verify: exit %d\n%s%s", code, out.String(), errb.String())
+	}
+}
