@@ -110,3 +110,29 @@ func TestCatalog(t *testing.T) {
 		t.Errorf("a folder named .board is skipped: %v", err)
 	}
 }
+
+// TestVenueDocExample: the complete example of docs/boards.md is a valid
+// venue board.
+func TestVenueDocExample(t *testing.T) {
+	doc, err := os.ReadFile("../docs/boards.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(doc), "## 完整範例")
+	if !ok {
+		t.Fatal("docs/boards.md has no 完整範例 section")
+	}
+	_, rest, _ = strings.Cut(rest, "```\n")
+	src, _, ok := strings.Cut(rest, "```")
+	if !ok {
+		t.Fatal("no example block")
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "example.board"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	good, errs := CheckDir(dir)
+	if len(errs) > 0 || len(good) != 1 || good[0].Players != 9 {
+		t.Fatalf("the documented example: %v %v", good, errs)
+	}
+}
