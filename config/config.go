@@ -439,10 +439,10 @@ func (c *Config) Board() (*engine.Board, error) {
 // be valid: the error (key game.boards_dir) lists every bad file with its
 // line, as `wolftable boards check` does.
 func (c *Config) Boards() (*boards.Catalog, error) {
-	if c.catalog != nil {
+	dir := c.Game.BoardsDir
+	if c.catalog != nil && c.catalog.Dir == dir {
 		return c.catalog, nil
 	}
-	dir := c.Game.BoardsDir
 	cat, err := boards.Open(dir, dir != boards.DefaultDir)
 	if err != nil {
 		return nil, &Error{Key: "game.boards_dir", Msg: fmt.Sprintf("本店板子資料夾 %s 有問題（`wolftable boards check %s` 列出每個檔案的問題）：\n%v", dir, dir, err)}

@@ -85,15 +85,17 @@ func cmdBoards(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stdout, "%-24s %-10s %-7s %s\n", "ID", "NAME", "PLAYERS", "COMPOSITION")
+	venue := 0
 	for _, b := range all {
 		mark := ""
 		if cat.IsVenue(b.ID) {
 			mark = "  〔本店〕"
+			venue++
 		}
 		fmt.Fprintf(stdout, "%-24s %-10s %-7d %s%s\n", b.ID, b.Name, b.Players, composition(b), mark)
 	}
-	if cat.Dir != "" {
-		fmt.Fprintf(stdout, "venue boards (本店): %s\n", cat.Dir)
+	if venue > 0 {
+		fmt.Fprintf(stdout, "venue boards (本店): %d from %s\n", venue, cat.Dir)
 	}
 	return 0
 }
