@@ -3,10 +3,14 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"wolftable/boards"
+	"wolftable/engine"
 )
 
 const (
@@ -161,4 +165,32 @@ func TestRecordSevenSeats(t *testing.T) {
 	if code := run([]string{"record", "verify", files[0], "--pubkey", filepath.Join(filepath.Dir(dir), "table.pub"), "--boards", venueDir}, &out, &errb); code != 0 {
 		t.Errorf("record verify: exit %d\n%s%s", code, out.String(), errb.String())
 	}
+}
+
+// TestResumeOtherSeats: an unfinished game on a 7-seat venue board is
+// resumed through the venue lookup on a 7-seat table, and refused, in
+// words, on a table configured for 12 seats.
+func TestResumeOtherSeats(t *testing.T) {
+	cat, err := boards.Open(venueDir, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b7, _ := cat.Get("house-seats-7")
+	dir := t.TempDir()
+	deal, bottom := engine.DealCards(b7, 3)
+	tg, err := newOrResumed(dir, false, b7, 3, deal, bottom, 7, 1, io.Discard, cat.Get)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg.close()
+	b12, _ := cat.Get("seer-witch-hunter-idiot")
+	deal, bottom = engine.DealCards(b12, 4)
+	if _, err := newOrResumed(dir, true, b12, 4, deal, bottom, 12, 1, io.Discard, cat.Get); err == nil || !strings.Contains(err.Error(), "是 7 人局，這張桌子設定為 12 個座位") {
+		t.Errorf("a 7-seat game on a 12-seat table: %v", err)
+	}
+	tg, err = newOrResumed(dir, true, b12, 4, deal, bottom, 7, 1, io.Discard, cat.Get)
+	if err != nil || tg.board.ID != "house-seats-7" || tg.game.Players() != 7 {
+		t.Fatalf("resume on 7 seats: %v", err)
+	}
+	tg.close()
 }
