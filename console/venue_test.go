@@ -54,3 +54,34 @@ func TestVenueBoardsAndSeats(t *testing.T) {
 		t.Fatalf("game: board %s, %d dealt, %d seats", st.Game.Board, len(st.Game.Deal), len(st.Seats))
 	}
 }
+
+// TestSecrecyDifferentialSeats is TestSecrecyDifferential on tables of 7,
+// 9 and 11 seats (the test venue's boards): pairs of games that differ only
+// in a hidden fact give byte-identical public traces.
+func TestSecrecyDifferentialSeats(t *testing.T) {
+	cat, err := boards.Open("../boards/testdata/venue", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	venue, err := cat.Venue()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range venue {
+		t.Run(b.ID, func(t *testing.T) {
+			pairs := secrecyPairs(t, b)
+			if len(pairs) < 3 {
+				t.Fatalf("only %d pairs of games", len(pairs))
+			}
+			for _, p := range pairs {
+				ta, tb := secrecyTrace(t, b, p.a), secrecyTrace(t, b, p.b)
+				if len(ta) < 20 {
+					t.Fatalf("%s: a trace of %d entries: the game did not run", p.name, len(ta))
+				}
+				if d := firstDiff(ta, tb); d != "" {
+					t.Errorf("%s: the public traces differ (A15):\n%s", p.name, d)
+				}
+			}
+		})
+	}
+}
