@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"wolftable/boards"
+	"wolftable/console"
 	"wolftable/engine"
 )
 
@@ -187,6 +188,13 @@ func TestResumeOtherSeats(t *testing.T) {
 	deal, bottom = engine.DealCards(b12, 4)
 	if _, err := newOrResumed(dir, true, b12, 4, deal, bottom, 12, 1, io.Discard, cat.Get); err == nil || !strings.Contains(err.Error(), "是 7 人局，這張桌子設定為 12 個座位") {
 		t.Errorf("a 7-seat game on a 12-seat table: %v", err)
+	}
+	g12, err := engine.New(engine.Config{Board: b12, Deal: deal, Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := gameFromConsole(t.TempDir(), console.NewGame{Spec: console.GameSpec{Board: b12, Deal: deal, Seed: 4}, Game: g12}, 7); err == nil || !strings.Contains(err.Error(), "這張桌子有 7 個座位") {
+		t.Errorf("a console game of 12 on 7 seats: %v", err)
 	}
 	tg, err = newOrResumed(dir, true, b12, 4, deal, bottom, 7, 1, io.Discard, cat.Get)
 	if err != nil || tg.board.ID != "house-seats-7" || tg.game.Players() != 7 {
