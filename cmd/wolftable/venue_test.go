@@ -129,7 +129,7 @@ func TestServeCrashResumeVenue9(t *testing.T) {
 		t.Fatal(err)
 	}
 	bin := buildBinary(t)
-	crashResume(t, bin, []string{"serve", "--once", "--bots", "--mute", "--speed", "80", "--seed", "21", "--clock", "20:00"},
+	crashResume(t, bin, []string{"serve", "--once", "--bots", "--mute", "--speed", "40", "--seed", "21", "--clock", "20:00"},
 		func(dir string) []string {
 			conf := filepath.Join(t.TempDir(), "config.toml")
 			body := fmt.Sprintf("[table]\nmode = \"virtual\"\nseats = 9\n[game]\nboard = \"house-seats-9\"\nboards_dir = %q\n[journal]\ndir = %q\n[console]\nlisten = \"off\"\n", venue, dir)
