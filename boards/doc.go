@@ -88,6 +88,16 @@
 // in the table (part B's own roles: 噩夢之影, 石像鬼 …) needs night lines.
 // Format writes the plans back as ordinary night lines.
 //
+// # Venue boards
+//
+// A venue's own boards are the *.board files of one folder (the config's
+// game.boards_dir, DefaultDir by default): Open reads them beside the
+// embedded boards into a Catalog, the one lookup of serve, sim, the
+// console, a resumed journal and `record show|verify`. A venue board may
+// not reuse an embedded board's id or name, and no two files may share
+// one. CheckDir (`wolftable boards check DIR`) reports every bad file with
+// its line; docs/boards.md is the venue's guide.
+//
 // # Validation
 //
 // Parse rejects, naming the file, the line and the problem:

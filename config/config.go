@@ -19,6 +19,7 @@
 //	[game]
 //	board = "seer-witch-hunter-idiot"   # id or name (wolftable boards)
 //	deal = "random"        # random | manual (the judge enters the deal on the console)
+//	boards_dir = "/etc/wolftable/boards"  # the venue's own boards (*.board); missing default = none
 //	[game.options]         # board options of rules.md, e.g.
 //	"witch.self_save" = "never"
 //
@@ -73,6 +74,8 @@ type Config struct {
 	Console Console
 	Pedal   Pedal
 	Path    string // the file it came from ("" = defaults)
+
+	catalog *boards.Catalog // the boards of game.boards_dir, read by Validate
 }
 
 // Game is the [game] section.
@@ -80,6 +83,10 @@ type Game struct {
 	Board   string            `toml:"board"`
 	Deal    string            `toml:"deal"`
 	Options map[string]string `toml:"options"`
+	// BoardsDir is the venue's boards folder (boards.Open): its *.board
+	// files join the built-in boards. The default folder may be missing;
+	// a folder the file names must exist.
+	BoardsDir string `toml:"boards_dir"`
 }
 
 // Voice is the [voice] section.
@@ -156,7 +163,7 @@ type Pedal struct {
 func Default() *Config {
 	return &Config{
 		Table:   hw.DefaultConfig(),
-		Game:    Game{Board: "seer-witch-hunter-idiot", Deal: "random"},
+		Game:    Game{Board: "seer-witch-hunter-idiot", Deal: "random", BoardsDir: boards.DefaultDir},
 		Voice:   Voice{Volume: 1},
 		Journal: Journal{Dir: "/var/lib/wolftable/journals", Resume: true},
 		Console: Console{Listen: "127.0.0.1:8080"},
@@ -237,7 +244,7 @@ func Parse(data []byte) (*Config, error) {
 	}
 	def := Default()
 	for _, kv := range []struct{ v, d *string }{
-		{&c.Game.Board, &def.Game.Board}, {&c.Game.Deal, &def.Game.Deal},
+		{&c.Game.Board, &def.Game.Board}, {&c.Game.Deal, &def.Game.Deal}, {&c.Game.BoardsDir, &def.Game.BoardsDir},
 		{&c.Console.Listen, &def.Console.Listen}, {&c.Console.TLSListen, &def.Console.TLSListen},
 		{&c.Pedal.Short, &def.Pedal.Short}, {&c.Pedal.Long, &def.Pedal.Long}, {&c.Pedal.Double, &def.Pedal.Double},
 	} {
@@ -272,7 +279,11 @@ func Parse(data []byte) (*Config, error) {
 
 // Validate checks every value; the first problem is returned.
 func (c *Config) Validate() error {
-	b, err := boards.Get(c.Game.Board)
+	cat, err := c.Boards()
+	if err != nil {
+		return err
+	}
+	b, err := cat.Get(c.Game.Board)
 	if err != nil {
 		return &Error{Key: "game.board", Msg: fmt.Sprintf("不認得板子 %q：%s / %v", c.Game.Board, want("game.board"), err)}
 	}
@@ -314,7 +325,7 @@ func (c *Config) Validate() error {
 		}
 	}
 	if c.Table != nil && c.Table.Seats != 0 {
-		if b, err := boards.Get(c.Game.Board); err == nil && b.Players != c.Table.Seats {
+		if b, err := cat.Get(c.Game.Board); err == nil && b.Players != c.Table.Seats {
 			return &Error{Key: "table.seats", Msg: fmt.Sprintf("桌子有 %d 個座位，板子 %s 是 %d 人局：兩者要相同 / the table has %d seats but board %s has %d players", c.Table.Seats, b.ID, b.Players, c.Table.Seats, b.ID, b.Players)}
 		}
 	}
@@ -406,7 +417,11 @@ func PedalAction(s string) (engine.PedalPress, error) {
 
 // Board returns the configured board with its options applied.
 func (c *Config) Board() (*engine.Board, error) {
-	b, err := boards.Get(c.Game.Board)
+	cat, err := c.Boards()
+	if err != nil {
+		return nil, err
+	}
+	b, err := cat.Get(c.Game.Board)
 	if err != nil {
 		return nil, err
 	}
@@ -416,4 +431,22 @@ func (c *Config) Board() (*engine.Board, error) {
 		}
 	}
 	return b, nil
+}
+
+// Boards is the table's board catalog: the built-in boards and the venue's
+// of game.boards_dir, read once (the first call, which Validate makes)
+// and kept. A folder the file names must exist and every board in it must
+// be valid: the error (key game.boards_dir) lists every bad file with its
+// line, as `wolftable boards check` does.
+func (c *Config) Boards() (*boards.Catalog, error) {
+	dir := c.Game.BoardsDir
+	if c.catalog != nil && c.catalog.Dir == dir {
+		return c.catalog, nil
+	}
+	cat, err := boards.Open(dir, dir != boards.DefaultDir)
+	if err != nil {
+		return nil, &Error{Key: "game.boards_dir", Msg: fmt.Sprintf("本店板子資料夾 %s 有問題（`wolftable boards check %s` 列出每個檔案的問題）：\n%v", dir, dir, err)}
+	}
+	c.catalog = cat
+	return cat, nil
 }

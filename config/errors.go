@@ -54,6 +54,7 @@ var wants = map[string]string{
 	"serial.baud":            "要是 300 到 12000000 之間的整數（不可為 1200）",
 	"game.board":             "要是板子的代號或名稱（`wolftable boards` 列出全部）",
 	"game.deal":              `要是 "random" 或 "manual"`,
+	"game.boards_dir":        `要是本店板子資料夾的路徑字串（裡面放 *.board 檔），例如 "/etc/wolftable/boards"`,
 	"game.options":           `要是板子選項的表，值寫成字串，例如 "witch.self_save" = "never"`,
 	"voice.pack":             `要是語音包資料夾的路徑字串；"" 為內建語音`,
 	"voice.volume":           "要是 0 到 1 之間的數字（0 靜音，1 原音量；不寫則為 1）",

@@ -345,6 +345,9 @@ func (s *Server) postStart(w http.ResponseWriter, r *http.Request, body []byte) 
 		return
 	}
 	spec, replace, err := parseStart(body, all)
+	if err == nil {
+		err = seatsFit(spec.Board, s.opt.Seats)
+	}
 	if err != nil {
 		s.writeFailure(w, err)
 		return
@@ -382,6 +385,19 @@ type BoardInfo struct {
 	Players int               `json:"players"`
 	Roles   []RoleInfo        `json:"roles"` // the composition
 	Options map[string]string `json:"options"`
+	// Venue marks the venue's own boards (game.boards_dir).
+	Venue bool `json:"venue,omitempty"`
+	// Fits is false for a board whose seat count is not the table's.
+	Fits bool `json:"fits"`
+}
+
+// seatsFit refuses a board whose seat count is not the table's (seats 0 =
+// any): the judge reads why.
+func seatsFit(b *engine.Board, seats int) error {
+	if seats == 0 || b.Players == seats {
+		return nil
+	}
+	return badRequest("這張桌子有 %d 個座位，%s 是 %d 人局：請選 %d 人的板子（或由技術人員改設定檔的 [table] seats）", seats, b.Name, b.Players, seats)
 }
 
 // RoleInfo names a role.
@@ -408,7 +424,8 @@ func (s *Server) getBoards(w http.ResponseWriter, r *http.Request, _ []byte) {
 		Options []OptionInfo `json:"options"`
 	}{Boards: []BoardInfo{}, Options: []OptionInfo{}}
 	for _, b := range all {
-		bi := BoardInfo{ID: b.ID, Name: b.Name, Players: b.Players, Options: map[string]string{}}
+		bi := BoardInfo{ID: b.ID, Name: b.Name, Players: b.Players, Options: map[string]string{},
+			Venue: s.opt.Venue != nil && s.opt.Venue(b.ID), Fits: s.opt.Seats == 0 || b.Players == s.opt.Seats}
 		for _, r := range b.Cards() { // the cards of the deal: seats, then bottom cards
 			bi.Roles = append(bi.Roles, RoleInfo{ID: string(r), Name: r.Name()})
 		}

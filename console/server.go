@@ -61,6 +61,12 @@ type Options struct {
 	// localhost, the machine's host name and its addresses; a request for
 	// any other Host gets 421 (DNS rebinding).
 	Hosts []string
+	// Seats is the table's seat count: a game on a board of another size
+	// is refused (0 = any board).
+	Seats int
+	// Venue reports the venue's own boards (marked 本店 in the new-game
+	// form); nil = none.
+	Venue func(id string) bool
 }
 
 // Server is the judge console: an http.Handler serving the pages and the

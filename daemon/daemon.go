@@ -151,7 +151,9 @@ func New(cfg Config) (*Daemon, error) {
 		return nil, errors.New("daemon: a game and a table are required")
 	}
 	if cfg.Table.Seats() != cfg.Game.Players() {
-		return nil, fmt.Errorf("daemon: the table has %d seats, the board %d players", cfg.Table.Seats(), cfg.Game.Players())
+		b := cfg.Game.Board()
+		return nil, fmt.Errorf("daemon: 桌子有 %d 個座位，板子 %s（%s）是 %d 人局：不能開局；請選 %d 人的板子，或改設定檔的 [table] seats / the table has %d seats, the board %d players",
+			cfg.Table.Seats(), b.Name, b.ID, cfg.Game.Players(), cfg.Table.Seats(), cfg.Table.Seats(), cfg.Game.Players())
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = RealClock{}

@@ -279,7 +279,8 @@ const commandUsage = `usage:
       mode 0600, and table.pub next to it); never overwrites one
   wolftable record pubkey [--key FILE]
       print the table's public key, for the organiser to register
-  --boards DIR   look boards up in DIR (*.board) before the embedded ones
+  --boards DIR   a venue's boards folder (*.board) beside the embedded ones
+                 (default /etc/wolftable/boards when it exists)
 `
 
 // Command runs `wolftable record …`: args are what follows "record" (a
@@ -370,23 +371,18 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "record show: unknown format %q (want text, md or json)\n", format)
 		return 2
 	}
-	get := BoardSource(embedded)
-	if boardDir != "" {
-		venue, err := boards.LoadDir(boardDir)
-		if err != nil {
-			fmt.Fprintln(stderr, err)
-			return 2
-		}
-		get = func(id string) (*engine.Board, error) {
-			for _, b := range venue {
-				if b.ID == id {
-					c := *b
-					return &c, nil
-				}
-			}
-			return boards.Get(id)
-		}
+	// the built-in boards and the venue's: --boards DIR (which must exist),
+	// or the default venue folder when it exists (the table's own lookup)
+	dir, required := boardDir, boardDir != ""
+	if !required {
+		dir = boards.DefaultDir
 	}
+	cat, err := boards.Open(dir, required)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	get := BoardSource(cat.Get)
 	if sub == "verify" {
 		p := Policy{Unfinished: unfinished, Unsigned: unsigned}
 		if pubArg != "" {

@@ -7,6 +7,7 @@ import (
 
 	"wolftable/boards"
 	"wolftable/engine"
+	"wolftable/internal/cliflag"
 )
 
 func composition(b *engine.Board) string {
@@ -29,33 +30,104 @@ func composition(b *engine.Board) string {
 	return strings.Join(parts, " ")
 }
 
+// boardsUsage is the boards command's usage.
+const boardsUsage = `usage: wolftable boards [--config FILE] [--dir DIR]       list the boards (built-in and the venue's)
+       wolftable boards show ID [--config FILE] [--dir DIR]
+       wolftable boards check DIR                           check a venue's boards folder`
+
+// cmdBoards lists the boards the table knows: the built-in ones and the
+// venue's (game.boards_dir of the config, or --dir), marked 本店; `show`
+// gives one board's night order; `check DIR` validates a venue folder and
+// names the file, line and problem of every bad board (exit 1).
 func cmdBoards(args []string, stdout, stderr io.Writer) int {
-	if len(args) >= 1 && args[0] == "show" {
+	if len(args) >= 1 && args[0] == "check" {
 		if len(args) != 2 {
-			fmt.Fprintln(stderr, "usage: wolftable boards show ID")
+			fmt.Fprintln(stderr, boardsUsage)
 			return 2
 		}
-		b, err := boards.Get(args[1])
+		return boardsCheck(args[1], stdout, stderr)
+	}
+	show := len(args) >= 1 && args[0] == "show"
+	if show {
+		args = args[1:]
+	}
+	fs := cliflag.New("boards", boardsUsage+"\n", stderr)
+	path := fs.String("config", "", "config file (default "+defaultConfigPath+" if present): its game.boards_dir")
+	dir := fs.String("dir", "", "a venue boards folder (instead of the config's game.boards_dir)")
+	pos, err := cliflag.Interspersed(fs, args)
+	if err != nil {
+		return 2
+	}
+	if (show && len(pos) != 1) || (!show && len(pos) != 0) {
+		fmt.Fprintln(stderr, boardsUsage)
+		return 2
+	}
+	cat, err := boardCatalog(*path, *dir)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	if show {
+		b, err := cat.Get(pos[0])
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			return 1
 		}
 		showBoard(stdout, b)
+		if cat.IsVenue(b.ID) {
+			fmt.Fprintf(stdout, "source:      本店板子 %s\n", b.Source)
+		}
 		return 0
 	}
-	if len(args) != 0 {
-		fmt.Fprintln(stderr, "usage: wolftable boards [show ID]")
-		return 2
-	}
-	all, err := boards.All()
+	all, err := cat.All()
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
 	fmt.Fprintf(stdout, "%-24s %-10s %-7s %s\n", "ID", "NAME", "PLAYERS", "COMPOSITION")
+	venue := 0
 	for _, b := range all {
-		fmt.Fprintf(stdout, "%-24s %-10s %-7d %s\n", b.ID, b.Name, b.Players, composition(b))
+		mark := ""
+		if cat.IsVenue(b.ID) {
+			mark = "  〔本店〕"
+			venue++
+		}
+		fmt.Fprintf(stdout, "%-24s %-10s %-7d %s%s\n", b.ID, b.Name, b.Players, composition(b), mark)
 	}
+	if venue > 0 {
+		fmt.Fprintf(stdout, "venue boards (本店): %d from %s\n", venue, cat.Dir)
+	}
+	return 0
+}
+
+// boardCatalog is the boards of --dir (which must exist), or of the
+// config's game.boards_dir.
+func boardCatalog(path, dir string) (*boards.Catalog, error) {
+	if dir != "" {
+		return boards.Open(dir, true)
+	}
+	c, err := loadConfig(path)
+	if err != nil {
+		return nil, err
+	}
+	return c.Boards()
+}
+
+// boardsCheck validates a venue folder: every problem as FILE:LINE: what,
+// then a summary; exit 1 on any problem.
+func boardsCheck(dir string, stdout, stderr io.Writer) int {
+	good, errs := boards.CheckDir(dir)
+	for _, b := range good {
+		fmt.Fprintf(stdout, "ok   %s  %s %s（%d 人）\n", b.Source, b.ID, b.Name, b.Players)
+	}
+	for _, err := range errs {
+		fmt.Fprintln(stderr, err)
+	}
+	if len(errs) > 0 {
+		fmt.Fprintf(stdout, "%s：%d 個板子可用，%d 個問題 / %d good, %d problems\n", dir, len(good), len(errs), len(good), len(errs))
+		return 1
+	}
+	fmt.Fprintf(stdout, "%s：%d 個板子全部可用 / %d boards, all good\n", dir, len(good), len(good))
 	return 0
 }
 

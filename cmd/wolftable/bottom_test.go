@@ -42,7 +42,7 @@ func TestBottomCardsJournaled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dealt, err := newOrResumed(t.TempDir(), false, b, 11, deal, bottom, 12, 1, io.Discard)
+	dealt, err := newOrResumed(t.TempDir(), false, b, 11, deal, bottom, 12, 1, io.Discard, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -47,6 +47,11 @@ func cmdConfig(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "config %s: ok\n", src)
 	fmt.Fprintf(stdout, "  table:   %d seats, mode %s\n", c.Table.Seats, c.Table.Mode)
 	fmt.Fprintf(stdout, "  board:   %s %s, deal %s\n", b.ID, b.Name, c.Game.Deal)
+	if cat, err := c.Boards(); err == nil {
+		if venue, err := cat.Venue(); err == nil && len(venue) > 0 {
+			fmt.Fprintf(stdout, "  venue:   %d boards in %s\n", len(venue), cat.Dir)
+		}
+	}
 	pack := c.Voice.Pack
 	if pack == "" {
 		pack = "embedded default"

@@ -11,6 +11,7 @@ import (
 	"os"
 	"time"
 
+	"wolftable/boards"
 	"wolftable/config"
 	"wolftable/console"
 	"wolftable/hw"
@@ -26,12 +27,18 @@ type consoleSetup struct {
 	hosts             []string
 	redirect          bool
 	speed             float64
+	// the boards of the new-game form (nil = the built-in ones) and the
+	// table's seats (0 = any board)
+	boards *boards.Catalog
+	seats  int
 }
 
 func consoleSetupFrom(c *config.Config, speed float64) consoleSetup {
 	k := c.Console
+	cat, _ := c.Boards() // read and checked by the config's Validate
 	return consoleSetup{addr: k.Listen, tlsAddr: c.TLSAddr(), pinHash: k.PINHash, stateDir: c.StateDirPath(),
-		certFile: k.TLSCert, keyFile: k.TLSKey, hosts: k.Hosts, redirect: k.RedirectHTTP, speed: speed}
+		certFile: k.TLSCert, keyFile: k.TLSKey, hosts: k.Hosts, redirect: k.RedirectHTTP, speed: speed,
+		boards: cat, seats: c.Table.Seats}
 }
 
 // startConsole serves the judge console on addr ("" or "off" = none) over
@@ -48,8 +55,12 @@ func startConsoleWith(ctx context.Context, cs consoleSetup, host *gameHost, stdo
 	if cs.addr == "" || cs.addr == "off" {
 		return nil, func() {}, nil
 	}
-	con, err := console.New(console.Options{Table: host, PINHash: cs.pinHash, StateDir: cs.stateDir, Hosts: cs.hosts,
-		Speed: cs.speed, Log: log})
+	opts := console.Options{Table: host, PINHash: cs.pinHash, StateDir: cs.stateDir, Hosts: cs.hosts,
+		Speed: cs.speed, Log: log, Seats: cs.seats}
+	if cs.boards != nil {
+		opts.Boards, opts.Venue = cs.boards.All, cs.boards.IsVenue
+	}
+	con, err := console.New(opts)
 	if err != nil {
 		return nil, nil, err
 	}

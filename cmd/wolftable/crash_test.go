@@ -181,7 +181,7 @@ func crashResume(t *testing.T, bin string, args []string, journalArgs func(dir s
 	}
 	pub := journal.PublicKeyPath(journal.KeyPathFor(dir))
 	var vout, verr bytes.Buffer
-	if code := journal.Command([]string{"verify", files[0], "--pubkey", pub}, &vout, &verr); code != 0 {
+	if code := journal.Command([]string{"verify", files[0], "--pubkey", pub, "--boards", venueDir}, &vout, &verr); code != 0 {
 		t.Fatalf("record verify of the resumed game: exit %d\n%s%s", code, vout.String(), verr.String())
 	}
 	if fp := journal.Fingerprint(j.Head()); !strings.Contains(string(final), "result: "+wantResult+"\n指紋: "+fp+"（") {
@@ -240,7 +240,11 @@ func replayJournal(t *testing.T, dir string) []journal.Event {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, events, err := journal.Replay(j, boards.Get)
+	cat, err := boards.Open(venueDir, true) // the built-in boards and the test venue's
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, events, err := journal.Replay(j, cat.Get)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -111,7 +111,14 @@ type tableGame struct {
 // tableGame's notice for the judge's console, and a new game is dealt:
 // one bad file must not keep the table in a restart loop. Any other
 // problem (permissions, the disk) stops the start with the error.
-func newOrResumed(dir string, resume bool, b *engine.Board, seed uint64, deal, bottom []engine.Role, seats int, speed float64, log io.Writer) (*tableGame, error) {
+//
+// get finds the boards of resumed journals: the same lookup as the game's
+// own (the built-in boards and the venue's); nil = the built-in ones. A
+// resumed game whose seat count is not the table's stops the start.
+func newOrResumed(dir string, resume bool, b *engine.Board, seed uint64, deal, bottom []engine.Role, seats int, speed float64, log io.Writer, get journal.BoardSource) (*tableGame, error) {
+	if get == nil {
+		get = boards.Get
+	}
 	notice := ""
 	if dir != "" && resume {
 		list, err := journal.Unfinished(dir)
@@ -123,7 +130,11 @@ func newOrResumed(dir string, resume bool, b *engine.Board, seed uint64, deal, b
 			err := u.Err
 			if err == nil {
 				var tg *tableGame
-				if tg, err = resumeJournal(u.Path, speed, log); err == nil {
+				if tg, err = resumeJournal(u.Path, speed, log, get); err == nil {
+					if n := tg.game.Players(); seats != 0 && n != seats {
+						tg.close()
+						return nil, fmt.Errorf("未完成的對局 %s 是 %d 人局，這張桌子設定為 %d 個座位：請把 [table] seats 改回 %d 續局，或移走該日誌 / the unfinished game is for %d seats, the table has %d", u.Path, n, seats, n, n, seats)
+					}
 					return tg, nil
 				}
 			}
@@ -159,12 +170,12 @@ func newOrResumed(dir string, resume bool, b *engine.Board, seed uint64, deal, b
 
 // resumeJournal replays an unfinished journal: the game continues where it
 // was, with its lights, its timers' remaining time and the current line.
-func resumeJournal(path string, speed float64, log io.Writer) (*tableGame, error) {
+func resumeJournal(path string, speed float64, log io.Writer, get journal.BoardSource) (*tableGame, error) {
 	j, err := journal.Read(path)
 	if err != nil {
 		return nil, err
 	}
-	w, g, events, err := journal.Resume(path, boards.Get)
+	w, g, events, err := journal.Resume(path, get)
 	if err != nil {
 		return nil, err
 	}
@@ -193,7 +204,7 @@ func resumeJournal(path string, speed float64, log io.Writer) (*tableGame, error
 	h := w.Header()
 	b := g.Board()
 	r := daemon.FromEffects(g.Players(), timed, last, speed)
-	if err := stepBegan(j, g.StepSeq(), r); err != nil {
+	if err := stepBegan(j, g.StepSeq(), r, get); err != nil {
 		w.Close()
 		return nil, err
 	}
@@ -320,7 +331,7 @@ func (tg *tableGame) replayTo(sink func(daemon.Event)) {
 // first record after which the replayed game stands at step seq: a step's
 // number only grows, so a binary search over replays of the journal's
 // first records finds it.
-func stepBegan(j *journal.Journal, seq int, r *daemon.Restored) error {
+func stepBegan(j *journal.Journal, seq int, r *daemon.Restored, get journal.BoardSource) error {
 	for _, rec := range j.Records {
 		if rec.Kind == journal.KindStart {
 			r.Start = rec.Wall
@@ -333,7 +344,7 @@ func stepBegan(j *journal.Journal, seq int, r *daemon.Restored) error {
 	upTo := func(k int) (*engine.Game, error) {
 		part := *j
 		part.Records = j.Records[:k]
-		g, _, err := journal.Replay(&part, boards.Get)
+		g, _, err := journal.Replay(&part, get)
 		return g, err
 	}
 	lo, hi := 1, len(j.Records)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -80,6 +81,9 @@ func (h *gameHost) StartGame(ctx context.Context, ng console.NewGame) error {
 // journal.
 func gameFromConsole(dir string, ng console.NewGame, seats int) (*tableGame, error) {
 	s := ng.Spec
+	if seats != 0 && s.Board.Players != seats { // the console refuses it first; the table must not stop for it
+		return nil, fmt.Errorf("這張桌子有 %d 個座位，%s 是 %d 人局：不能開局 / the table has %d seats, the board %d players", seats, s.Board.Name, s.Board.Players, seats, s.Board.Players)
+	}
 	tg := &tableGame{board: s.Board, deal: s.Deal, bottom: s.Bottom, seed: s.Seed, game: ng.Game}
 	if dir != "" {
 		w, err := journal.Create(dir, journal.HeaderForCards(s.Board, s.Deal, s.Bottom, s.Seed, seats, time.Now(), version))

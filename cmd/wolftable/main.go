@@ -18,8 +18,11 @@ const usage = usageHead + serveUsage + simUsage + usageTail
 const usageHead = `wolftable — the tournament 狼人殺 table controller
 
 usage:
-  wolftable boards                      list boards (id, name, players, composition)
-  wolftable boards show ID              night order with timings, options
+  wolftable boards [--config F] [--dir DIR]
+                                        list boards (id, name, players, composition; 〔本店〕 = the venue's)
+  wolftable boards show ID [--config F] [--dir DIR]
+                                        night order with timings, options
+  wolftable boards check DIR            check a venue's boards folder (file:line of every problem)
   wolftable scenario run FILE [--json]  play a scenario; print the transcript or JSON lines
   wolftable scenario check DIR|FILE...  run every .wolf file; summary "N passed, M failed"
 `
@@ -33,7 +36,7 @@ const serveUsage = `  wolftable serve [--config FILE]       the table daemon (sy
                                         the wall clock, random players
 `
 
-const simUsage = `  wolftable sim [--bots] [--no-tui] [--speed N] [--seed N] [--clock HH:MM] [--board ID]
+const simUsage = `  wolftable sim [--bots] [--no-tui] [--speed N] [--seed N] [--clock HH:MM] [--board ID] [--boards-dir DIR]
         [--journal DIR] [--new] [--voice on|off|auto] [--cues=false] [--console ADDR]
                                         a whole game on the simulated table
 `

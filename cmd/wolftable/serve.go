@@ -147,6 +147,11 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 		judge = lv
 		go func() { lv.set(openVoice(ctx, c.Voice.Pack, c.Voice.Volume, log, stdout)) }()
 	}
+	cat, err := c.Boards() // the built-in boards and the venue's: new games and resumed journals
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
 	for {
 		b, err := c.Board()
 		if err != nil {
@@ -158,7 +163,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 			seed = randomSeed()
 		}
 		deal, bottom := engine.DealCards(b, seed)
-		tg, err := newOrResumed(c.Journal.Dir, c.Journal.Resume, b, seed, deal, bottom, c.Table.Seats, *speed, stdout)
+		tg, err := newOrResumed(c.Journal.Dir, c.Journal.Resume, b, seed, deal, bottom, c.Table.Seats, *speed, stdout, cat.Get)
 		if err != nil {
 			fmt.Fprintln(stderr, "serve:", err)
 			return 1

@@ -121,6 +121,7 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 	gf := addGameFlags(fs, "seed for the deal and the engine (0 = from the clock)",
 		"every seat is a random player and the pedal is pressed automatically")
 	board := fs.String("board", "seer-witch-hunter-idiot", "board id or name")
+	boardsDir := fs.String("boards-dir", "", "the venue's boards folder (default "+boards.DefaultDir+" if present)")
 	noTUI := fs.Bool("no-tui", false, "plain transcript on stdout (for logs and tests)")
 	cues := fs.Bool("cues", true, "show the judge's night cues in the transcript")
 	jdir := fs.String("journal", "", "journal directory: every input is journaled; an unfinished game there is resumed")
@@ -138,7 +139,15 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	speed := *gf.speed
-	b, err := boards.Get(*board)
+	cat, err := boards.Open(*boardsDir, true)
+	if *boardsDir == "" {
+		cat, err = boards.Open(boards.DefaultDir, false)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "sim:", err)
+		return 2
+	}
+	b, err := cat.Get(*board)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 2
@@ -149,7 +158,7 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 		s = uint64(time.Now().UnixNano())
 	}
 	deal, bottom := engine.DealCards(b, s)
-	tg, err := newOrResumed(*jdir, !*fresh, b, s, deal, bottom, b.Players, speed, stdout)
+	tg, err := newOrResumed(*jdir, !*fresh, b, s, deal, bottom, b.Players, speed, stdout, cat.Get)
 	if err != nil {
 		fmt.Fprintln(stderr, "sim:", err)
 		return 2
@@ -225,7 +234,7 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 	}
 	defer gr.table.Close()
 	if *consoleAddr != "" {
-		con, stopConsole, err := startConsole(context.Background(), *consoleAddr, "", speed, gr.host, stdout, log)
+		con, stopConsole, err := startConsoleWith(context.Background(), consoleSetup{addr: *consoleAddr, speed: speed, boards: cat, seats: b.Players}, gr.host, stdout, log)
 		if err != nil {
 			fmt.Fprintln(stderr, "sim: console:", err)
 			return 2

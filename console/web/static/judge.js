@@ -283,8 +283,14 @@
     const docs = {};
     for (const o of r.body.options) docs[o.key] = o.doc;
     boards.docs = docs;
-    fill('ng-board', boards.map((b) => el('option', { value: b.id, text: b.name + '（' + b.players + '人）' })));
-    if (boards.some((b) => b.id === 'seer-witch-hunter-idiot')) $('ng-board').value = 'seer-witch-hunter-idiot';
+    // a venue's own board is marked 本店; a board of another seat count
+    // than the table's is shown but cannot be chosen
+    const label = (b) => b.name + '（' + b.players + '人' +
+      (b.roles.length > b.players ? '＋' + (b.roles.length - b.players) + '張底牌' : '') + '）' +
+      (b.venue ? '〔本店〕' : '') + (b.fits === false ? '〔座位數不合〕' : '');
+    fill('ng-board', boards.map((b) => el('option', { value: b.id, text: label(b), disabled: b.fits === false })));
+    const first = boards.find((b) => b.id === 'seer-witch-hunter-idiot' && b.fits !== false) || boards.find((b) => b.fits !== false);
+    if (first) $('ng-board').value = first.id;
     boardChanged();
   }
 
