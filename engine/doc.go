@@ -21,8 +21,9 @@
 //     byte (the golden record, testdata/golden-games.txt, pins this).
 //   - No clock, I/O, network, goroutines or mutable globals: time comes in
 //     as timer and clock inputs, randomness from the seed. The only
-//     package-level variable is the role table (roleTab), data that no code
-//     writes; TestEnginePure (layout_test.go) enforces all this.
+//     package-level variables are the role table (roleTab) and the option
+//     table (optionTab), data that no code writes; TestEnginePure
+//     (layout_test.go) enforces all this.
 //
 // # Vocabulary
 //

@@ -114,7 +114,7 @@ var pureImports = map[string]bool{"errors": true, "fmt": true, "sort": true, "st
 
 // dataVars are the engine's package-level variables: immutable tables of
 // data, never written (doc.go).
-var dataVars = map[string]bool{"roleTab": true}
+var dataVars = map[string]bool{"roleTab": true, "optionTab": true}
 
 // TestEnginePure (was scripts/engine-purity): the engine imports only
 // pureImports, starts no goroutine, and its only package-level variables

@@ -187,6 +187,11 @@ func parseBool(v string) (bool, error) {
 	return false, fmt.Errorf("want on or off, got %q", v)
 }
 
+// optionTab is the table of options: package data built once and never
+// written (doc.go), like the role table: Options.Get and Set look a key up
+// in it rather than building every option's closures on each call.
+var optionTab = optionFields()
+
 func optionFields() map[string]optionField {
 	clock := []string{"minute_mod_n", "minute_digit_sum"}
 	m := map[string]optionField{
@@ -297,7 +302,7 @@ func loversOptionFields() map[string]optionField {
 
 // OptionNames lists the option keys in order.
 func OptionNames() []string {
-	f := optionFields()
+	f := optionTab
 	names := make([]string, 0, len(f))
 	for k := range f {
 		names = append(names, k)
@@ -307,11 +312,11 @@ func OptionNames() []string {
 }
 
 // OptionDoc describes an option key.
-func OptionDoc(key string) string { return optionFields()[key].doc }
+func OptionDoc(key string) string { return optionTab[key].doc }
 
 // Set sets an option by its rules.md key ("witch.self_save", …).
 func (o *Options) Set(key, value string) error {
-	f, ok := optionFields()[key]
+	f, ok := optionTab[key]
 	if !ok {
 		return fmt.Errorf("unknown option %q", key)
 	}
@@ -323,7 +328,7 @@ func (o *Options) Set(key, value string) error {
 
 // Get returns an option's value as text.
 func (o *Options) Get(key string) (string, bool) {
-	f, ok := optionFields()[key]
+	f, ok := optionTab[key]
 	if !ok {
 		return "", false
 	}

@@ -70,7 +70,7 @@ func (o *Options) ApplyPreset(name string) (pending []string, err error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown preset %q (want %s)", name, strings.Join(PresetNames(), " or "))
 	}
-	known := optionFields()
+	known := optionTab
 	for _, p := range set {
 		if _, ok := known[p.Key]; !ok {
 			pending = append(pending, p.Key+"="+p.Value)
