@@ -26,31 +26,124 @@ type orderRow struct {
 // seed004Order is E0.2 for the roles the engine plays, in order. E0.3:
 // 狼人 90 s on night 1 and 60 s later, the hurry line with 30 s left; 30 s
 // choice steps with the hurry line at 10 s left (女巫 as well); 守衛,
-// 預言家, 狼美人 30 s; 獵人 10 s; identification steps 5 s.
-func seed004Order() []orderRow {
-	return []orderRow{
+// 預言家, 狼美人 30 s; 情侶 and 幸運兒 15 s; 獵人 10 s; identification
+// steps 5 s. 黑市商人 under merchant.timing any_night_after_seer moves to
+// 10d's slot, every night (E0.2 4b).
+func seed004Order(o engine.Options) []orderRow {
+	merchant := orderRow{pos: "4b", kind: engine.StepMerchant, first: true, secs: 30, hurry: 20}
+	var late []orderRow
+	if o.MerchantTiming == "any_night_after_seer" {
+		merchant.pos, merchant.first = "10d", false
+		late, merchant = []orderRow{merchant}, orderRow{}
+	}
+	rows := []orderRow{
+		{pos: "1", kind: engine.StepThief, first: true, secs: 30, hurry: 20},
+		{pos: "2", kind: engine.StepCupid, first: true, secs: 30, hurry: 20},
+		{pos: "3", kind: engine.StepLovers, first: true, secs: 15},
 		{pos: "4", kind: engine.StepWildChild, first: true, secs: 30, hurry: 20},
 		{pos: "4a", kind: engine.StepHalfBlood, first: true, secs: 30, hurry: 20},
+		merchant,
+		{pos: "4f", kind: engine.StepButterfly, secs: 30, hurry: 20},
 		{pos: "4g", kind: engine.StepDreamweaver, secs: 30},
 		{pos: "5", kind: engine.StepGuard, secs: 30},
+		{pos: "5a", kind: engine.StepChief, secs: 5},
+		{pos: "5a", kind: engine.StepElder, secs: 5},
 		{pos: "6", kind: engine.StepWolves, secs: 90, hurry: 60, later: 60, hurryLt: 30},
 		{pos: "7", kind: engine.StepWolfBeauty, secs: 30},
+		{pos: "7a", kind: engine.StepSuccubus, first: true, secs: 30, hurry: 20},
+		{pos: "7b", kind: engine.StepSuccubusLovers, first: true, secs: 30},
+		{pos: "7c", kind: engine.StepDemon, secs: 30, hurry: 20},
 		{pos: "8", kind: engine.StepHiddenWolf, first: true, secs: 5},
 		{pos: "9", kind: engine.StepWitch, secs: 30, hurry: 20},
 		{pos: "10", kind: engine.StepSeer, secs: 30},
+		{pos: "10a", kind: engine.StepFox, secs: 30, hurry: 20},
+		{pos: "10b", kind: engine.StepGambler, secs: 30, hurry: 20},
+		{pos: "10c", kind: engine.StepStalker, secs: 30, hurry: 20},
+	}
+	rows = append(rows, late...)
+	rows = append(rows, []orderRow{
+		{pos: "10e", kind: engine.StepLucky, secs: 15},
 		{pos: "11", kind: engine.StepBear, secs: 5},
+		{pos: "12", kind: engine.StepSilenceElder, secs: 30, hurry: 20},
 		{pos: "13", kind: engine.StepHunter, secs: 10},
 		{pos: "14", kind: engine.StepIdiot, secs: 5},
 		{pos: "15", kind: engine.StepKnight, secs: 5},
 		{pos: "16", kind: engine.StepRogue, first: true, secs: 5},
+	}...)
+	out := rows[:0]
+	for _, r := range rows {
+		if r.kind != "" {
+			out = append(out, r)
+		}
 	}
+	return out
+}
+
+// seed003Named are the steps [003]'s generic order names, with H11's
+// exceptions that keep their E0.2 places; every other step with a place is
+// a god of "（猎人，白痴及其他神）".
+var seed003Named = map[engine.StepKind]bool{
+	engine.StepThief: true, engine.StepCupid: true, engine.StepLovers: true, engine.StepWildChild: true,
+	engine.StepMerchant: true, engine.StepButterfly: true,
+	engine.StepHiddenWolf: true, engine.StepGuard: true, engine.StepChief: true, engine.StepElder: true,
+	engine.StepWolves: true, engine.StepWolfBeauty: true, engine.StepSuccubus: true, engine.StepSuccubusLovers: true,
+	engine.StepDemon: true, engine.StepWitch: true, engine.StepSeer: true, engine.StepLucky: true,
+}
+
+// seed003Order is night_order.preset seed003 (E0.2's last paragraph, H11):
+// [003]'s "盗贼，丘比特，情侣，野孩子，（猎人，白痴及其他神），隐狼，守卫，（狼人…），女巫，预言家".
+// On night 1 the gods (every other good step, in E0.2 order) come right
+// after 野孩子; 黑市商人 and 花蝴蝶 keep their E0.2 places before 守衛
+// (after the gods, before 隱狼: docs/rules-decisions.md); 村長 stays after
+// 守衛; 狼美人, 魅魔 and 惡魔 follow the wolves; 幸運兒 follows 預言家.
+// On later nights the gods follow 幸運兒.
+func seed003Order(o engine.Options) (night1, later []orderRow) {
+	rows := seed004Order(o)
+	var gods, lead, rest []orderRow
+	for _, r := range rows {
+		switch {
+		case !seed003Named[r.kind]:
+			gods = append(gods, r)
+		case r.kind == engine.StepThief || r.kind == engine.StepCupid || r.kind == engine.StepLovers || r.kind == engine.StepWildChild:
+			lead = append(lead, r)
+		default:
+			rest = append(rest, r)
+		}
+	}
+	// 隱狼 opens [003]'s block after the gods, before 守衛 and after the two
+	// exceptions that keep their E0.2 places
+	var mid, tail []orderRow
+	for _, r := range rest {
+		switch r.kind {
+		case engine.StepMerchant, engine.StepButterfly:
+			if r.pos == "10d" { // merchant.timing any_night_after_seer: after 預言家
+				tail = append(tail, r)
+				continue
+			}
+			mid = append(mid, r)
+		case engine.StepHiddenWolf:
+		default:
+			tail = append(tail, r)
+		}
+	}
+	for _, r := range rest {
+		if r.kind == engine.StepHiddenWolf {
+			mid = append(mid, r)
+		}
+	}
+	night1 = append(append(append(append(night1, lead...), gods...), mid...), tail...)
+	later = append(append(append(later, lead...), mid...), tail...)
+	later = append(later, gods...)
+	return night1, later
 }
 
 // seed004Nights builds the default night plans of a composition: night 1
-// and nights 2-. The roles that act only inside the wolves' step (狼王,
-// 白狼王 without a status step, 惡靈騎士, 血月使徒, 隱狼 alone) need no row.
-func seed004Nights(roles []engine.Role) ([]engine.NightPlan, error) {
-	placed := map[engine.StepKind]bool{}
+// and nights 2-, in seed 004's order or, under night_order.preset seed003,
+// in [003]'s. The roles that act only inside the wolves' step (狼王, 白狼王
+// whose status step no seed-003/001 board has (D1), 惡靈騎士, 血月使徒)
+// need no row.
+func seed004Nights(roles []engine.Role, o engine.Options) ([]engine.NightPlan, error) {
+	placed := map[engine.StepKind]bool{engine.StepWhiteWolfKing: true}
 	has := func(k engine.StepKind) bool {
 		if k == engine.StepWolves {
 			for _, r := range roles {
@@ -68,14 +161,20 @@ func seed004Nights(roles []engine.Role) ([]engine.NightPlan, error) {
 		}
 		return false
 	}
+	rows1 := seed004Order(o)
+	rowsLt := rows1
+	if o.NightOrderPreset == "seed003" {
+		rows1, rowsLt = seed003Order(o)
+	}
 	var n1, later []engine.Step
-	for _, row := range seed004Order() {
+	for _, row := range rows1 {
 		placed[row.kind] = true
-		if !has(row.kind) {
-			continue
+		if has(row.kind) {
+			n1 = append(n1, engine.Step{Kind: row.kind, Seconds: row.secs, Hurry: row.hurry})
 		}
-		n1 = append(n1, engine.Step{Kind: row.kind, Seconds: row.secs, Hurry: row.hurry})
-		if row.first {
+	}
+	for _, row := range rowsLt {
+		if row.first || !has(row.kind) {
 			continue
 		}
 		st := engine.Step{Kind: row.kind, Seconds: row.secs, Hurry: row.hurry}

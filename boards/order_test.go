@@ -54,3 +54,86 @@ func TestSeed004DefaultOrder(t *testing.T) {
 		t.Errorf("plain board night 2 starts with %s", b3.StepsFor(2)[0].Kind)
 	}
 }
+
+// The built-in boards of seeds 003 and 001 follow E0.2 (rules-more.md E1:
+// "Night orders follow E0.2"): with their night lines taken out, the loader's
+// seed-004 order gives the same steps in the same order, night 1 and later.
+// (Their preset sets night_order.preset seed003, which orders only boards
+// without night lines; the test asks for seed004 explicitly.)
+func TestSeed004OrderIsPartE(t *testing.T) {
+	all, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, b := range all {
+		if b.Preset == "" {
+			continue
+		}
+		n++
+		var keep []string
+		for _, l := range strings.Split(string(Format(b)), "\n") {
+			if !strings.HasPrefix(l, "night") {
+				keep = append(keep, l)
+			}
+		}
+		src := strings.Join(keep, "\n") + "\noption night_order.preset seed004\n"
+		g, err := Parse(b.ID+".board", []byte(src))
+		if err != nil {
+			t.Errorf("%s without night lines: %v", b.ID, err)
+			continue
+		}
+		kinds := func(b *engine.Board, night int) string {
+			var out []string
+			for _, s := range b.StepsFor(night) {
+				out = append(out, string(s.Kind))
+			}
+			return strings.Join(out, " ")
+		}
+		for _, night := range []int{1, 2, 3} {
+			if got, want := kinds(g, night), kinds(b, night); got != want {
+				t.Errorf("%s night %d:\n seed 004's order %s\n the board       %s", b.ID, night, got, want)
+			}
+		}
+	}
+	if n < 19 {
+		t.Errorf("%d boards carry a preset, want every board of seeds 003 and 001", n)
+	}
+}
+
+// night_order.preset seed003 (H11): on night 1 the gods come right after
+// 野孩子, then 黑市商人 and 花蝴蝶, 隱狼, 守衛 and 村長, the wolves and
+// the steps that follow them, 女巫, 預言家 and 幸運兒; later nights put
+// the gods after 幸運兒.
+func TestSeed003NightOrderPreset(t *testing.T) {
+	src := "id house-003\nname 本店三\nplayers 12\n" +
+		"roles thief cupid wildchild hiddenwolf butterfly guard werewolf*2 witch seer hunter idiot villager*2\n" +
+		"preset seed003\n"
+	b, err := Parse("t.board", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := func(n int) string {
+		var out []string
+		for _, s := range b.StepsFor(n) {
+			out = append(out, string(s.Kind))
+		}
+		return strings.Join(out, " ")
+	}
+	want1 := "thief cupid lovers wildchild hunter idiot butterfly hiddenwolf guard wolves witch seer"
+	want2 := "butterfly guard wolves witch seer hunter idiot"
+	if got := spec(1); got != want1 {
+		t.Errorf("night 1:\n got %s\nwant %s", got, want1)
+	}
+	if got := spec(2); got != want2 {
+		t.Errorf("night 2:\n got %s\nwant %s", got, want2)
+	}
+	// without the preset: E0.2
+	b, err = Parse("t.board", []byte(strings.Replace(src, "preset seed003\n", "", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := spec(1), "thief cupid lovers wildchild butterfly guard wolves hiddenwolf witch seer hunter idiot"; got != want {
+		t.Errorf("seed 004, night 1:\n got %s\nwant %s", got, want)
+	}
+}

@@ -114,7 +114,7 @@ func parse(file string, src []byte) (*engine.Board, *lines, error) {
 	}
 	if len(p.plans) == 0 {
 		// no night line: seed 004's order (order.go)
-		plans, err := seed004Nights(p.b.Roles)
+		plans, err := seed004Nights(p.b.Roles, p.b.Options)
 		if err != nil {
 			return nil, nil, p.errorf(p.at.roles, "no night line, and %s", err.Error())
 		}

@@ -115,3 +115,45 @@ func TestPresetErrors(t *testing.T) {
 		t.Error("Validate accepts an unknown preset")
 	}
 }
+
+// TestPresetBoards: every built-in board of seed 003 carries preset seed003
+// and every board of seed 001 preset seed001 (issue 14 item 2, E0.1), and
+// plays its values: the sheriff counts 2 on both, the seed-001 hunter shoots
+// on any death but poison and grief.
+func TestPresetBoards(t *testing.T) {
+	all, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, b := range all {
+		want := ""
+		switch {
+		case strings.HasSuffix(b.ID, "-003"):
+			want = "seed003"
+		case strings.HasSuffix(b.ID, "-001"):
+			want = "seed001"
+		}
+		if b.Preset != want {
+			t.Errorf("%s: preset %q, want %q", b.ID, b.Preset, want)
+			continue
+		}
+		if want == "" {
+			continue
+		}
+		n++
+		o := b.Options
+		if o.SheriffWeight != 2 || o.ClockRule != "minute_mod_n" {
+			t.Errorf("%s: sheriff.weight %v, speaking.clock_rule %s", b.ID, o.SheriffWeight, o.ClockRule)
+		}
+		if want == "seed001" && (o.HunterShootCauses != "any_but_poison_grief" || !o.SkipRevealedHunter || o.SpeakingOrder != "sheriff_side_alternating") {
+			t.Errorf("%s: seed-001 values not applied: %+v", b.ID, o)
+		}
+		if want == "seed003" && (o.NightOrderPreset != "seed003" || !o.IdiotInterject || o.SheriffPKWeight != 1) {
+			t.Errorf("%s: seed-003 values not applied: %+v", b.ID, o)
+		}
+	}
+	if n < 19 {
+		t.Errorf("%d boards with a preset", n)
+	}
+}

@@ -128,8 +128,12 @@ func (g *Game) deathTasks(b *batch) []func() {
 // taken; never when poisoned, exploding, DQ'd, charmed away or duelled.
 func (g *Game) canSkill(s int) bool {
 	shot := g.role(s).row().ShotOn
-	if shot == nil && g.hasGun(s) {
-		shot = shotCauses() // the lucky one's gun (hunter.shoot_causes knife_exile)
+	gun := shot == nil && g.hasGun(s) // the lucky one's gun shoots as 獵人 does
+	if gun {
+		shot = shotCauses()
+	}
+	if (gun || g.role(s) == Hunter) && g.opt.HunterShootCauses == "any_but_poison_grief" {
+		shot = shotCausesAny()
 	}
 	if shot == nil {
 		return false
@@ -234,6 +238,9 @@ func (g *Game) shoot(b *batch, s, t int) {
 		return // 老流氓: not dead yet
 	}
 	g.el.spk.lastDead = t
+	if g.role(s) == Hunter {
+		g.rs.hunter.shown = append(g.rs.hunter.shown, s) // his card is public now
+	}
 	b.insertAfter(s, t, b.wordsOf(s))
 	g.shooter = s
 	g.dies(t, CauseShot, false)

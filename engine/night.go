@@ -20,7 +20,12 @@ func (g *Game) beginNight() {
 	g.record(Record{Type: RecPhase, When: fmt.Sprintf("night-%d", g.night)})
 	for _, st := range g.b.StepsFor(g.night) {
 		st := st
-		g.then(func() { g.nightStep(st) })
+		g.then(func() {
+			if st.Kind == StepHunter && g.hunterStepLeftOut() {
+				return
+			}
+			g.nightStep(st)
+		})
 	}
 	if g.night == 1 && g.opt.Sheriff {
 		g.then(g.signup)

@@ -21,10 +21,9 @@ type PresetSetting struct {
 func PresetNames() []string { return []string{"seed003", "seed001"} }
 
 // PresetSettings returns the bundle of a preset, in the order rules-more.md
-// lists it, or false for an unknown name. Some keys belong to roles that
-// may not be in this build yet (cupid.category, lovers.*, hunter.*,
-// night.skip_dead_revealed_hunter, night_order.preset):
-// ApplyPreset reports them as pending instead of failing.
+// lists it, or false for an unknown name. Every key is an option of this
+// build; a key a later bundle adds before its option exists is reported by
+// ApplyPreset as pending instead of failing.
 func PresetSettings(name string) ([]PresetSetting, bool) {
 	switch name {
 	case "seed003":

@@ -5,6 +5,31 @@ package engine
 
 func hunterHooks() roleHooks { return roleHooks{step: hunterStatus} }
 
+// hunterState: the hunters who shot, so showed their card
+// (night.skip_dead_revealed_hunter).
+type hunterState struct{ shown []int }
+
+// hunterStepLeftOut: under night.skip_dead_revealed_hunter ([001] (9)
+// "猎人在翻牌开***带人自证后，法官在黑夜则可以省略猎人睁眼的环节") the 獵人 step is
+// left out once every 獵人 is out and has shot. Both facts are public, so
+// leaving the step out tells nothing (A15 holds for what is hidden).
+func (g *Game) hunterStepLeftOut() bool {
+	if !g.opt.SkipRevealedHunter {
+		return false
+	}
+	hunters := 0
+	for s := 1; s <= g.n; s++ {
+		if g.role(s) != Hunter {
+			continue
+		}
+		if !g.seats[s].out || !contains(g.rs.hunter.shown, s) {
+			return false
+		}
+		hunters++
+	}
+	return hunters > 0 // a buried 獵人 card is hidden: its step runs
+}
+
 func hunterStatus(g *Game, s *step, _ StepKind, live bool) bool {
 	g.say("night.hunter.status")
 	if live {

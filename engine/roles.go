@@ -146,6 +146,14 @@ func (ri *RoleInfo) Seen() Winner {
 // taken; never when poisoned, exploding, DQ'd, charmed away, duelled…
 func shotCauses() []Cause { return []Cause{CauseWolf, CauseExile, CauseShot, CauseTaken} }
 
+// shotCausesAny: hunter.shoot_causes any_but_poison_grief ([001] "当猎人被毒死或殉情时将不能发动技能"):
+// every death but poison and grief; an explosion and a DQ are no deaths a
+// skill answers.
+func shotCausesAny() []Cause {
+	return []Cause{CauseWolf, CauseExile, CauseShot, CauseTaken, CauseDuel, CauseCharm, CauseReflect, CauseDream,
+		CauseHunt, CauseCheck, CauseAssassinate, CauseGamble, CauseTrade}
+}
+
 // roleTab is the role table. It is package data that is never written
 // (doc.go: the engine keeps no mutable globals); Roles hands out a copy.
 var roleTab = [...]RoleInfo{

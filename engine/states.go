@@ -36,4 +36,5 @@ type roleStates struct {
 	lovers   loversState
 	cupid    cupidState
 	succubus succubusState
+	hunter   hunterState
 }
