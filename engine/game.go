@@ -222,6 +222,9 @@ func (g *Game) say(line string, args ...int) {
 			return // this board's 語術 does not say it
 		}
 	}
+	if g.opt.IdiotName == "baichi" {
+		line = baichi(line)
+	}
 	g.lastSay = Effect{Kind: EffSay, Line: line, Args: args}
 	g.emit(g.lastSay)
 }

@@ -83,6 +83,7 @@ type Options struct {
 	LastWordsMode    string  // last_words.mode: n1 (last_words.nights) | n1_n2 | n1_all_n2_single (G37)
 	SpeechStart      string  // sheriff.speech_start: clock (A8) | lowest | highest (H12)
 	SpeakingOrder    string  // speaking.order: sheriff_choice (A7) | sheriff_side_alternating | left_of_last_dead (H12)
+	IdiotName        string  // idiot.name: yuzhe (愚者, seed 000) | baichi (白痴, seeds 003 and 001): the card's name in the judge's lines
 	IdiotInterject   bool    // idiot.interject: a revealed idiot may cut into a speech for 15 s, the judge's pedal granting it (seed 003)
 }
 
@@ -97,7 +98,7 @@ func DefaultOptions() Options {
 		ThiefTwoWolves: "redeal", ThiefExtraCards: "listed",
 		FoxWrap:        true,
 		MerchantTiming: "n1_first", ElderWitchInfo: "shown", ElderAntidote: "wasted", ElderCategory: "card",
-		HunterShootCauses: "knife_exile", NightOrderPreset: "seed004",
+		HunterShootCauses: "knife_exile", NightOrderPreset: "seed004", IdiotName: "yuzhe",
 		WildChildTrigger: "any_death", HalfBloodTimeout: "random", HiddenWolfAlone: true, RogueDelay: "next_day_speeches",
 		BearNeighbours:    "nearest_living",
 		CupidWolfPairSide: "wolves", CupidCategory: "neither", CupidMaySkip: "on", MixedPairCamp: "third",
@@ -273,6 +274,7 @@ func optionFields() map[string]optionField {
 		}},
 		"sheriff.pk_voters":    enumOpt("who votes in the election PK: not_on_stage = everyone off the PK stage (A5.6); never_ran = only players who never ran (H6)", []string{"not_on_stage", "never_ran"}, func(o *Options) *string { return &o.PKVoters }),
 		"explode.windows":      enumOpt("when a wolf may explode by day: part_a = election speeches, 退水, exile-day speeches (A11); any_but_vote = also last words, the prince's speech, the sheriff's order and 歸票 (seed 003); any_speech = also last words and the prince's speech (seed 001)", []string{"part_a", "any_but_vote", "any_speech"}, func(o *Options) *string { return &o.ExplodeWindows }),
+		"idiot.name":           enumOpt("the card's name in the judge's lines: yuzhe (愚者, seed 000) | baichi (白痴, seeds 003 and 001)", []string{"yuzhe", "baichi"}, func(o *Options) *string { return &o.IdiotName }),
 		"idiot.interject":      boolOpt("a revealed idiot may ask (guarded key) to cut into another player's speech; the judge's pedal grants 15 s (seed 003)", func(o *Options) *bool { return &o.IdiotInterject }),
 		"explode.last_words":   boolOpt("an exploded wolf gives last words (seed 001 指刀)", func(o *Options) *bool { return &o.ExplodeLastWords }),
 		"last_words.mode":      enumOpt("which night deaths give last words: n1 = nights 1..last_words.nights; n1_n2 = nights 1 and 2 (seed 003 ②); n1_all_n2_single = all of night 1, night 2 only a single death (seed 001)", []string{"n1", "n1_n2", "n1_all_n2_single"}, func(o *Options) *string { return &o.LastWordsMode }),

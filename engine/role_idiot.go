@@ -81,3 +81,13 @@ func idiotExiled(g *Game, s int) bool {
 	g.next(g.nightfall)
 	return true
 }
+
+// baichi: under idiot.name baichi (seeds 003 and 001 call the card 白痴) the
+// lines that name the card are said in the seeds' word.
+func baichi(line string) string {
+	switch line {
+	case "night.idiot.open", "night.idiot.close", "night.idiot.wake", "idiot.reveal":
+		return line + ".baichi"
+	}
+	return line
+}

@@ -143,6 +143,15 @@ func openClose(name, kind string, night int) []manualLine {
 	}
 }
 
+// baichiLines: the 白痴 step of the seed-003/001 boards (idiot.name baichi,
+// set by both presets): seed 004 calls the card 白痴.
+func baichiLines() []manualLine {
+	return []manualLine{
+		{manual: "白痴請睜眼", id: "night.idiot.open.baichi"},
+		{manual: "白痴請閉眼", id: "night.idiot.close.baichi"},
+	}
+}
+
 // cupidLines: seed 003's 法官台詞 "丘比特请睁眼，丘比特请向法官出示两个数字这两个数字玩家將成为本局的情侣…丘比特请闭眼…
 // 情侣请睁眼，情侣请互相认识…情侣请闭眼" (night 1 only).
 func cupidLines() []manualLine {
@@ -289,7 +298,7 @@ func manualNights() map[string][]manualLine {
 
 		// rules-more.md E1/E2, boards of known roles: the seeds give no 語術 of
 		// their own, so each speaks seed 000's lines for its steps.
-		"swhi-003": join(wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(), hunterLines(hunterState), openClose("愚者", "idiot", 0)),
+		"swhi-003": join(wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(), hunterLines(hunterState), baichiLines()),
 		"guard-whitewolfking-003": join(guardLines(), wolvesLines(manualLine{manual: "白狼王請舉手示意", id: "night.mark.whitewolfking"}, plainAsk),
 			witchLines(), seerLines(), hunterLines(hunterState)),
 		"whitewolf-003": join(guardLines(), wolvesLines(manualLine{manual: "白狼王請舉手示意", id: "night.mark.whitewolfking"}, plainAsk),
@@ -298,12 +307,12 @@ func manualNights() map[string][]manualLine {
 			{manual: "狼美人請睜眼，請選擇你要魅惑的目標", id: "night.wolfbeauty.open"},
 			{manual: "確認是他嗎", id: "night.confirm"},
 			{manual: "狼美人請閉眼", id: "night.wolfbeauty.close"},
-		}, witchLines(), seerLines(), openClose("愚者", "idiot", 0)),
+		}, witchLines(), seerLines(), baichiLines()),
 		"knight-003": join(guardLines(), wolvesLines(manualLine{manual: "白狼王請舉手示意", id: "night.mark.whitewolfking"}, plainAsk),
 			witchLines(), seerLines(), openClose("騎士", "knight", 0)),
 		"swh-9-001":   join(wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(), hunterLines(hunterState)),
 		"swhg-12-001": join(guardLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(), hunterLines(hunterState)),
-		"swhi-12-001": join(wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(), hunterLines(hunterState), openClose("愚者", "idiot", 0)),
+		"swhi-12-001": join(wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(), hunterLines(hunterState), baichiLines()),
 		// seed 003 boards (rules-more.md E1): the shared roles speak seed 000's
 		// 語術; 惡魔, 狐狸 and 賭徒 have none (their catalogue lines say so)
 		"demon-003": join(guardLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(), hunterLines(hunterState)),

@@ -160,6 +160,10 @@ func fixedLines() []Line {
 		// PK); this one says what happened in the words of exile.none.
 		{ID: "exile.novote", Text: "無人投票，今天無人出局", Source: "project (manual silent; rules.md A7)"},
 		{ID: "idiot.reveal", Text: "{s}玩家翻牌為愚者，不出局", Source: "project (manual silent: 預女獵愚 備註 2 愚者被投自動翻牌，翻牌後愚者不出局)"},
+		{ID: "idiot.reveal.baichi", Text: "{s}玩家翻牌為白痴，不出局", Source: "seed 003 预女猎白 / seed 001: the card is 白痴 (idiot.name baichi)"},
+		{ID: "night.idiot.open.baichi", Text: "白痴請睜眼", Source: "seed 004 夜晚顺序 14 白痴 (idiot.name baichi)"},
+		{ID: "night.idiot.wake.baichi", Text: "白痴請睜眼", Source: "seed 004 夜晚顺序 14 白痴 (idiot.name baichi)"},
+		{ID: "night.idiot.close.baichi", Text: "白痴請閉眼", Source: "seed 004 夜晚顺序 14 白痴 (idiot.name baichi)"},
 		{ID: "idiot.interject", Text: "{s}玩家插話", Source: "seed 003 白痴 \"在任意玩家发言时可以插话\" (idiot.interject)"},
 		{ID: "idiot.interject.end", Text: "插話結束", Source: "project (seed silent; rules-more.md D1 15 s)"},
 
@@ -347,6 +351,8 @@ func defaultPinyin(id string) string {
 		return "zuo2 tian1 bei4 fang4 zhu2 de5 wan2 jia1 shen1 fen4 wei2"
 	case "idiot.reveal":
 		return "{s} wan2 jia1 fan1 pai2 wei2 yu2 zhe3, bu4 chu1 ju2"
+	case "idiot.reveal.baichi":
+		return "{s} wan2 jia1 fan1 pai2 wei2 bai2 chi1, bu4 chu1 ju2"
 	case "duel.ask":
 		return "{s} wan2 jia1 fan1 pai2 wei2 qi2 shi4, qing3 xuan3 ze2 jue2 dou4 de5 wan2 jia1"
 	case "bloodmoon.reveal":

@@ -2,7 +2,7 @@
 
 package voice
 
-// hanzi is the pinyin of the 273 Han characters the voice reads: the
+// hanzi is the pinyin of the 274 Han characters the voice reads: the
 // first Tone3 reading go-pinyin gives each (no tone digit for the neutral
 // tone), sorted by character for a binary search. See readings.
 var hanzi = [...]hanziReading{
@@ -183,6 +183,7 @@ var hanzi = [...]hanziReading{
 	{'用', "yong4"},
 	{'留', "liu2"},
 	{'當', "dang1"},
+	{'痴', "chi1"},
 	{'發', "fa1"},
 	{'白', "bai2"},
 	{'的', "de"},
