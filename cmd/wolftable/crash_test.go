@@ -128,6 +128,13 @@ func crashResume(t *testing.T, bin string, args []string, journalArgs func(dir s
 			break
 		}
 		files, _ := filepath.Glob(filepath.Join(dir, "*.wtj"))
+		if len(files) == 0 && records == 0 && !tearing {
+			// killed before its journal was created (a loaded machine's slow
+			// start): nothing was written, so nothing can be lost; it is not
+			// counted as a kill mid-game
+			t.Logf("kill %d landed before the journal was created", i)
+			continue
+		}
 		if len(files) != 1 {
 			t.Fatalf("kill %d: want one journal, got %v\n%s", i, files, out)
 		}
