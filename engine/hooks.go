@@ -13,6 +13,7 @@ type roleHooks struct {
 	step      func(g *Game, s *step, k StepKind, live bool) bool // (its own steps) runs a night step; true = the actor has acted
 	closed    func(g *Game, s *step, live bool)                  // (its own steps) at the close, after the commit and the result line
 	blocked   func(g *Game, seat int) bool                       // the seat's night skill is blocked tonight
+	dazed     func(g *Game, seat int) bool                       // hugged or feared last night: no passive skill this morning (熊's roar)
 	noKill    func(g *Game) bool                                 // the wolves cannot kill tonight
 	guarded   func(g *Game, seat int) bool                       // the seat is guarded against the knife tonight
 	shielded  func(g *Game, seat int) bool                       // the seat is immune to all night harm tonight

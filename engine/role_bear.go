@@ -9,7 +9,8 @@ package engine
 // seat on each side, taken after that night's deaths, or the two adjacent
 // seats (a dead one is no wolf). A 隱狼 is not seen (it follows the seer)
 // unless bear.sees_hidden_wolf. A bear that is dead, killed that night
-// included, never roars again. The roar is said by day: no night step
+// included, never roars again; a bear hugged or feared last night does not
+// roar that morning (D2 熊's interactions). The roar is said by day: no night step
 // depends on it.
 
 type bearState struct {
@@ -34,8 +35,8 @@ func bearRoar(g *Game) {
 	g.rs.bear.said = g.day
 	roared := false
 	for _, b := range g.holders(Bear) {
-		if !g.living(b) {
-			continue
+		if !g.living(b) || g.any(func(h *roleHooks) func(*Game, int) bool { return h.dazed }, b) {
+			continue // dead, or hugged (花蝴蝶) or feared (噩夢之影) last night: no roar (D2 熊, inferred)
 		}
 		for _, x := range g.bearNeighbours(b) {
 			if g.role(x).row().Seen() == WinWolves || (g.opt.BearSeesHidden && g.role(x).IsWolf()) {

@@ -25,6 +25,7 @@ func butterflyHooks() roleHooks {
 		nightfall: func(g *Game) { g.rs.hug.tonight = 0 },
 		step:      butterflyStep,
 		blocked:   func(g *Game, s int) bool { return g.rs.hug.tonight == s && g.day != g.night },
+		dazed:     func(g *Game, s int) bool { return g.rs.hug.tonight == s },
 		noKill: func(g *Game) bool {
 			h := g.rs.hug.tonight
 			return h > 0 && g.role(h).row().WakesWithWolves(g.night)

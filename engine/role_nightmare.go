@@ -16,6 +16,7 @@ func nightmareHooks() roleHooks {
 		nightfall: func(g *Game) { g.rs.fear.tonight = 0 },
 		step:      nightmareStep,
 		blocked:   func(g *Game, s int) bool { return g.rs.fear.tonight == s },
+		dazed:     func(g *Game, s int) bool { return g.rs.fear.tonight == s },
 		noKill: func(g *Game) bool {
 			f := g.rs.fear.tonight
 			return f > 0 && g.role(f) == Werewolf
