@@ -624,6 +624,7 @@ var gestures = map[hw.Key]engine.Action{hw.KeyUp: engine.ActUp, hw.KeyDown: engi
 // privateCues are the judge cues that touch a player ([004] "轻拍"): they
 // also light that seat's private indicator (rules-more.md D0.4), which
 // goes off when the step they announce closes (privateOff).
-var privateCues = map[string]bool{"cue.lovers.tap": true}
+var privateCues = map[string]bool{"cue.lovers.tap": true,
+	"cue.lucky.gift.glasses": true, "cue.lucky.gift.poison": true, "cue.lucky.gift.gun": true} // 幸運兒: the judge's tap (H13)
 
-var privateOff = map[string]bool{"night.lovers.close": true, "night.succubuslovers.close": true}
+var privateOff = map[string]bool{"night.lovers.close": true, "night.succubuslovers.close": true, "night.lucky.close": true}

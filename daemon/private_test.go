@@ -29,3 +29,24 @@ func TestLoversTapLightsPrivateIndicator(t *testing.T) {
 		t.Fatal("the indicator is still on after the lovers' step")
 	}
 }
+
+// TestLuckyTapLightsPrivateIndicator: the judge's tap on the lucky one (the
+// gift's cue, rules-more.md H13) lights its private indicator until the
+// 幸運兒 step closes.
+func TestLuckyTapLightsPrivateIndicator(t *testing.T) {
+	g := newGame(t, "cupid-7-001", 1)
+	d, err := New(Config{Game: g, Table: newTable(7)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, gift := range []string{"glasses", "poison", "gun"} {
+		d.handle([]engine.Effect{{Kind: engine.EffCue, Line: "cue.lucky.gift." + gift, Seat: 5, Args: []int{5}}})
+		if !d.lights[4].Private || d.lights[3].Private {
+			t.Fatalf("%s: after the tap: %+v", gift, d.lights)
+		}
+		d.handle([]engine.Effect{{Kind: engine.EffSay, Line: "night.lucky.close"}})
+		if d.lights[4].Private {
+			t.Fatalf("%s: the indicator is still on after the 幸運兒 step", gift)
+		}
+	}
+}
