@@ -329,9 +329,8 @@ func (g *Game) lastWords(b *batch) {
 				line = "lastwords.exile" // X號玩家請留遺言: "出局" was said with the skill question
 			}
 			t = append(t, func() {
-				if l := g.mutedLine(s, SpeechLastWords); l != "" {
-					g.say(l, s) // silenced (silence.blocks_last_words)
-					return
+				if g.mutedTurn(s, SpeechLastWords, g.dayWindow(false)) {
+					return // silenced (silence.blocks_last_words)
 				}
 				g.speechSaying(line, SpeechLastWords, s, g.opt.LastWordsSeconds, g.dayWindow(false))
 			})

@@ -70,9 +70,8 @@ func (g *Game) exileSpeeches(order []int) {
 			if s == g.sheriff {
 				secs = g.opt.SheriffSeconds
 			}
-			if l := g.mutedLine(s, SpeechExile); l != "" {
-				g.say(l, s) // silenced: the judge's line replaces the speech
-				return
+			if g.mutedTurn(s, SpeechExile, WindowExile) {
+				return // silenced: the judge's line replaces the speech
 			}
 			g.speech(SpeechExile, s, secs, WindowExile)
 		})
@@ -167,9 +166,8 @@ func (g *Game) exilePK(top, order []int) {
 		if contains(top, s) {
 			t = append(t, func() {
 				if g.present(s) {
-					if l := g.mutedLine(s, SpeechExilePK); l != "" {
-						g.say(l, s) // silenced: the judge's line replaces the speech
-						return
+					if g.mutedTurn(s, SpeechExilePK, WindowExile) {
+						return // silenced: the judge's line replaces the speech
 					}
 					g.speech(SpeechExilePK, s, g.opt.SpeechSeconds, WindowExile)
 				}

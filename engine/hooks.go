@@ -176,6 +176,25 @@ func (g *Game) setRole(s int, r Role) {
 	g.record(Record{Type: RecRole, Seat: s, Role: r})
 }
 
+// mutedTurn: when the seat's speech of this kind is muted (禁言長老), the
+// judge's line replaces it (silence.turn skip_with_line) or opens a 15 s
+// turn of gestures (gesture_window), and mutedTurn reports true.
+func (g *Game) mutedTurn(s int, kind SpeechKind, window Window) bool {
+	l := g.mutedLine(s, kind)
+	if l == "" {
+		return false
+	}
+	if g.opt.SilenceTurn == "gesture_window" {
+		g.speechSaying(l+".gesture", kind, s, silenceGestureSecs, window)
+	} else {
+		g.say(l, s)
+	}
+	return true
+}
+
+// silenceGestureSecs: silence.turn gesture_window's turn (rules-more.md D2, inferred).
+const silenceGestureSecs = 15
+
 // mutedLine: the line that replaces the seat's speech (禁言長老), "" = none.
 func (g *Game) mutedLine(s int, kind SpeechKind) string {
 	for i := range g.hooks {

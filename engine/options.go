@@ -39,10 +39,11 @@ type Options struct {
 	ThiefExtraCards   string    // thief.extra_cards: listed (default: the board lists N+2 cards) | two_villagers (two 村民 are added)
 
 	// rules-more.md D2 禁言長老 (the zero value is each option's default)
-	SilenceRepeat       bool // silence.no_repeat=off: the elder may silence the same seat two nights running
-	SilenceAnnounceVoid bool // silence.announce_void: "X號玩家被禁言" is said even when the elder or the target died that night
-	SilenceLastWords    bool // silence.blocks_last_words: the silenced seat's last words are replaced too
-	FoxWrap             bool // fox.wrap: 狐狸's three seats wrap round the table (12-1-2; default on)
+	SilenceRepeat       bool   // silence.no_repeat=off: the elder may silence the same seat two nights running
+	SilenceAnnounceVoid bool   // silence.announce_void: "X號玩家被禁言" is said even when the elder or the target died that night
+	SilenceLastWords    bool   // silence.blocks_last_words: the silenced seat's last words are replaced too
+	SilenceTurn         string // silence.turn: skip_with_line (default) | gesture_window (a 15 s turn of gestures)
+	FoxWrap             bool   // fox.wrap: 狐狸's three seats wrap round the table (12-1-2; default on)
 
 	MerchantTiming string // merchant.timing: n1_first (黑市商人 wakes first on night 1)
 	ElderWitchInfo string // elder.first_hit_witch_info: shown | hidden (村長/長老's first hit and the witch)
@@ -98,7 +99,7 @@ func DefaultOptions() Options {
 		ThiefTwoWolves: "redeal", ThiefExtraCards: "listed",
 		FoxWrap:        true,
 		MerchantTiming: "n1_first", ElderWitchInfo: "shown", ElderAntidote: "wasted", ElderCategory: "card",
-		HunterShootCauses: "knife_exile", NightOrderPreset: "seed004", IdiotName: "yuzhe",
+		SilenceTurn: "skip_with_line", HunterShootCauses: "knife_exile", NightOrderPreset: "seed004", IdiotName: "yuzhe",
 		WildChildTrigger: "any_death", HalfBloodTimeout: "random", HiddenWolfAlone: true, RogueDelay: "next_day_speeches",
 		BearNeighbours:    "nearest_living",
 		CupidWolfPairSide: "wolves", CupidCategory: "neither", CupidMaySkip: "on", MixedPairCamp: "third",
@@ -204,6 +205,7 @@ func optionFields() map[string]optionField {
 	m := map[string]optionField{
 		"silence.no_repeat":         notOpt(boolOpt("禁言長老 may not silence the same seat two nights running", func(o *Options) *bool { return &o.SilenceRepeat })),
 		"silence.announce_void":     boolOpt("the silence is announced even when the elder or the silenced seat died that night (報)", func(o *Options) *bool { return &o.SilenceAnnounceVoid }),
+		"silence.turn":              enumOpt("the silenced seat's turn: skip_with_line (the judge's line replaces it) | gesture_window (the line, then 15 s of gestures with the light pulsing)", []string{"skip_with_line", "gesture_window"}, func(o *Options) *string { return &o.SilenceTurn }),
 		"silence.blocks_last_words": boolOpt("the silenced seat's last words are replaced by the judge's line too", func(o *Options) *bool { return &o.SilenceLastWords }),
 		"speaking.clock_rule":       enumOpt("first speaker from the wall clock (A8)", clock, func(o *Options) *string { return &o.ClockRule }),
 		"speaking.exile_clock_rule": enumOpt("clock rule on exile days without a sheriff (default: as speaking.clock_rule)", clock, func(o *Options) *string { return &o.ExileClockRule }),

@@ -216,6 +216,7 @@ func fixedLines() []Line {
 		{ID: "night.stalker.ask", Text: "是否暗殺這名玩家", Source: "seed 003 潜行者: 当晚潜行者可秘密暗杀这位玩家"},
 		{ID: "day.silenced", Text: "{s}玩家被禁言", Source: "seed 003 禁言长老: 第二天法官(报/不报)禁言信息"},
 		{ID: "speech.silenced", Text: "{s}玩家被禁言，不能發言", Source: "seed 003 禁言长老: 被禁言玩家在第二天白天不能发言，仅能使用手势交流"},
+		{ID: "speech.silenced.gesture", Text: "{s}玩家被禁言，請用手勢表達", Source: "seed 003 禁言长老: 仅能使用手势交流 (silence.turn gesture_window)"},
 		{ID: "cue.stalker.prey", Text: "潛行者{s}：今晚可暗殺{s2}（號碼手勢）", Cue: true},
 		// seed 003 22、惡魔, 25、狐狸 (rules-more.md D2, H10)
 		{ID: "night.fox.ask", Text: "請選擇你要查驗的三名連坐玩家", Source: "project (seed 003 25、: 任意三連坐玩家)"},
@@ -389,6 +390,8 @@ func defaultPinyin(id string) string {
 		return "{s} wan2 jia1 bei4 jin4 yan2"
 	case "speech.silenced":
 		return "{s} wan2 jia1 bei4 jin4 yan2, bu4 neng2 fa1 yan2"
+	case "speech.silenced.gesture":
+		return "{s} wan2 jia1 bei4 jin4 yan2, qing3 yong4 shou3 shi4 biao3 da2"
 	case "night.stalker.open", "night.stalker.wake":
 		return "qian2 xing2 zhe3 qing3 zheng1 yan3"
 	case "night.stalker.hurry":

@@ -2,7 +2,7 @@
 
 package voice
 
-// hanzi is the pinyin of the 274 Han characters the voice reads: the
+// hanzi is the pinyin of the 275 Han characters the voice reads: the
 // first Tone3 reading go-pinyin gives each (no tone digit for the neutral
 // tone), sorted by character for a binary search. See readings.
 var hanzi = [...]hanziReading{
@@ -255,6 +255,7 @@ var hanzi = [...]hanziReading{
 	{'進', "jin4"},
 	{'遊', "you2"},
 	{'運', "yun4"},
+	{'達', "da2"},
 	{'選', "xuan3"},
 	{'遺', "yi2"},
 	{'還', "hai2"},
