@@ -185,7 +185,11 @@ type logger struct {
 var violationRE = regexp.MustCompile(`cid:(\d+).*Publish Violation - Subject "([^"]+)"`)
 
 func (l *logger) Noticef(f string, v ...any) { l.log.Debug("nats: " + fmt.Sprintf(f, v...)) }
-func (l *logger) Warnf(f string, v ...any)   { l.log.Warn("nats: " + fmt.Sprintf(f, v...)) }
+func (l *logger) Warnf(f string, v ...any) {
+	if msg := fmt.Sprintf(f, v...); !strings.Contains(msg, "Plaintext passwords") { // the creds files are the secret
+		l.log.Warn("nats: " + msg)
+	}
+}
 func (l *logger) Fatalf(f string, v ...any)  { l.log.Error("nats: " + fmt.Sprintf(f, v...)) }
 func (l *logger) Debugf(f string, v ...any)  {}
 func (l *logger) Tracef(f string, v ...any)  {}
