@@ -190,9 +190,9 @@ func (l *logger) Warnf(f string, v ...any) {
 		l.log.Warn("nats: " + msg)
 	}
 }
-func (l *logger) Fatalf(f string, v ...any)  { l.log.Error("nats: " + fmt.Sprintf(f, v...)) }
-func (l *logger) Debugf(f string, v ...any)  {}
-func (l *logger) Tracef(f string, v ...any)  {}
+func (l *logger) Fatalf(f string, v ...any) { l.log.Error("nats: " + fmt.Sprintf(f, v...)) }
+func (l *logger) Debugf(f string, v ...any) {}
+func (l *logger) Tracef(f string, v ...any) {}
 func (l *logger) Errorf(f string, v ...any) {
 	msg := fmt.Sprintf(f, v...)
 	if m := violationRE.FindStringSubmatch(msg); m != nil && l.b.opts.OnViolation != nil {
