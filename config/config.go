@@ -41,6 +41,11 @@
 //	tls_key = ""
 //	redirect_http = false  # plain HTTP redirects to the HTTPS console
 //
+//	[desk]                 # report to the tournament desk (off by default)
+//	url = ""               # nats://HOST:PORT of the desk (several, comma-separated, for a cluster)
+//	table = ""             # this table's name at the desk
+//	creds = ""             # the credentials file `wolftable desk table add` printed
+//
 //	[pedal_actions]        # what each pedal press does
 //	short = "advance"      # advance | repeat | pause
 //	long = "repeat"
@@ -73,6 +78,7 @@ type Config struct {
 	Journal Journal
 	Console Console
 	Pedal   Pedal
+	Desk    Desk
 	Path    string // the file it came from ("" = defaults)
 
 	catalog *boards.Catalog // the boards of game.boards_dir, read by Validate
@@ -152,6 +158,14 @@ func (c *Config) TLSAddr() string {
 	return net.JoinHostPort(host, port)
 }
 
+// Desk is the [desk] section: the tournament desk this table reports to
+// (issue 16); URL "" = none.
+type Desk struct {
+	URL   string `toml:"url"`
+	Table string `toml:"table"`
+	Creds string `toml:"creds"`
+}
+
 // Pedal is the [pedal] section: what each press does.
 type Pedal struct {
 	Short  string `toml:"short"`
@@ -208,6 +222,7 @@ type file struct {
 	Journal *Journal       `toml:"journal"`
 	Console *Console       `toml:"console"`
 	Actions *Pedal         `toml:"pedal_actions"`
+	Desk    *Desk          `toml:"desk"`
 }
 
 // Load reads a file; a missing file at the default path gives the defaults.
@@ -236,7 +251,7 @@ func Load(path string, mustExist bool) (*Config, error) {
 // words (Chinese first), never a Go type.
 func Parse(data []byte) (*Config, error) {
 	c := Default()
-	f := file{Game: &c.Game, Voice: &c.Voice, Journal: &c.Journal, Console: &c.Console, Actions: &c.Pedal}
+	f := file{Game: &c.Game, Voice: &c.Voice, Journal: &c.Journal, Console: &c.Console, Actions: &c.Pedal, Desk: &c.Desk}
 	dec := toml.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
@@ -323,6 +338,9 @@ func (c *Config) Validate() error {
 		if _, err := PedalAction(kv[1]); err != nil {
 			return &Error{Key: kv[0], Msg: fmt.Sprintf("%q 不行：%s / %v", kv[1], want(kv[0]), err)}
 		}
+	}
+	if d := c.Desk; d.URL != "" && (d.Table == "" || d.Creds == "") {
+		return &Error{Key: "desk.url", Msg: "有 desk.url 時也要寫 desk.table 與 desk.creds（`wolftable desk table add` 給的憑證檔）/ desk.url needs desk.table and desk.creds"}
 	}
 	if c.Table != nil && c.Table.Seats != 0 {
 		if b, err := cat.Get(c.Game.Board); err == nil && b.Players != c.Table.Seats {

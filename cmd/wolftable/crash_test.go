@@ -19,11 +19,13 @@ import (
 
 // buildBinary builds the daemon for the tests that run it as a process,
 // with the journal's fault injector (WOLFTABLE_JOURNAL_TEAR_AT), which the
-// product binary leaves out (journal/tear_inject.go).
+// product binary leaves out (journal/tear_inject.go), and the desk's
+// outbox hook (desk/die_inject.go); wolftable-desk is built beside it.
 func buildBinary(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "wolftable")
-	out, err := exec.Command("go", "build", "-tags", "wolftable_tear", "-o", bin, ".").CombinedOutput()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "wolftable")
+	out, err := exec.Command("go", "build", "-tags", "wolftable_tear", "-o", dir+string(filepath.Separator), ".", "../wolftable-desk").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}

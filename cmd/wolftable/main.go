@@ -34,14 +34,22 @@ const serveUsage = `  wolftable serve [--config FILE]       the table daemon (sy
         [--speed N] [--seed N] [--clock HH:MM] [--bots]
                                         tests and demos: faster timers, a fixed deal,
                                         the wall clock, random players
+        [--desk URL --table NAME --desk-creds FILE]
+                                        report to the tournament desk (config [desk])
 `
 
 const simUsage = `  wolftable sim [--bots] [--no-tui] [--speed N] [--seed N] [--clock HH:MM] [--board ID] [--boards-dir DIR]
         [--journal DIR] [--new] [--voice on|off|auto] [--cues=false] [--console ADDR]
-                                        a whole game on the simulated table
+        [--desk URL --table NAME --desk-creds FILE]
+                                        a whole game on the simulated table; --desk reports it
+                                        to the tournament desk (needs --journal)
 `
 
-const usageTail = `  wolftable bridge emulate --link PATH [--seats N]
+const usageTail = `  wolftable desk --data DIR [--nats ADDR] [--http ADDR] [--config FILE] [--pack NAME|FILE]
+                                        the tournament desk (runs wolftable-desk: its own usage)
+  wolftable desk table add NAME --data DIR [--pubkey KEY|FILE]
+                                        register a table; prints its credentials file
+  wolftable bridge emulate --link PATH [--seats N]
                                         the seat-panel bridge's emulator behind a pty
   wolftable bridge probe --port PATH    handshake; print the bridge's hello as JSON
   wolftable bridge watch --port PATH    print key and pedal events as JSON lines
@@ -93,6 +101,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdVoice(args[1:], stdout, stderr)
 	case "selftest":
 		return cmdSelftest(args[1:], stdout, stderr)
+	case "desk":
+		return execDesk(args[1:], stderr)
 	case "record":
 		return journal.Command(args[1:], stdout, stderr)
 	case "config":

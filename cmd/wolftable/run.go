@@ -11,6 +11,7 @@ import (
 	"wolftable/bots"
 	"wolftable/daemon"
 	"wolftable/daemon/play"
+	"wolftable/desk"
 	"wolftable/hw"
 )
 
@@ -82,6 +83,9 @@ type gameRun struct {
 	listeners []func(daemon.Event)
 	// started, if set, runs once the daemon is the host's, before Run.
 	started func(d *daemon.Daemon)
+	// desk, if set, gets the table's public status, the game's start,
+	// penalties and end, and its record once the journal is closed.
+	desk *desk.Publisher
 }
 
 // run plays the game until it ends or ctx is done; the winner is "" when
@@ -99,12 +103,19 @@ func (r *gameRun) run(ctx context.Context) (string, error) {
 	if onConsole == nil {
 		onConsole = func(daemon.Event) {}
 	}
+	listeners := r.listeners
+	var ds *deskStatus
+	if r.desk != nil {
+		ds = newDeskStatus(r.desk, r.tg)
+		listeners = append(append([]func(daemon.Event){}, listeners...), ds.on)
+		ds.start()
+	}
 	d, err := daemon.New(daemon.Config{Game: r.tg.game, Table: r.table, Speed: *r.flags.speed, Pedal: r.pedal,
 		Log: r.log, Voice: r.voice, Journal: r.tg.journal(), Restored: r.tg.restored, Player: player, Wall: r.flags.wall,
 		OnEvent: func(e daemon.Event) {
 			onConsole(e)
 			r.tr.on(e)
-			for _, l := range r.listeners {
+			for _, l := range listeners {
 				l(e)
 			}
 		}})
@@ -119,6 +130,9 @@ func (r *gameRun) run(ctx context.Context) (string, error) {
 	if err := d.Run(ctx); err != nil {
 		return "", err
 	}
-	_, w := r.tg.game.Over()
+	over, w := r.tg.game.Over()
+	if ds != nil && over {
+		ds.end(r.tg, string(w))
+	}
 	return string(w), nil
 }

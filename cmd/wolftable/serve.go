@@ -94,6 +94,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	mute := fs.Bool("mute", false, "no voice: the transcript only")
 	gf := addGameFlags(fs, "deal and engine seed (0 = a fresh random seed per game; tests and demos)",
 		"every seat a random player and the pedal pressed by itself (demos, soak and crash tests); implies --autostart")
+	df := addDeskFlags(fs)
 	if pos, err := cliflag.Interspersed(fs, args); err != nil || len(pos) > 0 {
 		if err == nil {
 			fmt.Fprintf(stderr, "serve: unexpected argument %q\n", pos[0])
@@ -119,6 +120,17 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	}{{&pedal.Short, c.Pedal.Short}, {&pedal.Long, c.Pedal.Long}, {&pedal.Double, c.Pedal.Double}} {
 		*p.dst, _ = config.PedalAction(p.v) // validated by config
 	}
+	for _, kv := range []struct{ flag, conf *string }{{df.url, &c.Desk.URL}, {df.table, &c.Desk.Table}, {df.creds, &c.Desk.Creds}} {
+		if *kv.flag != "" {
+			*kv.conf = *kv.flag
+		}
+	}
+	pub, err := startDesk(c.Desk.URL, c.Desk.Table, c.Desk.Creds, c.Journal.Dir, log, stdout)
+	if err != nil {
+		fmt.Fprintln(stderr, "serve:", err)
+		return 2
+	}
+	defer stopDesk(pub, 5*time.Second, stdout) // what is left goes at the next start
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	table, show, err := openTable(ctx, c, stdout, log)
@@ -222,7 +234,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 		wdCtx, wdStop := context.WithCancel(ctx)
-		gr := &gameRun{tg: tg, table: table, flags: gf, pedal: pedal, voice: judge, log: log, host: host, tr: tr,
+		gr := &gameRun{tg: tg, table: table, flags: gf, pedal: pedal, voice: judge, log: log, host: host, tr: tr, desk: pub,
 			console: onConsole,
 			listeners: []func(daemon.Event){func(e daemon.Event) {
 				if e.Effect != nil && e.Effect.Kind == engine.EffSay {

@@ -128,6 +128,7 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 	voiceMode := fs.String("voice", "auto", "the judge's voice: on, off, or auto (on at --speed 1)")
 	consoleAddr := fs.String("console", "", "serve the judge console on ADDR (e.g. 127.0.0.1:8080)")
 	fresh := fs.Bool("new", false, "start a new game even if the journal directory has an unfinished one")
+	df := addDeskFlags(fs)
 	if pos, err := cliflag.Interspersed(fs, args); err != nil || len(pos) > 0 {
 		if err == nil {
 			fmt.Fprintf(stderr, "sim: unexpected argument %q\n", pos[0])
@@ -170,6 +171,14 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
+	pub, err := startDesk(*df.url, *df.table, *df.creds, *jdir, log, stdout)
+	if err != nil {
+		fmt.Fprintln(stderr, "sim:", err)
+		return 2
+	}
+	// sim ends with its game: the record gets a while to be acknowledged,
+	// else it stays in the outbox for the next start.
+	defer stopDesk(pub, deskWait(), stdout)
 	g, b, s := tg.game, tg.board, tg.seed
 	fmt.Fprintf(stdout, "wolftable sim: %s %s, seed %d, speed %gx\n", b.ID, b.Name, s, speed)
 	var dealt []string
@@ -194,7 +203,7 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "sim: --voice is on, off or auto")
 		return 2
 	}
-	gr := &gameRun{tg: tg, flags: gf, voice: judge, log: log, host: newGameHost(),
+	gr := &gameRun{tg: tg, flags: gf, voice: judge, log: log, host: newGameHost(), desk: pub,
 		tr: &transcript{w: stdout, speed: speed, cues: *cues}}
 	switch {
 	case *noTUI && *gf.bots:

@@ -1,0 +1,229 @@
+// Command wolftable-desk is the tournament desk (issue 16): the organiser's
+// NATS server with JetStream (embedded, or a venue's cluster), the records
+// of every table counted once, and the web page with the results and the
+// standings. `wolftable desk …` runs it; it is a binary of its own so
+// that the table's daemon does not link the NATS server.
+package main
+
+import (
+	"bytes"
+	gocontext "context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/pelletier/go-toml/v2"
+
+	"wolftable/desk"
+	"wolftable/desk/deskserver"
+	"wolftable/journal"
+)
+
+const usage = `wolftable desk — the tournament desk (賽事總台)
+
+usage:
+  wolftable desk --data DIR [--nats ADDR] [--http ADDR] [--config FILE] [--pack NAME|FILE]
+        [--cluster URLS --cluster-creds FILE --replicas N] [--verbose]
+                    start the desk: prints "desk: nats://HOST:PORT" and "desk: http://HOST:PORT/"
+                    --nats   the embedded NATS server's address (default :4222)
+                    --http   the web page's address (default :8090)
+                    --pack   the scoring pack: default, league, or a TOML file
+                    --cluster  a venue's NATS cluster instead of the embedded server
+  wolftable desk table add NAME --data DIR [--pubkey KEY|FILE] [--url URL]
+                    register a table; prints its credentials file (for the table's --desk-creds)
+                    --pubkey the table's public key (` + "`wolftable record pubkey`" + ` on the table);
+                             without it the desk makes the table's key pair: NAME.key goes to
+                             the table as /var/lib/wolftable/table.key
+  wolftable desk table list --data DIR
+  wolftable desk packs              the shipped scoring packs
+`
+
+// fileConfig is --config: a TOML file with the same settings as the flags.
+type fileConfig struct {
+	Data         string `toml:"data"`
+	NATS         string `toml:"nats"`
+	HTTP         string `toml:"http"`
+	Pack         string `toml:"pack"`
+	Cluster      string `toml:"cluster"`
+	ClusterCreds string `toml:"cluster_creds"`
+	Replicas     int    `toml:"replicas"`
+}
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "table":
+			return cmdTable(args[1:], stdout, stderr)
+		case "packs":
+			for _, p := range desk.Packs() {
+				pk, _ := desk.LoadPack(p)
+				fmt.Fprintf(stdout, "%s\t%s\t%s\n", p, pk.ID(), pk.Title)
+			}
+			return 0
+		case "help", "-h", "--help":
+			fmt.Fprint(stdout, usage)
+			return 0
+		}
+	}
+	fs := flag.NewFlagSet("desk", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, usage) }
+	data := fs.String("data", "", "the desk's data folder")
+	natsAddr := fs.String("nats", "", "the embedded NATS server's host:port (default :4222)")
+	httpAddr := fs.String("http", "", "the web page's host:port (default :8090)")
+	conf := fs.String("config", "", "a TOML file with the same settings")
+	pack := fs.String("pack", "", "scoring pack: default, league or a TOML file")
+	cluster := fs.String("cluster", "", "a venue's NATS cluster (URLs, comma-separated) instead of the embedded server")
+	clusterCreds := fs.String("cluster-creds", "", "the desk's credentials on the cluster (default DATA/desk.creds)")
+	replicas := fs.Int("replicas", 0, "replicas of the records stream (a cluster: 3)")
+	verbose := fs.Bool("verbose", false, "log every record")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "desk: unexpected argument %q\n\n%s", fs.Arg(0), usage)
+		return 2
+	}
+	var fc fileConfig
+	if *conf != "" {
+		b, err := os.ReadFile(*conf)
+		if err != nil {
+			fmt.Fprintln(stderr, "desk:", err)
+			return 2
+		}
+		dec := toml.NewDecoder(bytes.NewReader(b))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&fc); err != nil {
+			fmt.Fprintf(stderr, "desk: %s: %v\n", *conf, err)
+			return 2
+		}
+	}
+	pick := func(flagV *string, fileV string) string {
+		if *flagV != "" {
+			return *flagV
+		}
+		return fileV
+	}
+	o := deskserver.Options{Data: pick(data, fc.Data), NATS: pick(natsAddr, fc.NATS), HTTP: pick(httpAddr, fc.HTTP),
+		External: pick(cluster, fc.Cluster), Replicas: fc.Replicas}
+	if *replicas != 0 {
+		o.Replicas = *replicas
+	}
+	if o.Data == "" {
+		fmt.Fprint(stderr, "desk: --data is required\n\n"+usage)
+		return 2
+	}
+	p, err := desk.LoadPack(pick(pack, fc.Pack))
+	if err != nil {
+		fmt.Fprintln(stderr, "desk:", err)
+		return 2
+	}
+	o.Pack = p
+	if cc := pick(clusterCreds, fc.ClusterCreds); cc != "" {
+		c, err := desk.ReadCreds(cc)
+		if err != nil {
+			fmt.Fprintln(stderr, "desk:", err)
+			return 2
+		}
+		o.ExternalCreds = &c
+	}
+	level := slog.LevelWarn
+	if *verbose {
+		level = slog.LevelInfo
+	}
+	o.Log = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	if err := os.MkdirAll(o.Data, 0o750); err != nil {
+		fmt.Fprintln(stderr, "desk:", err)
+		return 1
+	}
+	d, err := deskserver.Start(o)
+	if err != nil {
+		fmt.Fprintln(stderr, "desk:", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "desk: scoring pack %s (%s)\n", p.ID(), p.Title)
+	fmt.Fprintf(stdout, "desk: %s\n", d.NATSURL())
+	fmt.Fprintf(stdout, "desk: %s\n", d.HTTPURL())
+	ctx, stop := signal.NotifyContext(gocontext.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	<-ctx.Done()
+	d.Close()
+	st, dup, ref := d.Counts()
+	fmt.Fprintf(stdout, "desk: stopped (this run: %d records stored, %d received again, %d refused)\n", st, dup, ref)
+	return 0
+}
+
+func cmdTable(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || (args[0] != "add" && args[0] != "list") {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	fs := flag.NewFlagSet("desk table "+args[0], flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, usage) }
+	data := fs.String("data", "", "the desk's data folder")
+	pubkey := fs.String("pubkey", "", "the table's public key, or its file")
+	url := fs.String("url", "", "the desk's NATS address, written into the credentials")
+	var pos []string
+	rest := args[1:]
+	for {
+		if err := fs.Parse(rest); err != nil {
+			return 2
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fs.Arg(0))
+		rest = fs.Args()[1:]
+	}
+	if *data == "" {
+		fmt.Fprintln(stderr, "desk table: --data is required")
+		return 2
+	}
+	if args[0] == "list" {
+		ts, err := desk.Tables(*data)
+		if err != nil {
+			fmt.Fprintln(stderr, "desk table:", err)
+			return 1
+		}
+		for _, t := range ts {
+			fp := "（無公鑰）"
+			if t.PublicKey != nil {
+				fp = journal.KeyFingerprint([32]byte(t.PublicKey))
+			}
+			fmt.Fprintf(stdout, "%s\t%s\t%s\n", t.Name, fp, t.CredsPath)
+		}
+		return 0
+	}
+	if len(pos) != 1 {
+		fmt.Fprintln(stderr, "desk table add: give one table name")
+		return 2
+	}
+	var pub []byte
+	if *pubkey != "" {
+		k, err := journal.ReadPublicKey(*pubkey)
+		if err != nil {
+			fmt.Fprintln(stderr, "desk table add:", err)
+			return 2
+		}
+		pub = k
+	}
+	path, err := desk.AddTable(*data, pos[0], pub, *url)
+	if err != nil {
+		fmt.Fprintln(stderr, "desk table add:", err)
+		return 1
+	}
+	fmt.Fprintln(stdout, path)
+	if pub == nil {
+		fmt.Fprintf(stderr, "desk table add: made table %s's signing key: copy %s to the table as /var/lib/wolftable/table.key (mode 0600)\n",
+			pos[0], strings.TrimSuffix(path, ".creds")+".key")
+	}
+	return 0
+}

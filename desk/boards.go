@@ -1,0 +1,5 @@
+package desk
+
+import "wolftable/boards"
+
+var boardsGet = boards.Get

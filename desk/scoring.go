@@ -1,0 +1,269 @@
+package desk
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+// Pack is a scoring pack (TOML, versioned): the points a tournament
+// publishes. A tournament pins one; the standings are a pure function of
+// the pack and the stored games (Standings).
+//
+//	name = "league"          # the pack's id
+//	version = 1              # bump on any change of points
+//	title = "聯賽"            # for the page
+//	void = 0                 # each player of a 流局
+//	survivor = 0             # extra for a player alive at the end (optional)
+//	mvp = 2                  # the desk's MVP and SVP of a game
+//	svp = 1.5
+//	penalty_factor = 1       # points off per penalty point entered (1: as entered)
+//	tiebreak = ["points", "wins", "mvp", "penalty", "games", "player"]
+//	[win]                    # a player of the winning camp, by camp
+//	good = 5                 # 好人 (villagers and gods)
+//	wolf = 5
+//	third = 5                # a third camp
+//	[loss]
+//	good = 0
+//	wolf = 0
+//	third = 0
+//	[role]                   # extra for a win with a role (optional), by role id
+//	seer = 0.5
+type Pack struct {
+	Name          string             `toml:"name"`
+	Version       int                `toml:"version"`
+	Title         string             `toml:"title"`
+	Win           CampPoints         `toml:"win"`
+	Loss          CampPoints         `toml:"loss"`
+	Void          float64            `toml:"void"`
+	Survivor      float64            `toml:"survivor"`
+	Role          map[string]float64 `toml:"role"`
+	MVP           float64            `toml:"mvp"`
+	SVP           float64            `toml:"svp"`
+	PenaltyFactor *float64           `toml:"penalty_factor"`
+	TieBreak      []string           `toml:"tiebreak"`
+}
+
+// CampPoints are points by camp.
+type CampPoints struct {
+	Good  float64 `toml:"good"`
+	Wolf  float64 `toml:"wolf"`
+	Third float64 `toml:"third"`
+}
+
+func (c CampPoints) of(side string) float64 {
+	switch side {
+	case "good":
+		return c.Good
+	case "wolf":
+		return c.Wolf
+	}
+	return c.Third
+}
+
+// TieBreaks are the keys a pack's tiebreak may list: more points, more
+// wins, more MVPs, less penalty, fewer games, the player's name.
+var TieBreaks = []string{"points", "wins", "mvp", "penalty", "games", "player"}
+
+//go:embed packs/*.toml
+var packFS embed.FS
+
+// Packs are the shipped packs' names.
+func Packs() []string {
+	ents, _ := packFS.ReadDir("packs")
+	var out []string
+	for _, e := range ents {
+		out = append(out, strings.TrimSuffix(e.Name(), ".toml"))
+	}
+	return out
+}
+
+// LoadPack reads a shipped pack by name ("default", "league") or a TOML
+// file by path.
+func LoadPack(nameOrFile string) (*Pack, error) {
+	if nameOrFile == "" {
+		nameOrFile = "default"
+	}
+	data, err := packFS.ReadFile("packs/" + nameOrFile + ".toml")
+	if err != nil {
+		if data, err = os.ReadFile(nameOrFile); err != nil {
+			return nil, fmt.Errorf("計分包 %q：不是內建的（%s），也讀不到檔案：%v", nameOrFile, strings.Join(Packs(), "、"), err)
+		}
+	}
+	p, err := ParsePack(data)
+	if err != nil {
+		return nil, fmt.Errorf("計分包 %s：%v", nameOrFile, err)
+	}
+	return p, nil
+}
+
+// ParsePack reads a pack's TOML; unknown keys are refused.
+func ParsePack(data []byte) (*Pack, error) {
+	var p Pack
+	dec := toml.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		return nil, err
+	}
+	if p.Name == "" || p.Version < 1 {
+		return nil, fmt.Errorf("要有 name 與 version（1 以上）")
+	}
+	if len(p.TieBreak) == 0 {
+		p.TieBreak = []string{"points", "wins", "penalty", "player"}
+	}
+	for _, k := range p.TieBreak {
+		ok := false
+		for _, t := range TieBreaks {
+			ok = ok || k == t
+		}
+		if !ok {
+			return nil, fmt.Errorf("tiebreak %q 不認得（可用 %s）", k, strings.Join(TieBreaks, " "))
+		}
+	}
+	return &p, nil
+}
+
+// ID is "name v<version>": what the standings say they were computed by.
+func (p *Pack) ID() string { return fmt.Sprintf("%s v%d", p.Name, p.Version) }
+
+// Row is one player's line of the standings.
+type Row struct {
+	Rank    int     `json:"rank"`
+	Player  string  `json:"player"` // name, or table/seat
+	Points  float64 `json:"points"`
+	Games   int     `json:"games"`
+	Wins    int     `json:"wins"`
+	Losses  int     `json:"losses"`
+	Voids   int     `json:"voids"`
+	MVP     int     `json:"mvp"`
+	SVP     int     `json:"svp"`
+	Penalty float64 `json:"penalty"` // penalty points entered, in total
+}
+
+// side is the camp a card plays for: good (villagers and gods), wolf, or
+// third.
+func side(camp string) string {
+	switch camp {
+	case "villager", "god":
+		return "good"
+	case "wolf":
+		return "wolf"
+	}
+	return "third"
+}
+
+func winnerSide(w string) string {
+	switch w {
+	case "好人":
+		return "good"
+	case "狼人":
+		return "wolf"
+	case "第三方":
+		return "third"
+	}
+	return "" // 流局
+}
+
+// Standings are the standings of games under pack: a pure function (the
+// games in any order give the same rows, byte for byte).
+func Standings(p *Pack, games []Game) []Row {
+	sorted := make([]*Game, len(games))
+	for i := range games {
+		sorted[i] = &games[i]
+	}
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Hash < sorted[j].Hash })
+	factor := 1.0
+	if p.PenaltyFactor != nil {
+		factor = *p.PenaltyFactor
+	}
+	rows := map[string]*Row{}
+	for _, g := range sorted {
+		ws := winnerSide(g.Winner)
+		for _, s := range g.Seats {
+			r := rows[s.Player]
+			if r == nil {
+				r = &Row{Player: s.Player}
+				rows[s.Player] = r
+			}
+			r.Games++
+			switch sd := side(s.Camp); {
+			case ws == "":
+				r.Voids++
+				r.Points += p.Void
+			case sd == ws:
+				r.Wins++
+				r.Points += p.Win.of(sd) + p.Role[s.Role]
+			default:
+				r.Losses++
+				r.Points += p.Loss.of(sd)
+			}
+			if !s.Out && ws != "" {
+				r.Points += p.Survivor
+			}
+			if g.MVP == s.Seat {
+				r.MVP++
+				r.Points += p.MVP
+			}
+			if g.SVP == s.Seat {
+				r.SVP++
+				r.Points += p.SVP
+			}
+			r.Penalty += s.Penalty
+			r.Points -= s.Penalty * factor
+		}
+	}
+	out := make([]Row, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, *r)
+	}
+	cmp := func(a, b *Row) int { // <0: a ranks above b
+		for _, k := range p.TieBreak {
+			var c int
+			switch k {
+			case "points":
+				c = cmpF(b.Points, a.Points)
+			case "wins":
+				c = b.Wins - a.Wins
+			case "mvp":
+				c = b.MVP - a.MVP
+			case "penalty":
+				c = cmpF(a.Penalty, b.Penalty)
+			case "games":
+				c = a.Games - b.Games
+			}
+			if c != 0 {
+				return c
+			}
+		}
+		return 0
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if c := cmp(&out[i], &out[j]); c != 0 {
+			return c < 0
+		}
+		return out[i].Player < out[j].Player
+	})
+	for i := range out {
+		if i > 0 && cmp(&out[i-1], &out[i]) == 0 {
+			out[i].Rank = out[i-1].Rank
+		} else {
+			out[i].Rank = i + 1
+		}
+	}
+	return out
+}
+
+func cmpF(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

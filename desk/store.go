@@ -1,0 +1,484 @@
+package desk
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/ed25519"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"wolftable/engine"
+	"wolftable/journal"
+)
+
+// Game is one finished game the desk stored: what a record proves, for the
+// results, the standings and the public JSON.
+type Game struct {
+	Hash        string    `json:"hash"` // the journal's final hash (hex): the record's id
+	Fingerprint string    `json:"fingerprint"`
+	Table       string    `json:"table"`
+	Round       int       `json:"round"` // the table's n-th game at the desk (by start time)
+	GameID      string    `json:"game"`
+	File        string    `json:"file"` // the journal's file name on the table
+	Board       string    `json:"board"`
+	BoardName   string    `json:"board_name"`
+	Winner      string    `json:"winner"` // 好人 狼人 流局 第三方
+	Started     time.Time `json:"started"`
+	Ended       time.Time `json:"ended"`
+	SignatureOK bool      `json:"signature_ok"` // signed with the table's registered key
+	Seats       []Seat    `json:"seats"`
+	MVP         int       `json:"mvp,omitempty"` // entered at the desk (0 = none)
+	SVP         int       `json:"svp,omitempty"`
+	Received    time.Time `json:"received"`
+}
+
+// Seat is one seat of a finished game.
+type Seat struct {
+	Seat     int     `json:"seat"`
+	Player   string  `json:"player"` // the player's name, or table/seat
+	Role     string  `json:"role"`
+	RoleName string  `json:"role_name"`
+	Camp     string  `json:"camp"` // wolf villager god (the dealt card's)
+	Out      bool    `json:"out"`
+	Penalty  float64 `json:"penalty,omitempty"` // 扣分 given on the console, in total
+}
+
+// Refusal is a record the desk did not count, and why (Chinese).
+type Refusal struct {
+	At      time.Time `json:"at"`
+	Table   string    `json:"table"`
+	Subject string    `json:"subject"`
+	File    string    `json:"file,omitempty"`
+	Hash    string    `json:"hash,omitempty"` // the final hash, when the journal reads
+	Digest  string    `json:"digest"`         // sha256 of the bytes received
+	Reason  string    `json:"reason"`
+}
+
+// Outcome is what Ingest did with a record.
+type Outcome int
+
+const (
+	Stored    Outcome = iota // a new game
+	Duplicate                // the same record again: counted once
+	Refused                  // not counted (Store.Refused says why)
+)
+
+func (o Outcome) String() string { return [...]string{"stored", "duplicate", "refused"}[o] }
+
+// Store is the desk's records: DATA/records/<hash>.wtj (the journal as the
+// table sent it) and <hash>.json (its Game), both written atomically, the
+// .json first, so a record is stored once its .wtj exists; the refused
+// records in DATA/refused.jsonl (their bytes in DATA/refused/).
+type Store struct {
+	data   string
+	boards journal.BoardSource
+	// Keys gives a table's registered public key (nil: not registered);
+	// default: read from the registry (Tables).
+	Keys func(table string) (ed25519.PublicKey, bool)
+
+	mu      sync.Mutex
+	games   map[string]*Game
+	refused []Refusal
+	seenBad map[string]bool // digests of refused bytes
+	awards  map[string]Award
+	names   map[string]string // table/seat → player name (DATA/players.csv)
+}
+
+// Award is the desk's MVP and SVP of a game (0 = none).
+type Award struct {
+	MVP int `json:"mvp,omitempty"`
+	SVP int `json:"svp,omitempty"`
+}
+
+// OpenStore opens (or makes) the store of a desk's data folder and loads
+// what it holds. get finds boards (nil: the built-in ones).
+func OpenStore(data string, get journal.BoardSource) (*Store, error) {
+	if get == nil {
+		get = journal.BoardSource(builtinBoards)
+	}
+	s := &Store{data: data, boards: get, games: map[string]*Game{}, seenBad: map[string]bool{}, awards: map[string]Award{}}
+	s.Keys = s.registryKey
+	for _, d := range []string{s.recordsDir(), filepath.Join(data, "refused")} {
+		if err := os.MkdirAll(d, 0o750); err != nil {
+			return nil, err
+		}
+	}
+	files, err := filepath.Glob(filepath.Join(s.recordsDir(), "*"+journal.Extension))
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		meta, err := os.ReadFile(strings.TrimSuffix(f, journal.Extension) + ".json")
+		if err != nil {
+			return nil, fmt.Errorf("desk: record %s has no metadata: %w", f, err)
+		}
+		var g Game
+		if err := json.Unmarshal(meta, &g); err != nil {
+			return nil, fmt.Errorf("desk: record %s: %w", f, err)
+		}
+		s.games[g.Hash] = &g
+	}
+	if b, err := os.ReadFile(s.refusedPath()); err == nil {
+		sc := bufio.NewScanner(bytes.NewReader(b))
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			var r Refusal
+			if json.Unmarshal(sc.Bytes(), &r) == nil {
+				s.refused = append(s.refused, r)
+				s.seenBad[r.Subject+" "+r.Digest] = true
+			}
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(data, "awards.json")); err == nil {
+		if err := json.Unmarshal(b, &s.awards); err != nil {
+			return nil, fmt.Errorf("desk: awards.json: %w", err)
+		}
+	}
+	if s.names, err = readPlayers(filepath.Join(data, "players.csv")); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func builtinBoards(id string) (*engine.Board, error) { return boardsGet(id) }
+
+func (s *Store) recordsDir() string  { return filepath.Join(s.data, "records") }
+func (s *Store) refusedPath() string { return filepath.Join(s.data, "refused.jsonl") }
+
+func (s *Store) registryKey(table string) (ed25519.PublicKey, bool) {
+	ts, err := Tables(s.data)
+	if err != nil {
+		return nil, false
+	}
+	for _, t := range ts {
+		if t.Name == table {
+			return t.PublicKey, true
+		}
+	}
+	return nil, false
+}
+
+// Ingest takes a record received on subject (wolftable.table.<name>.record)
+// with its message id (the final hash, "" if none): verified and stored
+// once, or refused with the reason. The error is the store's own trouble
+// (the disk): the message must be delivered again.
+func (s *Store) Ingest(subject, msgID, file string, data []byte) (Outcome, error) {
+	table, kind := SubjectTable(subject)
+	sum := sha256.Sum256(data)
+	digest := hex.EncodeToString(sum[:])
+	refuse := func(hash, reason string) (Outcome, error) {
+		return Refused, s.refuse(Refusal{At: time.Now(), Table: table, Subject: subject, File: file, Hash: hash, Digest: digest, Reason: reason}, data)
+	}
+	if table == "" || kind != KindRecord {
+		return refuse("", fmt.Sprintf("主題 %q 不是桌子的紀錄主題（wolftable.table.<桌名>.record）", subject))
+	}
+	g, err := s.verify(table, data)
+	if err != nil {
+		hash := ""
+		if j, lerr := journal.Load(bytes.NewReader(data)); lerr == nil {
+			h := j.Head()
+			hash = hex.EncodeToString(h[:])
+		}
+		return refuse(hash, err.Error())
+	}
+	if msgID != "" && msgID != g.Hash {
+		return refuse(g.Hash, fmt.Sprintf("訊息編號 %.16s… 不是這份日誌的最終雜湊 %.16s…", msgID, g.Hash))
+	}
+	g.File = file
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.games[g.Hash]; ok {
+		return Duplicate, nil
+	}
+	for _, o := range s.games {
+		if o.Table == g.Table && o.GameID == g.GameID {
+			s.mu.Unlock()
+			out, err := refuse(g.Hash, fmt.Sprintf("同一局（%s，桌子 %s）已有另一份紀錄 %s：同一局只算一次，結果不得更改", g.GameID, g.Table, o.Fingerprint))
+			s.mu.Lock()
+			return out, err
+		}
+	}
+	g.Received = time.Now().UTC()
+	meta, _ := json.MarshalIndent(g, "", "  ")
+	base := filepath.Join(s.recordsDir(), g.Hash)
+	if err := writeAtomic(base+".json", meta, 0o640); err != nil {
+		return Stored, err
+	}
+	if err := writeAtomic(base+journal.Extension, data, 0o640); err != nil {
+		return Stored, err
+	}
+	s.games[g.Hash] = g
+	return Stored, nil
+}
+
+// verify checks a record for table: the hash chain and the end record's
+// signature (journal.Load), its replay through the rules engine (the
+// result replayed is the result signed), and that the signing key is the
+// table's registered key. The error is in Chinese, for the organiser.
+func (s *Store) verify(table string, data []byte) (*Game, error) {
+	pub, ok := s.Keys(table)
+	if !ok {
+		return nil, fmt.Errorf("桌子 %s 沒有在總台登記", table)
+	}
+	j, err := journal.Load(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("%s", journal.Explain(err))
+	}
+	end, ok := j.End()
+	if !ok {
+		return nil, fmt.Errorf("日誌沒有結束紀錄：對局未結束，證明不了任何結果")
+	}
+	if j.TornTail {
+		return nil, fmt.Errorf("日誌結束紀錄之後有殘缺的資料")
+	}
+	sum := journal.Summary{Closed: true, Signed: end.Signed, SignedBy: end.PublicKey, Header: j.Header}
+	if err := sum.Check(journal.Policy{PublicKey: pub, KeySource: "總台登記的 " + table + " 公鑰"}); err != nil {
+		return nil, err
+	}
+	rv, err := journal.NewReview(j, s.boards)
+	if err != nil {
+		return nil, fmt.Errorf("%s", journal.Explain(err))
+	}
+	if rv.Result != end.Result {
+		return nil, fmt.Errorf("結束紀錄寫的結果「%s」與重播的結果「%s」不同：結果被改過", end.Result, rv.Result)
+	}
+	g := &Game{Hash: rv.Hash, Fingerprint: rv.Fingerprint, Table: table, GameID: rv.Game, Board: rv.Board,
+		BoardName: rv.BoardName, Winner: rv.Result, SignatureOK: true}
+	if rv.Started != nil {
+		g.Started = *rv.Started
+	}
+	if rv.Ended != nil {
+		g.Ended = *rv.Ended
+	} else {
+		g.Ended = end.Wall
+	}
+	for _, sr := range rv.Deal {
+		g.Seats = append(g.Seats, Seat{Seat: sr.Seat, Role: sr.Role, RoleName: sr.Name, Camp: sr.Camp, Out: sr.Out, Penalty: sr.Penalty})
+	}
+	return g, nil
+}
+
+func (s *Store) refuse(r Refusal, data []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.seenBad[r.Subject+" "+r.Digest] {
+		return nil // the same bytes on the same subject again: listed once
+	}
+	if err := writeAtomic(filepath.Join(s.data, "refused", r.Digest+journal.Extension), data, 0o640); err != nil {
+		return err
+	}
+	line, _ := json.Marshal(r)
+	f, err := os.OpenFile(s.refusedPath(), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o640)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(append(line, '\n'))
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	s.refused = append(s.refused, r)
+	s.seenBad[r.Subject+" "+r.Digest] = true
+	return nil
+}
+
+// Refuse lists a refusal that did not come with a record: a table that
+// published under another table's subject (the broker refused it).
+func (s *Store) Refuse(r Refusal) error {
+	if r.At.IsZero() {
+		r.At = time.Now()
+	}
+	if r.Digest == "" {
+		sum := sha256.Sum256([]byte(r.Subject + "\x00" + r.Table + "\x00" + r.Reason + r.At.Format(time.RFC3339)))
+		r.Digest = hex.EncodeToString(sum[:])
+	}
+	return s.refuse(r, nil)
+}
+
+// Refused lists the refused records, oldest first.
+func (s *Store) Refused() []Refusal {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Refusal(nil), s.refused...)
+}
+
+// Games are the stored games as the desk counts them: with their rounds,
+// the desk's awards and the players' names, ordered by end time (then hash).
+func (s *Store) Games() []Game {
+	s.mu.Lock()
+	list := make([]Game, 0, len(s.games))
+	for _, g := range s.games {
+		list = append(list, *g)
+	}
+	awards, names := s.awards, s.names
+	s.mu.Unlock()
+	return finish(list, awards, names)
+}
+
+// Recompute reads every stored record again from DATA/records and
+// verifies it as it was at its arrival (the table of each from its
+// metadata): the games Standings must give the same table with.
+func (s *Store) Recompute() ([]Game, error) {
+	files, err := filepath.Glob(filepath.Join(s.recordsDir(), "*"+journal.Extension))
+	if err != nil {
+		return nil, err
+	}
+	var list []Game
+	for _, f := range files {
+		meta, err := os.ReadFile(strings.TrimSuffix(f, journal.Extension) + ".json")
+		if err != nil {
+			return nil, err
+		}
+		var m Game
+		if err := json.Unmarshal(meta, &m); err != nil {
+			return nil, err
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		g, err := s.verify(m.Table, data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", filepath.Base(f), err)
+		}
+		if g.Hash+journal.Extension != filepath.Base(f) {
+			return nil, fmt.Errorf("%s holds the record %s", filepath.Base(f), g.Hash)
+		}
+		g.File, g.Received = m.File, m.Received
+		list = append(list, *g)
+	}
+	s.mu.Lock()
+	awards, names := s.awards, s.names
+	s.mu.Unlock()
+	return finish(list, awards, names), nil
+}
+
+// finish orders games, numbers each table's rounds and adds the awards
+// and the players' names.
+func finish(list []Game, awards map[string]Award, names map[string]string) []Game {
+	sort.Slice(list, func(i, j int) bool {
+		a, b := list[i], list[j]
+		if !a.Started.Equal(b.Started) {
+			return a.Started.Before(b.Started)
+		}
+		return a.Hash < b.Hash
+	})
+	rounds := map[string]int{}
+	for i := range list {
+		g := &list[i]
+		rounds[g.Table]++
+		g.Round = rounds[g.Table]
+		if a, ok := awards[g.Hash]; ok {
+			g.MVP, g.SVP = a.MVP, a.SVP
+		}
+		seats := make([]Seat, len(g.Seats))
+		copy(seats, g.Seats)
+		for k := range seats {
+			key := fmt.Sprintf("%s/%d", g.Table, seats[k].Seat)
+			seats[k].Player = key
+			if n, ok := names[key]; ok {
+				seats[k].Player = n
+			}
+		}
+		g.Seats = seats
+	}
+	sort.SliceStable(list, func(i, j int) bool {
+		a, b := list[i], list[j]
+		if !a.Ended.Equal(b.Ended) {
+			return a.Ended.Before(b.Ended)
+		}
+		return a.Hash < b.Hash
+	})
+	return list
+}
+
+// Record is a stored record's journal bytes.
+func (s *Store) Record(hash string) ([]byte, error) {
+	if len(hash) != 64 || strings.Trim(hash, "0123456789abcdef") != "" {
+		return nil, os.ErrNotExist
+	}
+	return os.ReadFile(filepath.Join(s.recordsDir(), hash+journal.Extension))
+}
+
+// Review is a stored game's 復盤 (text, md or json).
+func (s *Store) Review(hash, format string) (string, error) {
+	data, err := s.Record(hash)
+	if err != nil {
+		return "", err
+	}
+	j, err := journal.Load(bytes.NewReader(data))
+	if err != nil {
+		return "", err
+	}
+	rv, err := journal.NewReview(j, s.boards)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	err = rv.Write(&b, format)
+	return b.String(), err
+}
+
+// SetAward records the desk's MVP and SVP of a stored game (seats; 0 =
+// none) in DATA/awards.json.
+func (s *Store) SetAward(hash string, a Award) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	g, ok := s.games[hash]
+	if !ok {
+		return fmt.Errorf("總台沒有紀錄 %s", hash)
+	}
+	for _, seat := range []int{a.MVP, a.SVP} {
+		if seat < 0 || seat > len(g.Seats) {
+			return fmt.Errorf("座位 %d 不在這局（%d 人）", seat, len(g.Seats))
+		}
+	}
+	next := map[string]Award{}
+	for k, v := range s.awards {
+		next[k] = v
+	}
+	next[hash] = a
+	body, _ := json.MarshalIndent(next, "", "  ")
+	if err := writeAtomic(filepath.Join(s.data, "awards.json"), body, 0o640); err != nil {
+		return err
+	}
+	s.awards = next
+	return nil
+}
+
+// readPlayers reads DATA/players.csv: "table,seat,name" lines (optional).
+func readPlayers(path string) (map[string]string, error) {
+	out := map[string]string{}
+	b, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return out, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	for i, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, ",")
+		if len(f) != 3 {
+			return nil, fmt.Errorf("%s:%d: 要是「桌名,座位,名字」", path, i+1)
+		}
+		out[strings.TrimSpace(f[0])+"/"+strings.TrimSpace(f[1])] = strings.TrimSpace(f[2])
+	}
+	return out, nil
+}
