@@ -191,7 +191,11 @@ func Standings(p *Pack, games []Game) []Row {
 				rows[s.Player] = r
 			}
 			r.Games++
-			switch sd := side(s.Camp); {
+			sd := side(s.Camp)
+			if s.Side != "" {
+				sd = winnerSide(s.Side)
+			}
+			switch {
 			case ws == "":
 				r.Voids++
 				r.Points += p.Void

@@ -42,13 +42,18 @@ type Game struct {
 
 // Seat is one seat of a finished game.
 type Seat struct {
-	Seat     int     `json:"seat"`
-	Player   string  `json:"player"` // the player's name, or table/seat
-	Role     string  `json:"role"`
-	RoleName string  `json:"role_name"`
-	Camp     string  `json:"camp"` // wolf villager god (the dealt card's)
-	Out      bool    `json:"out"`
-	Penalty  float64 `json:"penalty,omitempty"` // 扣分 given on the console, in total
+	Seat     int    `json:"seat"`
+	Player   string `json:"player"` // the player's name, or table/seat
+	Role     string `json:"role"`
+	RoleName string `json:"role_name"`
+	Camp     string `json:"camp"` // wolf villager god (the dealt card's)
+	// Side is the side the seat played for at the end (好人 狼人 第三方;
+	// the thief's kept card, a turned wild child, the lovers' camp): a win
+	// is counted by it. Empty in records stored before it existed: the
+	// dealt card's camp counts then.
+	Side    string  `json:"side,omitempty"`
+	Out     bool    `json:"out"`
+	Penalty float64 `json:"penalty,omitempty"` // 扣分 given on the console, in total
 }
 
 // Refusal is a record the desk did not count, and why (Chinese).
@@ -261,7 +266,7 @@ func (s *Store) verify(table string, data []byte) (*Game, error) {
 		g.Ended = end.Wall
 	}
 	for _, sr := range rv.Deal {
-		g.Seats = append(g.Seats, Seat{Seat: sr.Seat, Role: sr.Role, RoleName: sr.Name, Camp: sr.Camp, Out: sr.Out, Penalty: sr.Penalty})
+		g.Seats = append(g.Seats, Seat{Seat: sr.Seat, Role: sr.Role, RoleName: sr.Name, Camp: sr.Camp, Side: sr.Side, Out: sr.Out, Penalty: sr.Penalty})
 	}
 	return g, nil
 }

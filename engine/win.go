@@ -131,3 +131,20 @@ func (g *Game) ThirdCamps() [][]int {
 	}
 	return out
 }
+
+// PlaysFor is the side seat s plays for now — the winner its win would be:
+// a third camp's member 第三方, the wolf side (wolves by card, and seats a
+// board rule puts there) 狼人, everyone else 好人. It follows the game: the
+// thief's kept card, a wild child that turned, the lovers' camp.
+func (g *Game) PlaysFor(s int) Winner {
+	if s < 1 || s > g.n {
+		return WinNone
+	}
+	if g.inThird(s) {
+		return WinThird
+	}
+	if side, _ := g.sideOf(s); side == SideWolf {
+		return WinWolves
+	}
+	return WinGood
+}

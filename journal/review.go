@@ -55,10 +55,13 @@ type CardReview struct {
 
 // SeatReview is one seat: its role and how its game went.
 type SeatReview struct {
-	Seat    int     `json:"seat"`
-	Role    string  `json:"role"`      // engine role id
-	Name    string  `json:"role_name"` // 狼人, 預言家, …
-	Camp    string  `json:"camp"`      // wolf | villager | god
+	Seat int    `json:"seat"`
+	Role string `json:"role"`      // engine role id
+	Name string `json:"role_name"` // 狼人, 預言家, …
+	Camp string `json:"camp"`      // wolf | villager | god
+	// Side is the side the seat played for at the end (好人 狼人 第三方):
+	// the thief's kept card, a turned wild child, the lovers' camp.
+	Side    string  `json:"side"`
 	Out     bool    `json:"out"`
 	Deaths  []Death `json:"deaths,omitempty"`
 	Penalty float64 `json:"penalty,omitempty"` // points deducted, in total
@@ -225,6 +228,9 @@ func NewReview(j *Journal, get BoardSource) (*Review, error) {
 		default:
 			cur.End = cur.Start
 		}
+	}
+	for i := range rv.Deal {
+		rv.Deal[i].Side = string(g.PlaysFor(i + 1))
 	}
 	for i := range rv.Phases {
 		p := &rv.Phases[i]
