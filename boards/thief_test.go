@@ -15,26 +15,26 @@ import (
 // lovers is automatic), the night orders of E1/E2 with E0.3's durations and
 // hurry points (steps written as formatStep writes them).
 var thiefBoards = []struct {
-	id, name, roles string
-	night1, next    string
-	options         map[string]string
+	id, name, roles, preset string
+	night1, next            string
+	options                 map[string]string
 }{
-	{"thief-cupid-a-003", "盜賊丘比特（5民3狼）", "村民*5 狼人*3 預言家 女巫 獵人 守衛 丘比特 盜賊",
+	{"thief-cupid-a-003", "盜賊丘比特（5民3狼）", "村民*5 狼人*3 預言家 女巫 獵人 守衛 丘比特 盜賊", "seed003",
 		"thief/30/hurry=20 cupid/30/hurry=20 lovers/15 guard/30 wolves/90/hurry=60 witch/30/hurry=20 seer/30 hunter/10",
 		"guard/30 wolves/60/hurry=30 witch/30/hurry=20 seer/30 hunter/10",
-		map[string]string{"cupid.wolf_pair_side": "wolves", "cupid.category": "neither"}},
-	{"thief-cupid-b-003", "盜賊丘比特（4民4狼）", "村民*4 狼人*4 預言家 女巫 獵人 丘比特 盜賊 白痴",
+		map[string]string{"cupid.wolf_pair_side": "wolves", "cupid.category": "by_ratio", "lovers.cupid_must_die": "false"}},
+	{"thief-cupid-b-003", "盜賊丘比特（4民4狼）", "村民*4 狼人*4 預言家 女巫 獵人 丘比特 盜賊 白痴", "seed003",
 		"thief/30/hurry=20 cupid/30/hurry=20 lovers/15 wolves/90/hurry=60 witch/30/hurry=20 seer/30 hunter/10 idiot/5",
 		"wolves/60/hurry=30 witch/30/hurry=20 seer/30 hunter/10 idiot/5",
-		map[string]string{"cupid.wolf_pair_side": "wolves", "cupid.category": "neither"}},
-	{"thief-succubus-003", "盜賊魅魔", "村民*5 狼人*3 魅魔 預言家 女巫 獵人 守衛 盜賊",
+		map[string]string{"cupid.wolf_pair_side": "wolves", "cupid.category": "by_ratio", "lovers.cupid_must_die": "false"}},
+	{"thief-succubus-003", "盜賊魅魔", "村民*5 狼人*3 魅魔 預言家 女巫 獵人 守衛 盜賊", "seed003",
 		"thief/30/hurry=20 guard/30 wolves/90/hurry=60/mark=succubus succubus/30/hurry=20 succubuslovers/30 witch/30/hurry=20 seer/30 hunter/10",
 		"guard/30 wolves/60/hurry=30 witch/30/hurry=20 seer/30 hunter/10",
 		map[string]string{"succubus.later_nights": "with_wolves"}},
-	{"thief-cupid-001", "14張盜賊丘比特屠邊局", "獵人 女巫 預言家 白痴 丘比特 盜賊 村民*5 狼人*3",
+	{"thief-cupid-001", "14張盜賊丘比特屠邊局", "獵人 女巫 預言家 白痴 丘比特 盜賊 村民*5 狼人*3", "seed001",
 		"thief/30/hurry=20 cupid/30/hurry=20 lovers/15 wolves/90/hurry=60 witch/30/hurry=20 seer/30 hunter/10 idiot/5",
 		"wolves/60/hurry=30 witch/30/hurry=20 seer/30 hunter/10 idiot/5",
-		map[string]string{"cupid.wolf_pair_side": "wolves", "cupid.category": "neither"}},
+		map[string]string{"cupid.wolf_pair_side": "wolves", "cupid.category": "neither", "lovers.cupid_must_die": "true", "hunter.shoot_causes": "any_but_poison_grief"}},
 }
 
 func formatSteps(steps []engine.Step) string {
@@ -46,7 +46,8 @@ func formatSteps(steps []engine.Step) string {
 }
 
 // TestThiefBoards: the four thief boards as rules-more.md E1/E2 write them;
-// the framework defaults plus H5's clock rule; the witch never saves
+// their seed's preset (E0.1: seed003 makes 丘比特 by_ratio, case ① on both
+// Cupid boards, H8; both give H5's clock rule); the witch never saves
 // herself; the thief's bottom is listed (G9) and redealt (G10, H9).
 func TestThiefBoards(t *testing.T) {
 	for _, c := range thiefBoards {
@@ -82,7 +83,7 @@ func TestThiefBoards(t *testing.T) {
 				t.Errorf("%s: night %d\n got %s\nwant %s", c.id, n, got, c.next)
 			}
 		}
-		if b.Preset != "" || !b.Options.Sheriff || b.Options.WitchSelfSave != "never" || b.Options.ClockRule != "minute_mod_n" ||
+		if b.Preset != c.preset || !b.Options.Sheriff || b.Options.SheriffWeight != 2 || b.Options.WitchSelfSave != "never" || b.Options.ClockRule != "minute_mod_n" ||
 			b.Options.ThiefExtraCards != "listed" || b.Options.ThiefTwoWolves != "redeal" {
 			t.Errorf("%s: preset %q, options %+v", c.id, b.Preset, b.Options)
 		}
