@@ -336,17 +336,17 @@ func manualNights() map[string][]manualLine {
 		"cupid-9-001":  join(cupidLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines()),
 		"cupid-10-001": join(cupidLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(), hunterLines(hunterState)),
 		"cupid-11-001": join(cupidLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(), hunterLines(hunterState)),
-		// the thief boards (rules-more.md E1, E2): seed 004's 盜賊 lines, seed 003's
-		// 丘比特 and 情侶, seed 000's 語術 for the shared roles (魅魔 has none: her
-		// lines and her raised hand are the project's)
+		// the thief boards (rules-more.md E1, E2): seed 004's 盜賊 and 白痴 lines,
+		// seed 003's 丘比特 and 情侶, seed 000's 語術 for the shared roles (魅魔 has
+		// none: her lines and her raised hand are the project's)
 		"thief-cupid-a-003": join(thiefLines(), cupidLines(), guardLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(),
 			hunterLines(hunterState)),
 		"thief-cupid-b-003": join(thiefLines(), cupidLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(),
-			hunterLines(hunterState), openClose("愚者", "idiot", 0)),
+			hunterLines(hunterState), baichiLines()),
 		"thief-succubus-003": join(thiefLines(), guardLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(),
 			hunterLines(hunterState)),
 		"thief-cupid-001": join(thiefLines(), cupidLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(),
-			hunterLines(hunterState), openClose("愚者", "idiot", 0)),
+			hunterLines(hunterState), baichiLines()),
 	}
 }
 
