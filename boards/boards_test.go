@@ -299,6 +299,10 @@ func TestNightOrders(t *testing.T) {
 		"cupid-9-001":             {"cupid lovers wolves witch seer", "wolves witch seer"},
 		"cupid-10-001":            {"cupid lovers wolves witch seer hunter", "wolves witch seer hunter"},
 		"cupid-11-001":            {"cupid lovers wolves witch seer hunter", "wolves witch seer hunter"},
+		"thief-cupid-a-003":       {"thief cupid lovers guard wolves witch seer hunter", "guard wolves witch seer hunter"},
+		"thief-cupid-b-003":       {"thief cupid lovers wolves witch seer hunter idiot", "wolves witch seer hunter idiot"},
+		"thief-succubus-003":      {"thief guard wolves succubus succubuslovers witch seer hunter", "guard wolves witch seer hunter"},
+		"thief-cupid-001":         {"thief cupid lovers wolves witch seer hunter idiot", "wolves witch seer hunter idiot"},
 	}
 	all, err := All()
 	if err != nil {

@@ -39,7 +39,7 @@ func ExampleAll() {
 	}
 	fmt.Printf("%d boards, first %s, last %s\n", len(all), all[0].ID, all[len(all)-1].ID)
 	// Output:
-	// 32 boards, first black-market-003, last wolfking-guard
+	// 36 boards, first black-market-003, last wolfking-guard
 }
 
 // A venue's own boards go through the same validator; errors name the file

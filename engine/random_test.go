@@ -31,6 +31,8 @@ var playable = append(append([]string(nil), seed000Boards...),
 func init() {
 	playable = append(playable, "demon-003", "fox-003", "gambler-003",
 		"black-market-003", "swhe-12-001")
+	// 盜賊 with 丘比特 and 魅魔: the 14-card boards (rules-more.md E1, E2)
+	playable = append(playable, "thief-cupid-a-003", "thief-cupid-b-003", "thief-succubus-003", "thief-cupid-001")
 }
 
 func newGame(t testing.TB, board string, seed uint64) *engine.Game {
@@ -125,6 +127,8 @@ func TestRandomGamesEnd(t *testing.T) {
 			}
 			results[string(w)]++
 			perBoard[string(w)]++
+			deal, _ := engine.DealCards(g.Board(), seed)
+			checkThiefPick(t, g, deal, fmt.Sprintf("%s seed %d", board, seed))
 		}
 	}
 	if results["好人"] == 0 || results["狼人"] == 0 {

@@ -274,20 +274,35 @@ func TestThiefRandomGames(t *testing.T) {
 			t.Fatalf("seed %d: over=%v results=%d", seed, over, inv.results)
 		}
 		results[w]++
-		thief := slices.Index(deal, engine.Thief) + 1
-		if thief == 0 {
-			continue // the thief card lies in the bottom
-		}
-		seat, kept, _ := g.ThiefPick()
-		if seat != thief || g.RoleOf(thief) != kept || !slices.Contains(bottom, kept) {
-			t.Fatalf("seed %d: thief %d plays %s; pick %d %s from %v", seed, thief, g.RoleOf(thief), seat, kept, bottom)
-		}
-		if thiefForcedWolf(bottom) && !kept.IsWolf() {
-			t.Fatalf("seed %d: a wolf card in the bottom %v, the thief kept %s", seed, bottom, kept)
-		}
+		checkThiefPick(t, g, deal, fmt.Sprintf("seed %d", seed))
 	}
 	if results[engine.WinGood] == 0 || results[engine.WinWolves] == 0 {
 		t.Fatalf("random games should reach both results: %v", results)
+	}
+}
+
+// checkThiefPick: at the end of a game with bottom cards, the seat dealt
+// the thief card (if any seat was) plays one of the two bottom cards, the
+// wolf-camp card when the bottom holds one, and the judge's view names it.
+func checkThiefPick(t *testing.T, g *engine.Game, deal []engine.Role, where string) {
+	t.Helper()
+	bottom := g.Bottom()
+	if len(bottom) == 0 {
+		return
+	}
+	thief := slices.Index(deal, engine.Thief) + 1
+	seat, kept, buried := g.ThiefPick()
+	if thief == 0 {
+		if seat != 0 {
+			t.Fatalf("%s: the thief card lies in the bottom %v, but seat %d picked %s", where, bottom, seat, kept)
+		}
+		return // the thief card lies in the bottom
+	}
+	if seat != thief || g.RoleOf(thief) != kept || !slices.Contains(bottom, kept) || !slices.Contains(bottom, buried) {
+		t.Fatalf("%s: thief %d plays %s; pick %d %s (buried %s) from %v", where, thief, g.RoleOf(thief), seat, kept, buried, bottom)
+	}
+	if thiefForcedWolf(bottom) && !kept.IsWolf() {
+		t.Fatalf("%s: a wolf card in the bottom %v, the thief kept %s", where, bottom, kept)
 	}
 }
 

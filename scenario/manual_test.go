@@ -164,6 +164,15 @@ func cupidLines() []manualLine {
 	}
 }
 
+// thiefLines: seed 004 2、"法官宣布“盗贼请睁眼”…盗贼确认自己身份牌。随后法官宣布“盗贼请闭眼”"
+// (night 1 only).
+func thiefLines() []manualLine {
+	return []manualLine{
+		{manual: "盜賊請睜眼", id: "night.thief.open", night: 1},
+		{manual: "盜賊請閉眼", id: "night.thief.close", night: 1},
+	}
+}
+
 func join(parts ...[]manualLine) []manualLine {
 	var out []manualLine
 	for _, p := range parts {
@@ -327,6 +336,17 @@ func manualNights() map[string][]manualLine {
 		"cupid-9-001":  join(cupidLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines()),
 		"cupid-10-001": join(cupidLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(), hunterLines(hunterState)),
 		"cupid-11-001": join(cupidLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(), hunterLines(hunterState)),
+		// the thief boards (rules-more.md E1, E2): seed 004's 盜賊 and 白痴 lines,
+		// seed 003's 丘比特 and 情侶, seed 000's 語術 for the shared roles (魅魔 has
+		// none: her lines and her raised hand are the project's)
+		"thief-cupid-a-003": join(thiefLines(), cupidLines(), guardLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(),
+			hunterLines(hunterState)),
+		"thief-cupid-b-003": join(thiefLines(), cupidLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(),
+			hunterLines(hunterState), baichiLines()),
+		"thief-succubus-003": join(thiefLines(), guardLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(),
+			hunterLines(hunterState)),
+		"thief-cupid-001": join(thiefLines(), cupidLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(),
+			hunterLines(hunterState), baichiLines()),
 	}
 }
 

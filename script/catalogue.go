@@ -304,7 +304,9 @@ func softOnset() map[string]string {
 }
 
 // roleNames are the role ids and names for the exact-role checks (狼巫,
-// 純白之女, 石像鬼). The script package does not import the engine.
+// 純白之女, 石像鬼) and the thief's bottom cards (盜賊底牌, any card of a
+// thief board: 丘比特 and 魅魔 too). The script package does not import the
+// engine.
 func roleNames() [][2]string {
 	return [][2]string{
 		{"werewolf", "狼人"}, {"villager", "村民"}, {"seer", "預言家"}, {"witch", "女巫"}, {"hunter", "獵人"},
@@ -318,6 +320,7 @@ func roleNames() [][2]string {
 		{"demon", "惡魔"}, {"fox", "狐狸"}, {"gambler", "賭徒"},
 		{"merchant", "黑市商人"}, {"chief", "村長"}, {"elder", "長老"},
 		{"wildchild", "野孩子"}, {"halfblood", "混血兒"}, {"hiddenwolf", "隱狼"}, {"bear", "熊"}, {"rogue", "老流氓"},
+		{"cupid", "丘比特"}, {"succubus", "魅魔"},
 	}
 }
 

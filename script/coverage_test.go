@@ -89,3 +89,22 @@ func TestFill(t *testing.T) {
 		t.Fatal("an unknown placeholder must be an error")
 	}
 }
+
+// TestEveryRoleHasCardCues: any card may be checked exactly (狼巫, 純白之女,
+// 石像鬼) or lie in a thief board's bottom (盜賊底牌): every role of the
+// engine's table has both cues, with its name.
+func TestEveryRoleHasCardCues(t *testing.T) {
+	cat := script.New()
+	for _, r := range engine.Roles() {
+		for _, id := range []string{"cue.exact." + string(r.ID), "cue.thief.card." + string(r.ID)} {
+			l, ok := cat.Lookup(id)
+			if !ok {
+				t.Errorf("%s (%s): no line %s", r.ID, r.Name, id)
+				continue
+			}
+			if !l.Cue || !strings.HasSuffix(l.Text, "："+r.Name) {
+				t.Errorf("%s: %q (cue %v), want a cue ending in %s", id, l.Text, l.Cue, r.Name)
+			}
+		}
+	}
+}
