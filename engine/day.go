@@ -132,9 +132,7 @@ func (g *Game) canSkill(s int) bool {
 	if gun {
 		shot = shotCauses()
 	}
-	if (gun || g.role(s) == Hunter) && g.opt.HunterShootCauses == "any_but_poison_grief" {
-		shot = shotCausesAny()
-	}
+	shot = g.hunterCauses(s, gun, shot)
 	if shot == nil {
 		return false
 	}
@@ -238,9 +236,7 @@ func (g *Game) shoot(b *batch, s, t int) {
 		return // 老流氓: not dead yet
 	}
 	g.el.spk.lastDead = t
-	if g.role(s) == Hunter {
-		g.rs.hunter.shown = append(g.rs.hunter.shown, s) // his card is public now
-	}
+	g.hunterShows(s)
 	b.insertAfter(s, t, b.wordsOf(s))
 	g.shooter = s
 	g.dies(t, CauseShot, false)

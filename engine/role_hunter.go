@@ -48,3 +48,19 @@ func hunterStatus(g *Game, s *step, _ StepKind, live bool) bool {
 func (g *Game) canShootTonight(h int) bool {
 	return !(g.ns.poisoned[h] && !g.immuneAtNight(h)) && !g.nightBlocked(h) && !g.griefTonight(h)
 }
+
+// hunterCauses: the deaths after which 獵人 (and the lucky one's gun) may
+// shoot under hunter.shoot_causes; shot is the card's own list.
+func (g *Game) hunterCauses(s int, gun bool, shot []Cause) []Cause {
+	if (gun || g.role(s) == Hunter) && g.opt.HunterShootCauses == "any_but_poison_grief" {
+		return shotCausesAny()
+	}
+	return shot
+}
+
+// hunterShows: seat s shot by day; a 獵人's card is public now.
+func (g *Game) hunterShows(s int) {
+	if g.role(s) == Hunter {
+		g.rs.hunter.shown = append(g.rs.hunter.shown, s)
+	}
+}
