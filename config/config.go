@@ -26,6 +26,7 @@
 //	[voice]
 //	pack = ""              # a voice-pack folder; "" = the embedded default pack
 //	volume = 1.0           # 0..1 (0 mute); without the key, 1.0
+//	full_samples = false   # true: 16-bit samples in memory (15 MB more), not packed
 //
 //	[journal]
 //	dir = "/var/lib/wolftable/journals"
@@ -99,6 +100,10 @@ type Game struct {
 type Voice struct {
 	Pack   string  `toml:"pack"`
 	Volume float64 `toml:"volume"`
+	// FullSamples holds the voice as 16-bit samples (about 15 MB for the
+	// default pack) instead of packed (IMA ADPCM, a quarter of that, with a
+	// faint hiss): for a venue's own recording on a table with memory to spare.
+	FullSamples bool `toml:"full_samples"`
 }
 
 // Journal is the [journal] section.

@@ -58,6 +58,7 @@ var wants = map[string]string{
 	"game.options":           `要是板子選項的表，值寫成字串，例如 "witch.self_save" = "never"`,
 	"voice.pack":             `要是語音包資料夾的路徑字串；"" 為內建語音`,
 	"voice.volume":           "要是 0 到 1 之間的數字（0 靜音，1 原音量；不寫則為 1）",
+	"voice.full_samples":     "要是 true 或 false（true：語音以 16 位元取樣存在記憶體，多用約 15 MB；不寫則為 false，壓縮存放）",
 	"journal.dir":            "要是日誌資料夾的路徑字串，不可為空",
 	"journal.resume":         "要是 true 或 false",
 	"console.listen":         `要是「主機:埠」字串，例如 "127.0.0.1:8080"，或 "off"（不開主控台）`,

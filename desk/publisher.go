@@ -90,6 +90,13 @@ func Start(cfg PublisherConfig) (*Publisher, error) {
 				p.log.Warn("desk: disconnected", "err", err)
 			}
 		}),
+		nats.ClosedHandler(func(c *nats.Conn) {
+			select {
+			case <-p.stop:
+			default:
+				p.log.Error("desk: the connection to the desk closed", "err", c.LastError())
+			}
+		}),
 		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
 			p.log.Warn("desk: broker error", "err", err)
 		}))
@@ -345,7 +352,19 @@ func (p *Publisher) Flush(ctx context.Context) error {
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
-	return p.nc.FlushWithContext(ctx)
+	for {
+		err := p.nc.FlushWithContext(ctx)
+		if err == nil || p.nc.IsClosed() || ctx.Err() != nil {
+			return err
+		}
+		// a reconnect (a broker node went down) cut the ping short and
+		// nats.go reports it as closed: ask again once the link is back
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }
 
 // Close stops the publisher (what is not acknowledged stays in the outbox).

@@ -176,8 +176,8 @@ func (q *Queue) Say(seq []string) error {
 			missing = append(missing, id)
 			continue
 		}
-		if len(c.Samples) > 0 {
-			add = append(add, clip{samples: c.Samples})
+		if c.Len() > 0 {
+			add = append(add, clip{samples: c.PCM()}) // a packed clip is unpacked here, not while it plays
 		}
 	}
 	if len(missing) > 0 {

@@ -70,7 +70,7 @@ func stream(t testing.TB, src *source, seq []string) []int16 {
 		if !ok {
 			t.Fatalf("no clip %s", id)
 		}
-		out = append(out, c.Samples...)
+		out = append(out, c.PCM()...)
 	}
 	return out
 }

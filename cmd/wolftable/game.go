@@ -14,6 +14,7 @@ import (
 
 	"wolftable/audio/voice"
 	"wolftable/boards"
+	"wolftable/config"
 	"wolftable/daemon"
 	"wolftable/engine"
 	"wolftable/journal"
@@ -235,8 +236,8 @@ func (tg *tableGame) close() {
 // openVoice opens the judge's voice: the configured pack (or the embedded
 // default). No sound device, or no voice at all, leaves the game going with
 // the text only, and says so once.
-func openVoice(ctx context.Context, pack string, volume float64, log *slog.Logger, out io.Writer) daemon.Voice {
-	v, err := voice.Open(ctx, voice.Options{Pack: pack, Volume: volume, Log: log})
+func openVoice(ctx context.Context, vc config.Voice, log *slog.Logger, out io.Writer) daemon.Voice {
+	v, err := voice.Open(ctx, voice.Options{Pack: vc.Pack, Volume: vc.Volume, FullSamples: vc.FullSamples, Log: log})
 	settleMemory() // decoding leaves hundreds of MB of garbage: give it back now
 	if err != nil {
 		fmt.Fprintf(out, "voice: %v: text only\n", err)
@@ -245,7 +246,7 @@ func openVoice(ctx context.Context, pack string, volume float64, log *slog.Logge
 	if err := v.Device(); err != nil {
 		fmt.Fprintf(out, "voice: no sound device (%v): text only\n", err)
 	} else {
-		name := pack
+		name := vc.Pack
 		if name == "" {
 			name = "embedded default pack"
 		}

@@ -16,14 +16,14 @@ import (
 // Environment=) overrides both figures.
 const (
 	// memoryLimit holds while the voice loads: the engine, the console and
-	// the default pack's 9 MB of samples fit under it. Measured (`sim --bots
-	// --voice on`, peak VmRSS): no limit 33 MB, 20 MiB 29.5, 16 MiB 28; the
-	// pack then takes 1.8 s to load instead of 1.4 (the game does not wait).
-	memoryLimit = 16 << 20
+	// the default pack's 3.9 MB of packed samples fit under it. Measured
+	// (`sim --bots --voice on`, peak VmRSS, 2026-12-02, the pack packed):
+	// 16 MiB with 8 MiB headroom 31.5 MB, 12 MiB with 4 MiB 27.7-28.5 MB.
+	memoryLimit = 12 << 20
 	// memoryHeadroom is what the limit leaves above the live memory once
 	// the voice is loaded, so that a venue's longer pack never has the
 	// collector running flat out against the limit.
-	memoryHeadroom = 8 << 20
+	memoryHeadroom = 4 << 20
 )
 
 // limitMemory sets the daemon's soft memory limit (serve, sim).

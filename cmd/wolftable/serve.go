@@ -157,7 +157,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	if !*mute {
 		lv := &lateVoice{}
 		judge = lv
-		go func() { lv.set(openVoice(ctx, c.Voice.Pack, c.Voice.Volume, log, stdout)) }()
+		go func() { lv.set(openVoice(ctx, c.Voice, log, stdout)) }()
 	}
 	cat, err := c.Boards() // the built-in boards and the venue's: new games and resumed journals
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"wolftable/boards"
 	"wolftable/bots"
+	"wolftable/config"
 	"wolftable/console"
 	"wolftable/daemon"
 	"wolftable/engine"
@@ -196,7 +197,7 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 	var judge daemon.Voice
 	switch v := *voiceMode; {
 	case v == "on" || (v == "auto" && speed == 1):
-		judge = openVoice(context.Background(), "", 1, log, stdout)
+		judge = openVoice(context.Background(), config.Voice{Volume: 1}, log, stdout)
 	case v == "off" || v == "auto":
 		fmt.Fprintf(stdout, "voice: off (at --speed %g; --voice on to hear it)\n", speed)
 	default:
