@@ -28,12 +28,13 @@ const usage = `wolftable desk — the tournament desk (賽事總台)
 
 usage:
   wolftable desk --data DIR [--nats ADDR] [--http ADDR] [--config FILE] [--pack NAME|FILE]
-        [--cluster URLS --cluster-creds FILE --replicas N] [--verbose]
+        [--cluster URLS --cluster-creds FILE --replicas N] [--feed-delay D] [--verbose]
                     start the desk: prints "desk: nats://HOST:PORT" and "desk: http://HOST:PORT/"
                     --nats   the embedded NATS server's address (default :4222)
                     --http   the web page's address (default :8090)
                     --pack   the scoring pack: default, league, or a TOML file
                     --cluster  a venue's NATS cluster instead of the embedded server
+                    --feed-delay  the audience feed's delay (/feed/TABLE; default 60s)
   wolftable desk table add NAME --data DIR [--pubkey KEY|FILE] [--url URL]
                     register a table; prints its credentials file (for the table's --desk-creds)
                     --pubkey the table's public key (` + "`wolftable record pubkey`" + ` on the table);
@@ -83,6 +84,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	cluster := fs.String("cluster", "", "a venue's NATS cluster (URLs, comma-separated) instead of the embedded server")
 	clusterCreds := fs.String("cluster-creds", "", "the desk's credentials on the cluster (default DATA/desk.creds)")
 	replicas := fs.Int("replicas", 0, "replicas of the records stream (a cluster: 3)")
+	feedDelay := fs.Duration("feed-delay", deskserver.DefaultFeedDelay, "the audience feed's delay (/feed/TABLE)")
 	verbose := fs.Bool("verbose", false, "log every record")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -112,7 +114,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return fileV
 	}
 	o := deskserver.Options{Data: pick(data, fc.Data), NATS: pick(natsAddr, fc.NATS), HTTP: pick(httpAddr, fc.HTTP),
-		External: pick(cluster, fc.Cluster), Replicas: fc.Replicas}
+		External: pick(cluster, fc.Cluster), Replicas: fc.Replicas, FeedDelay: *feedDelay}
+	if *feedDelay <= 0 {
+		fmt.Fprint(stderr, "desk: --feed-delay must be more than 0\n\n"+usage)
+		return 2
+	}
 	if *replicas != 0 {
 		o.Replicas = *replicas
 	}

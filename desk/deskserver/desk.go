@@ -40,8 +40,10 @@ type Options struct {
 	External      string
 	ExternalCreds *desk.Creds
 	Replicas      int // the records stream's replicas (default 1)
-	Broker        BrokerOptions
-	Log           *slog.Logger
+	// FeedDelay is the audience feed's delay (default DefaultFeedDelay).
+	FeedDelay time.Duration
+	Broker    BrokerOptions
+	Log       *slog.Logger
 }
 
 // Desk is a running desk.
@@ -69,6 +71,7 @@ type Live struct {
 	Status   *desk.Status `json:"status,omitempty"`
 	LastSeen time.Time    `json:"last_seen"` // the last message from it
 	Events   []desk.Event `json:"events"`    // the last starts, ends and penalties
+	feed     []feedEntry  // the statuses received, for the audience feed (feed.go)
 }
 
 // Start starts a desk.
@@ -242,6 +245,7 @@ func (d *Desk) onLive(m *nats.Msg) {
 		if json.Unmarshal(m.Data, &s) == nil {
 			s.Table = table
 			l.Status = &s
+			l.record(s, l.LastSeen)
 		}
 		return
 	}
@@ -265,6 +269,7 @@ func (d *Desk) Tables() []Live {
 	for _, l := range d.tables {
 		c := *l
 		c.Events = append([]desk.Event{}, l.Events...)
+		c.feed = nil
 		if l.Status != nil {
 			s := *l.Status
 			c.Status = &s

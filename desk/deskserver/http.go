@@ -60,6 +60,8 @@ func (d *Desk) Handler() http.Handler {
 		}
 		writeJSON(w, ref)
 	})
+	mux.HandleFunc("GET /api/public/feed/{table}", d.feedJSON)
+	mux.HandleFunc("GET /feed/{table}", d.feedPage)
 	mux.HandleFunc("GET /games.csv", d.gamesCSV)
 	mux.HandleFunc("GET /standings.csv", d.standingsCSV)
 	return mux
@@ -233,7 +235,7 @@ th{background:#222}.bad{color:#f66}.ok{color:#6d6}.dim{color:#999}a{color:#8cf}h
 <a href="/games.csv">賽果 CSV</a>、<a href="/standings.csv">積分 CSV</a>、<a href="/api/public/games">賽果 JSON</a>、<a href="/api/public/standings">積分 JSON</a></p>
 <h2>桌況</h2>
 <table><tr><th>桌</th><th>板子</th><th>階段</th><th>存活</th><th>座位連線</th><th>最後訊號</th><th>待送紀錄</th></tr>
-{{range .Tables}}<tr><td>{{.Name}}</td>
+{{range .Tables}}<tr><td>{{.Name}} <a href="/feed/{{.Name}}">轉播</a></td>
 <td>{{with .Status}}{{.BoardName}}{{end}}</td>
 <td>{{if .Result}}已結束：{{.Result}}{{else}}{{.Phase}}{{end}}</td>
 <td>{{with .Status}}{{len .Alive}}／{{.Seats}}{{end}}</td>
