@@ -31,7 +31,7 @@ func TestAudienceFeedDelay(t *testing.T) {
 		alive int
 		none  bool
 	}{
-		{30 * time.Second, "", 0, true},  // nothing a minute old yet
+		{30 * time.Second, "", 0, true}, // nothing a minute old yet
 		{60 * time.Second, "night-1", 9, false},
 		{100 * time.Second, "day-1", 8, false}, // the 40 s status; the 90 s one (the result) is not yet due
 		{150 * time.Second, "day-1", 7, false},
