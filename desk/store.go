@@ -437,8 +437,16 @@ func (s *Store) Review(hash, format string) (string, error) {
 	return b.String(), err
 }
 
+// AwardOf is a game's MVP and SVP as entered (zero: none).
+func (s *Store) AwardOf(hash string) Award {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.awards[hash]
+}
+
 // SetAward records the desk's MVP and SVP of a stored game (seats; 0 =
 // none) in DATA/awards.json.
+
 func (s *Store) SetAward(hash string, a Award) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -41,6 +41,7 @@ usage:
                              without it the desk makes the table's key pair: NAME.key goes to
                              the table as /var/lib/wolftable/table.key
   wolftable desk table list --data DIR
+  wolftable desk pin --data DIR     draw a new operator PIN (the desk's login for MVP/SVP)
   wolftable desk packs              the shipped scoring packs
 `
 
@@ -67,6 +68,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 				pk, _ := desk.LoadPack(p)
 				fmt.Fprintf(stdout, "%s\t%s\t%s\n", p, pk.ID(), pk.Title)
 			}
+			return 0
+		case "pin":
+			fs := flag.NewFlagSet("desk pin", flag.ContinueOnError)
+			fs.SetOutput(stderr)
+			data := fs.String("data", "", "the desk's data folder")
+			if err := fs.Parse(args[1:]); err != nil || *data == "" {
+				fmt.Fprint(stderr, "desk pin: --data DIR is required\n\n"+usage)
+				return 2
+			}
+			pin, err := deskserver.NewPIN(*data)
+			if err != nil {
+				fmt.Fprintln(stderr, "desk pin:", err)
+				return 1
+			}
+			fmt.Fprintf(stdout, "desk: 新的總台登入密碼 %s（重新啟動總台後生效） / the new operator PIN, from the next start\n", pin)
 			return 0
 		case "help", "-h", "--help":
 			fmt.Fprint(stdout, usage)
@@ -157,6 +173,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "desk: scoring pack %s (%s)\n", p.ID(), p.Title)
 	fmt.Fprintf(stdout, "desk: %s\n", d.NATSURL())
 	fmt.Fprintf(stdout, "desk: %s\n", d.HTTPURL())
+	if d.NewPIN != "" {
+		fmt.Fprintf(stdout, "desk: 總台登入密碼 %s（只顯示這一次；換一個：wolftable desk pin --data DIR） / the operator PIN, shown once\n", d.NewPIN)
+	}
 	ctx, stop := signal.NotifyContext(gocontext.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	<-ctx.Done()

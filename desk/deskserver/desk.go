@@ -52,6 +52,10 @@ type Desk struct {
 	broker *Broker
 	nc     *nats.Conn
 	Store  *desk.Store
+	// NewPIN is the operator's PIN when this start drew it (the desk's
+	// first start): shown once; "" otherwise (login.go).
+	NewPIN string
+	op     *operator
 	pack   *desk.Pack
 	httpLn net.Listener
 	srv    *http.Server
@@ -99,7 +103,11 @@ func Start(o Options) (*Desk, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Desk{opts: o, Store: st, pack: o.Pack, log: o.Log, tables: map[string]*Live{}}
+	op, pin, err := openOperator(o.Data)
+	if err != nil {
+		return nil, err
+	}
+	d := &Desk{opts: o, Store: st, pack: o.Pack, log: o.Log, tables: map[string]*Live{}, op: op, NewPIN: pin}
 	ts, err := desk.Tables(o.Data)
 	if err != nil {
 		return nil, err

@@ -60,6 +60,9 @@ func (d *Desk) Handler() http.Handler {
 		}
 		writeJSON(w, ref)
 	})
+	mux.HandleFunc("POST /login", d.loginPost)
+	mux.HandleFunc("POST /logout", d.logoutPost)
+	mux.HandleFunc("POST /game/{hash}/award", d.guard(d.awardPost))
 	mux.HandleFunc("GET /api/public/feed/{table}", d.feedJSON)
 	mux.HandleFunc("GET /feed/{table}", d.feedPage)
 	mux.HandleFunc("GET /games.csv", d.gamesCSV)
@@ -130,7 +133,14 @@ func (d *Desk) review(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	reviewTmpl.Execute(w, struct{ Hash, Text string }{hash, text})
+	v := struct {
+		Hash, Text, CSRF string
+		Award            desk.Award
+	}{Hash: hash, Text: text}
+	if cookie, ok := d.op.session(r); ok {
+		v.CSRF, v.Award = d.op.csrf(cookie), d.Store.AwardOf(hash)
+	}
+	reviewTmpl.Execute(w, v)
 }
 
 func (d *Desk) record(w http.ResponseWriter, r *http.Request) {
@@ -189,10 +199,15 @@ func (d *Desk) page(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	err := pageTmpl.Execute(w, map[string]any{"Tables": tabs, "Rounds": rs, "Standings": d.Standings(), "Pack": d.pack,
-		"Refused": d.Store.Refused(), "Now": now.Format("15:04:05")})
+		"Refused": d.Store.Refused(), "Now": now.Format("15:04:05"), "Operator": d.loggedIn(r)})
 	if err != nil {
 		d.log.Warn("desk: page", "err", err)
 	}
+}
+
+func (d *Desk) loggedIn(r *http.Request) bool {
+	_, ok := d.op.session(r)
+	return ok
 }
 
 // phaseWords: night-2 → 第2夜, day-3 → 第3天.
@@ -231,6 +246,8 @@ table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #444;p
 th{background:#222}.bad{color:#f66}.ok{color:#6d6}.dim{color:#999}a{color:#8cf}h2{margin-top:1.2em}
 </style></head><body>
 <h1>賽事總台</h1>
+{{if .Operator}}<form method="post" action="/logout" class="dim">已登入，可在每局的復盤頁填 MVP／SVP・<button>登出</button></form>
+{{else}}<form method="post" action="/login" class="dim">總台登入（填 MVP／SVP）：<input name="pin" type="password" inputmode="numeric" size="8" autocomplete="off"> <button>登入</button></form>{{end}}
 <p class="dim">更新於 {{.Now}}（每 5 秒自動更新）・計分包：{{.Pack.Title}}（{{.Pack.ID}}）・匯出：
 <a href="/games.csv">賽果 CSV</a>、<a href="/standings.csv">積分 CSV</a>、<a href="/api/public/games">賽果 JSON</a>、<a href="/api/public/standings">積分 JSON</a></p>
 <h2>桌況</h2>
@@ -267,5 +284,7 @@ var reviewTmpl = template.Must(template.New("review").Parse(`<!doctype html>
 <html lang="zh-Hant"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>復盤</title><style>body{font-family:system-ui,"Noto Sans TC",sans-serif;margin:1em;background:#111;color:#eee}pre{white-space:pre-wrap}a{color:#8cf}</style>
 </head><body><p><a href="/">← 總台</a>・<a href="/game/{{.Hash}}?format=md">Markdown</a>・<a href="/game/{{.Hash}}?format=json">JSON</a>・<a href="/record/{{.Hash}}.wtj">日誌檔</a></p>
+{{if .CSRF}}<form method="post" action="/game/{{.Hash}}/award">MVP 座位 <input name="mvp" size="3" value="{{if .Award.MVP}}{{.Award.MVP}}{{end}}">・SVP 座位 <input name="svp" size="3" value="{{if .Award.SVP}}{{.Award.SVP}}{{end}}">
+<input type="hidden" name="csrf" value="{{.CSRF}}"> <button>儲存</button>（空白或 0 為無）</form>{{end}}
 <pre>{{.Text}}</pre></body></html>
 `))
