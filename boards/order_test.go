@@ -7,6 +7,17 @@ import (
 	"wolftable/engine"
 )
 
+// stepsOn is a night's steps of b, each written by f, space-separated.
+func stepsOn(b *engine.Board, night int, f func(engine.Step) string) string {
+	var out []string
+	for _, s := range b.StepsFor(night) {
+		out = append(out, f(s))
+	}
+	return strings.Join(out, " ")
+}
+
+func stepKind(s engine.Step) string { return string(s.Kind) }
+
 // A board with no night line gets seed 004's order (rules-more.md E0.2,
 // E0.3): every step of its composition, in E0.2 order, night 1 and later
 // nights per the step's flags, with the default durations and hurry points.
@@ -17,13 +28,7 @@ func TestSeed004DefaultOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec := func(n int) string {
-		var out []string
-		for _, s := range b.StepsFor(n) {
-			out = append(out, formatStep(s))
-		}
-		return strings.Join(out, " ")
-	}
+	spec := func(n int) string { return stepsOn(b, n, formatStep) }
 	want1 := "wildchild/30/hurry=20 halfblood/30/hurry=20 guard/30 wolves/90/hurry=60 wolfbeauty/30 hiddenwolf/5 witch/30/hurry=20 seer/30 bear/5 hunter/10 rogue/5"
 	want2 := "guard/30 wolves/60/hurry=30 wolfbeauty/30 witch/30/hurry=20 seer/30 bear/5 hunter/10"
 	if got := spec(1); got != want1 {
@@ -83,15 +88,8 @@ func TestSeed004OrderIsPartE(t *testing.T) {
 			t.Errorf("%s without night lines: %v", b.ID, err)
 			continue
 		}
-		kinds := func(b *engine.Board, night int) string {
-			var out []string
-			for _, s := range b.StepsFor(night) {
-				out = append(out, string(s.Kind))
-			}
-			return strings.Join(out, " ")
-		}
 		for _, night := range []int{1, 2, 3} {
-			if got, want := kinds(g, night), kinds(b, night); got != want {
+			if got, want := stepsOn(g, night, stepKind), stepsOn(b, night, stepKind); got != want {
 				t.Errorf("%s night %d:\n seed 004's order %s\n the board       %s", b.ID, night, got, want)
 			}
 		}
@@ -113,13 +111,7 @@ func TestSeed003NightOrderPreset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec := func(n int) string {
-		var out []string
-		for _, s := range b.StepsFor(n) {
-			out = append(out, string(s.Kind))
-		}
-		return strings.Join(out, " ")
-	}
+	spec := func(n int) string { return stepsOn(b, n, stepKind) }
 	want1 := "thief cupid lovers wildchild hunter idiot butterfly hiddenwolf guard wolves witch seer"
 	want2 := "butterfly guard wolves witch seer hunter idiot"
 	if got := spec(1); got != want1 {
