@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -31,7 +32,7 @@ func TestServeMovesDamagedJournalAside(t *testing.T) {
 		t.Fatal(err)
 	}
 	args := []string{"serve", "--once", "--bots", "--mute", "--speed", "200", "--seed", "21", "--clock", "20:00", "--config", conf}
-	runFor(t, bin, args, nil, 400*time.Millisecond) // killed mid-game: an unfinished journal
+	killWhenJournaled(t, bin, args, dir, 3) // killed mid-game: an unfinished journal
 	files, _ := filepath.Glob(filepath.Join(dir, "*.wtj"))
 	if len(files) != 1 {
 		t.Fatalf("want one unfinished journal, got %v", files)
@@ -119,4 +120,30 @@ func TestServeStartsUnstartedJournal(t *testing.T) {
 	if end, _ := j.End(); !end.Signed {
 		t.Fatal("its end record is not signed")
 	}
+}
+
+// killWhenJournaled starts bin and SIGKILLs it once the journal in dir has
+// at least n records (a fixed delay is too short on a loaded machine and
+// too long on a fast one), or after 60 s.
+func killWhenJournaled(t *testing.T, bin string, args []string, dir string, n int) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	for end := time.Now().Add(60 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.wtj"))
+		if len(files) == 1 {
+			if j, err := journal.Read(files[0]); err == nil && len(j.Records) >= n && !j.Finished() {
+				return
+			}
+		}
+	}
+	t.Fatalf("no journal of %d records in %s after 60 s", n, dir)
 }
