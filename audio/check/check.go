@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"testing/fstest"
 	"time"
 
 	"wolftable/audio/pack"
@@ -114,10 +115,8 @@ func WithSilenceFloor(dbfs float64) Option { return func(l *limits) { l.floor = 
 
 const window = 10 * time.Millisecond
 
-// Check reads the pack at the top of fsys and reports what is wrong with it,
-// most severe first. expected lists the clip ids the table needs (from the
-// script catalogue); nil skips the missing and unknown checks.
-func Check(fsys fs.FS, expected []string, opts ...Option) []Finding {
+// defaultLimits are the thresholds, changed by opts.
+func defaultLimits(opts []Option) limits {
 	l := limits{
 		maxSilence:   150 * time.Millisecond,
 		spread:       6,
@@ -129,6 +128,14 @@ func Check(fsys fs.FS, expected []string, opts ...Option) []Finding {
 	for _, o := range opts {
 		o(&l)
 	}
+	return l
+}
+
+// Check reads the pack at the top of fsys and reports what is wrong with it,
+// most severe first. expected lists the clip ids the table needs (from the
+// script catalogue); nil skips the missing and unknown checks.
+func Check(fsys fs.FS, expected []string, opts ...Option) []Finding {
+	l := defaultLimits(opts)
 	var out []Finding
 	add := func(f Finding) { out = append(out, f) }
 
@@ -198,6 +205,16 @@ func checkManifest(fsys fs.FS, l pack.Listing, add func(Finding)) {
 type clipLevel struct {
 	id   string
 	dbfs float64
+}
+
+// Clip reports on one clip file's bytes with voice check's rules and default
+// thresholds (the pack-wide loudness spread aside): the studio's check of an
+// upload (audio/studio).
+func Clip(id, file string, data []byte, opts ...Option) []Finding {
+	l := defaultLimits(opts)
+	var out []Finding
+	checkClip(fstest.MapFS{file: &fstest.MapFile{Data: data}}, id, file, l, func(f Finding) { out = append(out, f) })
+	return out
 }
 
 // checkClip reports on one clip file and returns its level if it has a voice.

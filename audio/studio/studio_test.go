@@ -1,0 +1,169 @@
+package studio
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"wolftable/audio/check"
+	"wolftable/audio/pack"
+)
+
+// recording is a voiced tone with silence around it, at rate and dBFS
+// level, channels 1 or 2.
+func recording(rate, channels int, lead, voice, trail time.Duration, dbfs float64) []byte {
+	n := func(d time.Duration) int { return int(d * time.Duration(rate) / time.Second) }
+	total := n(lead) + n(voice) + n(trail)
+	amp := pack.FromDB(dbfs) * 32767 * math.Sqrt2
+	s := make([]int16, total*channels)
+	for i := n(lead); i < n(lead)+n(voice); i++ {
+		t := float64(i) / float64(rate)
+		v := int16(amp * (0.7*math.Sin(2*math.Pi*180*t) + 0.3*math.Sin(2*math.Pi*540*t)) / 1.05)
+		for c := range channels {
+			s[i*channels+c] = v
+		}
+	}
+	return pack.EncodeWAV(pack.Audio{Rate: rate, Channels: channels, Samples: s})
+}
+
+// TestProcessGoodRecording: a quiet 48 kHz stereo take with half a second
+// of silence each side becomes a 16 kHz mono clip with at most the margin
+// of silence, at the pack's level, that voice check passes.
+func TestProcessGoodRecording(t *testing.T) {
+	up := recording(48000, 2, 500*time.Millisecond, 1200*time.Millisecond, 700*time.Millisecond, -34)
+	wav, r, err := Process("line.game.start.1", up)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.OK || r.File != "line.game.start.1.wav" {
+		t.Fatalf("result %+v", r)
+	}
+	if r.Seconds < 1.2 || r.Seconds > 1.2+2*margin.Seconds()+0.03 {
+		t.Errorf("trimmed to %.3f s, want the 1.2 s voice and at most %v each side", r.Seconds, margin)
+	}
+	// the take's voice is at about -36.8 dBFS (the two partials' RMS is
+	// 2.8 dB under the nominal level)
+	if r.GainDB < 15 || r.GainDB > 17.5 {
+		t.Errorf("gain %.1f dB, want about 16.3 (-36.8 to -20.5 dBFS)", r.GainDB)
+	}
+	a, err := pack.DecodeWAV(wav)
+	if err != nil || a.Rate != pack.SampleRate || a.Channels != 1 {
+		t.Fatalf("saved as %d Hz × %d: %v", a.Rate, a.Channels, err)
+	}
+	var level float64 = math.NaN()
+	for _, f := range check.Clip(r.Clip, r.File, wav) {
+		if f.Severity >= check.Warning {
+			t.Errorf("voice check: %v", f)
+		}
+		if f.Kind == check.Level {
+			level = f.Value
+		}
+	}
+	if math.Abs(level-TargetDBFS) > 1 {
+		t.Errorf("level %.1f dBFS, want %.1f", level, TargetDBFS)
+	}
+}
+
+// A loud take is brought down, never clipped: levelling keeps the peak
+// under -1 dBFS.
+func TestProcessNeverClips(t *testing.T) {
+	wav, r, err := Process("x", recording(44100, 1, 100*time.Millisecond, time.Second, 100*time.Millisecond, -3))
+	if err != nil || !r.OK {
+		t.Fatalf("%v %+v", err, r)
+	}
+	a, _ := pack.DecodeWAV(wav)
+	peak := 0
+	for _, v := range a.Samples {
+		peak = max(peak, abs(int(v)))
+	}
+	if peak > int(pack.FromDB(-1)*32767)+1 {
+		t.Errorf("peak %d, over -1 dBFS", peak)
+	}
+}
+
+// TestProcessRefuses: each bad upload gets its own clear error.
+func TestProcessRefuses(t *testing.T) {
+	long := recording(16000, 1, 0, 40*time.Second, 0, -20)
+	ten := make([]byte, MaxUpload+1) // ten minutes of 16 kHz mono is 19 MB
+	for _, c := range []struct {
+		name string
+		up   []byte
+		want string
+		is   error
+	}{
+		{"empty", nil, "", ErrEmpty},
+		{"not audio", []byte("<html>not a recording</html>"), "", ErrNotAudio},
+		{"ten minutes", ten, "", ErrTooLarge},
+		{"forty seconds", long, "超過 30s", nil},
+		{"8 kHz", recording(8000, 1, 0, time.Second, 0, -20), "取樣率 8000 Hz", nil},
+		{"silence", recording(16000, 1, time.Second, 0, time.Second, -20), "", ErrSilent},
+	} {
+		_, _, err := Process("x", c.up)
+		switch {
+		case err == nil:
+			t.Errorf("%s: taken", c.name)
+		case c.is != nil && !errors.Is(err, c.is):
+			t.Errorf("%s: %v, want %v", c.name, err, c.is)
+		case c.want != "" && !strings.Contains(err.Error(), c.want):
+			t.Errorf("%s: %v, want it to say %q", c.name, err, c.want)
+		}
+	}
+}
+
+// TestSave: the clip replaces the old one in one rename (and the old MP3 of
+// the same clip goes); a bad id writes nothing; no temporary file stays.
+func TestSave(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "line.a.1.mp3"), []byte("old"), 0o644)
+	os.WriteFile(filepath.Join(dir, "line.b.1.wav"), []byte("good"), 0o644)
+	wav, _, err := Process("line.a.1", recording(16000, 1, 0, time.Second, 0, -20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Save(dir, "line.a.1", wav); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "line.a.1.wav")); err != nil || !bytes.Equal(b, wav) {
+		t.Errorf("saved clip: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "line.a.1.mp3")); !errors.Is(err, os.ErrNotExist) {
+		t.Error("the old MP3 of the clip is still there")
+	}
+	for _, bad := range []string{"", "../x", "a/b", ".hidden"} {
+		if err := Save(dir, bad, wav); err == nil {
+			t.Errorf("id %q saved", bad)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if strings.Join(names, " ") != "line.a.1.wav line.b.1.wav" {
+		t.Errorf("the folder holds %v", names)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "line.b.1.wav")); string(b) != "good" {
+		t.Error("another clip changed")
+	}
+}
+
+// FuzzProcess: any bytes are an error or a clip that decodes; never a panic.
+func FuzzProcess(f *testing.F) {
+	f.Add(recording(16000, 1, 50*time.Millisecond, 200*time.Millisecond, 50*time.Millisecond, -20))
+	f.Add(recording(48000, 2, 0, 100*time.Millisecond, 0, -6))
+	f.Add([]byte("RIFF\x00\x00\x00\x00WAVEfmt "))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		wav, _, err := Process("x", b)
+		if err != nil {
+			return
+		}
+		if _, err := pack.DecodeWAV(wav); err != nil {
+			t.Fatalf("a processed clip does not decode: %v", err)
+		}
+	})
+}
