@@ -16,6 +16,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"wolftable/internal/atomicfile"
 	"wolftable/journal"
 )
 
@@ -311,7 +312,7 @@ func (p *Publisher) sendRecord(path string) error {
 	}
 	beforeMark()
 	mk, _ := json.Marshal(Marker{Hash: hash, Stream: ack.Stream, Seq: ack.Sequence, Duplicate: ack.Duplicate, At: time.Now()})
-	if err := writeAtomic(path+SentSuffix, append(mk, '\n'), 0o640); err != nil {
+	if err := atomicfile.Write(path+SentSuffix, append(mk, '\n'), 0o640); err != nil {
 		return err
 	}
 	p.mu.Lock()

@@ -15,6 +15,7 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 
+	"wolftable/internal/atomicfile"
 	"wolftable/journal"
 )
 
@@ -110,7 +111,7 @@ func AddTable(data, name string, pub ed25519.PublicKey, url string) (string, err
 			return "", err
 		}
 		pub = key.Public().(ed25519.PublicKey)
-	} else if err := writeAtomic(filepath.Join(dir, name+".pub"), []byte(journal.FormatPublicKey(pub)+"\n"), 0o644); err != nil {
+	} else if err := atomicfile.Write(filepath.Join(dir, name+".pub"), []byte(journal.FormatPublicKey(pub)+"\n"), 0o644); err != nil {
 		return "", err
 	}
 	var pw [18]byte
@@ -129,7 +130,7 @@ func WriteCreds(path string, c Creds) error {
 		return err
 	}
 	head := fmt.Sprintf("# wolftable 賽事總台：桌子 %s 的連線憑證（保密；給該桌 --desk-creds 或 [desk] creds）\n", c.Table)
-	return writeAtomic(path, append([]byte(head), body...), 0o600)
+	return atomicfile.Write(path, append([]byte(head), body...), 0o600)
 }
 
 // ReadCreds reads a credentials file.
@@ -182,31 +183,3 @@ func Tables(data string) ([]Table, error) {
 }
 
 func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
-
-// writeAtomic writes a file through a temporary one, fsynced, renamed.
-func writeAtomic(path string, data []byte, mode os.FileMode) error {
-	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, mode)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if d, err := os.Open(filepath.Dir(path)); err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
-}

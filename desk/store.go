@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"wolftable/engine"
+	"wolftable/internal/atomicfile"
 	"wolftable/journal"
 )
 
@@ -214,10 +215,10 @@ func (s *Store) Ingest(subject, msgID, file string, data []byte) (Outcome, error
 	g.Received = time.Now().UTC()
 	meta, _ := json.MarshalIndent(g, "", "  ")
 	base := filepath.Join(s.recordsDir(), g.Hash)
-	if err := writeAtomic(base+".json", meta, 0o640); err != nil {
+	if err := atomicfile.Write(base+".json", meta, 0o640); err != nil {
 		return Stored, err
 	}
-	if err := writeAtomic(base+journal.Extension, data, 0o640); err != nil {
+	if err := atomicfile.Write(base+journal.Extension, data, 0o640); err != nil {
 		return Stored, err
 	}
 	s.games[g.Hash] = g
@@ -277,7 +278,7 @@ func (s *Store) refuse(r Refusal, data []byte) error {
 	if s.seenBad[r.Subject+" "+r.Digest] {
 		return nil // the same bytes on the same subject again: listed once
 	}
-	if err := writeAtomic(filepath.Join(s.data, "refused", r.Digest+journal.Extension), data, 0o640); err != nil {
+	if err := atomicfile.Write(filepath.Join(s.data, "refused", r.Digest+journal.Extension), data, 0o640); err != nil {
 		return err
 	}
 	line, _ := json.Marshal(r)
@@ -465,7 +466,7 @@ func (s *Store) SetAward(hash string, a Award) error {
 	}
 	next[hash] = a
 	body, _ := json.MarshalIndent(next, "", "  ")
-	if err := writeAtomic(filepath.Join(s.data, "awards.json"), body, 0o640); err != nil {
+	if err := atomicfile.Write(filepath.Join(s.data, "awards.json"), body, 0o640); err != nil {
 		return err
 	}
 	s.awards = next

@@ -20,6 +20,7 @@ import (
 
 	"wolftable/audio/check"
 	"wolftable/audio/pack"
+	"wolftable/internal/atomicfile"
 )
 
 const (
@@ -160,39 +161,18 @@ func abs(v int) int {
 	return v
 }
 
-// Save writes the clip into the pack folder dir atomically: a temporary
-// file, synced, renamed over id.wav; then any other file of the same clip
-// (id.mp3 from an earlier pack) goes. Until the rename the old clip stands.
+// Save writes the clip into the pack folder dir atomically (id.wav; until
+// the rename the old clip stands), then removes any other file of the same
+// clip (id.mp3 from an earlier pack).
 func Save(dir, id string, wav []byte) error {
 	if id == "" || strings.ContainsAny(id, `/\`) || strings.HasPrefix(id, ".") {
-		return fmt.Errorf("studio: bad clip id %q", id)
+		return fmt.Errorf("台詞代號 %q 不對 / bad clip id %q", id, id)
 	}
-	f, err := os.CreateTemp(dir, ".upload-*.wav")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp)
-	if _, err := f.Write(wav); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, filepath.Join(dir, id+".wav")); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, id+".wav"), wav, 0o644); err != nil {
 		return err
 	}
 	if err := os.Remove(filepath.Join(dir, id+".mp3")); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync() // the rename itself survives a power cut
-		d.Close()
 	}
 	return nil
 }
