@@ -74,7 +74,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fs.SetOutput(stderr)
 			data := fs.String("data", "", "the desk's data folder")
 			if err := fs.Parse(args[1:]); err != nil || *data == "" {
-				fmt.Fprint(stderr, "desk pin: --data DIR is required\n\n"+usage)
+				fmt.Fprint(stderr, "desk pin: 要給 --data 資料夾 / --data DIR is required\n\n"+usage)
 				return 2
 			}
 			pin, err := deskserver.NewPIN(*data)
@@ -106,7 +106,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "desk: unexpected argument %q\n\n%s", fs.Arg(0), usage)
+		fmt.Fprintf(stderr, "desk: 多了參數 %q / unexpected argument\n\n%s", fs.Arg(0), usage)
 		return 2
 	}
 	var fc fileConfig
@@ -132,14 +132,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	o := deskserver.Options{Data: pick(data, fc.Data), NATS: pick(natsAddr, fc.NATS), HTTP: pick(httpAddr, fc.HTTP),
 		External: pick(cluster, fc.Cluster), Replicas: fc.Replicas, FeedDelay: *feedDelay}
 	if *feedDelay <= 0 {
-		fmt.Fprint(stderr, "desk: --feed-delay must be more than 0\n\n"+usage)
+		fmt.Fprint(stderr, "desk: --feed-delay 要大於 0 / must be more than 0\n\n"+usage)
 		return 2
 	}
 	if *replicas != 0 {
 		o.Replicas = *replicas
 	}
 	if o.Data == "" {
-		fmt.Fprint(stderr, "desk: --data is required\n\n"+usage)
+		fmt.Fprint(stderr, "desk: 要給 --data 資料夾 / --data DIR is required\n\n"+usage)
 		return 2
 	}
 	p, err := desk.LoadPack(pick(pack, fc.Pack))
@@ -209,7 +209,7 @@ func cmdTable(args []string, stdout, stderr io.Writer) int {
 		rest = fs.Args()[1:]
 	}
 	if *data == "" {
-		fmt.Fprintln(stderr, "desk table: --data is required")
+		fmt.Fprintln(stderr, "desk table: 要給 --data 資料夾 / --data DIR is required")
 		return 2
 	}
 	if args[0] == "list" {
@@ -228,7 +228,7 @@ func cmdTable(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if len(pos) != 1 {
-		fmt.Fprintln(stderr, "desk table add: give one table name")
+		fmt.Fprintln(stderr, "desk table add: 要給一個桌名 / give one table name")
 		return 2
 	}
 	var pub []byte
@@ -247,7 +247,7 @@ func cmdTable(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stdout, path)
 	if pub == nil {
-		fmt.Fprintf(stderr, "desk table add: made table %s's signing key: copy %s to the table as /var/lib/wolftable/table.key (mode 0600)\n",
+		fmt.Fprintf(stderr, "desk table add: 已為桌子 %s 產生簽章金鑰：把 %s 複製到該桌的 /var/lib/wolftable/table.key（權限 0600） / copy it to the table\n",
 			pos[0], strings.TrimSuffix(path, ".creds")+".key")
 	}
 	return 0
