@@ -31,10 +31,9 @@ type orderRow struct {
 // 10d's slot, every night (E0.2 4b).
 func seed004Order(o engine.Options) []orderRow {
 	merchant := orderRow{pos: "4b", kind: engine.StepMerchant, first: true, secs: 30, hurry: 20}
-	var late []orderRow
-	if o.MerchantTiming == "any_night_after_seer" {
+	anyNight := o.MerchantTiming == "any_night_after_seer"
+	if anyNight {
 		merchant.pos, merchant.first = "10d", false
-		late, merchant = []orderRow{merchant}, orderRow{}
 	}
 	rows := []orderRow{
 		{pos: "1", kind: engine.StepThief, first: true, secs: 30, hurry: 20},
@@ -42,7 +41,11 @@ func seed004Order(o engine.Options) []orderRow {
 		{pos: "3", kind: engine.StepLovers, first: true, secs: 15},
 		{pos: "4", kind: engine.StepWildChild, first: true, secs: 30, hurry: 20},
 		{pos: "4a", kind: engine.StepHalfBlood, first: true, secs: 30, hurry: 20},
-		merchant,
+	}
+	if !anyNight {
+		rows = append(rows, merchant)
+	}
+	rows = append(rows, []orderRow{
 		{pos: "4f", kind: engine.StepButterfly, secs: 30, hurry: 20},
 		{pos: "4g", kind: engine.StepDreamweaver, secs: 30},
 		{pos: "5", kind: engine.StepGuard, secs: 30},
@@ -59,9 +62,11 @@ func seed004Order(o engine.Options) []orderRow {
 		{pos: "10a", kind: engine.StepFox, secs: 30, hurry: 20},
 		{pos: "10b", kind: engine.StepGambler, secs: 30, hurry: 20},
 		{pos: "10c", kind: engine.StepStalker, secs: 30, hurry: 20},
+	}...)
+	if anyNight {
+		rows = append(rows, merchant)
 	}
-	rows = append(rows, late...)
-	rows = append(rows, []orderRow{
+	return append(rows, []orderRow{
 		{pos: "10e", kind: engine.StepLucky, secs: 15},
 		{pos: "11", kind: engine.StepBear, secs: 5},
 		{pos: "12", kind: engine.StepSilenceElder, secs: 30, hurry: 20},
@@ -70,13 +75,6 @@ func seed004Order(o engine.Options) []orderRow {
 		{pos: "15", kind: engine.StepKnight, secs: 5},
 		{pos: "16", kind: engine.StepRogue, first: true, secs: 5},
 	}...)
-	out := rows[:0]
-	for _, r := range rows {
-		if r.kind != "" {
-			out = append(out, r)
-		}
-	}
-	return out
 }
 
 // seed003Named are the steps [003]'s generic order names, with H11's
@@ -98,39 +96,25 @@ var seed003Named = map[engine.StepKind]bool{
 // 守衛; 狼美人, 魅魔 and 惡魔 follow the wolves; 幸運兒 follows 預言家.
 // On later nights the gods follow 幸運兒.
 func seed003Order(o engine.Options) (night1, later []orderRow) {
-	rows := seed004Order(o)
-	var gods, lead, rest []orderRow
-	for _, r := range rows {
-		switch {
-		case !seed003Named[r.kind]:
+	// gods: "（猎人，白痴及其他神）"; mid: 黑市商人 (night 1) and 花蝴蝶 at their
+	// E0.2 places, then 隱狼 opening [003]'s block; tail: the rest in E0.2
+	// order (黑市商人 under any_night_after_seer stays after 預言家)
+	var gods, lead, mid, hidden, tail []orderRow
+	for _, r := range seed004Order(o) {
+		switch k := r.kind; {
+		case !seed003Named[k]:
 			gods = append(gods, r)
-		case r.kind == engine.StepThief || r.kind == engine.StepCupid || r.kind == engine.StepLovers || r.kind == engine.StepWildChild:
+		case k == engine.StepThief || k == engine.StepCupid || k == engine.StepLovers || k == engine.StepWildChild:
 			lead = append(lead, r)
-		default:
-			rest = append(rest, r)
-		}
-	}
-	// 隱狼 opens [003]'s block after the gods, before 守衛 and after the two
-	// exceptions that keep their E0.2 places
-	var mid, tail []orderRow
-	for _, r := range rest {
-		switch r.kind {
-		case engine.StepMerchant, engine.StepButterfly:
-			if r.pos == "10d" { // merchant.timing any_night_after_seer: after 預言家
-				tail = append(tail, r)
-				continue
-			}
+		case k == engine.StepButterfly || (k == engine.StepMerchant && r.first):
 			mid = append(mid, r)
-		case engine.StepHiddenWolf:
+		case k == engine.StepHiddenWolf:
+			hidden = append(hidden, r)
 		default:
 			tail = append(tail, r)
 		}
 	}
-	for _, r := range rest {
-		if r.kind == engine.StepHiddenWolf {
-			mid = append(mid, r)
-		}
-	}
+	mid = append(mid, hidden...)
 	night1 = append(append(append(append(night1, lead...), gods...), mid...), tail...)
 	later = append(append(append(later, lead...), mid...), tail...)
 	later = append(later, gods...)

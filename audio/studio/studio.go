@@ -145,7 +145,7 @@ func level(s []int16) float64 {
 	}
 	if peak > 0 {
 		// keep the peak under -1 dBFS: levelling never clips
-		gain = math.Min(gain, pack.DB(float64(pack.FromDB(-1))*32767/float64(peak)))
+		gain = math.Min(gain, pack.DB(pack.FromDB(-1)*32767/float64(peak)))
 	}
 	f := pack.FromDB(gain)
 	for i, v := range s {
