@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -55,23 +56,32 @@ func gameRecord(t *testing.T, dir string) []string {
 	return out
 }
 
-// runFor starts the command and SIGKILLs it after d (no cleanup, maybe
-// mid-write), or lets it run to its end (d == 0). extraEnv is added to the
-// environment. stdin stays open (the virtual table reads it) until it exits.
-func runFor(t *testing.T, bin string, args, extraEnv []string, d time.Duration) []byte {
+// startBin starts bin with args, stdout and stderr into the buffer, and
+// extraEnv added to the environment; stdin stays open (the virtual table
+// reads it) until the caller closes it.
+func startBin(t *testing.T, bin string, args, extraEnv []string) (*exec.Cmd, *bytes.Buffer, io.Closer) {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
+	out := new(bytes.Buffer)
+	cmd.Stdout, cmd.Stderr = out, out
 	cmd.Env = append(os.Environ(), extraEnv...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer stdin.Close()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	return cmd, out, stdin
+}
+
+// runFor starts the command and SIGKILLs it after d (no cleanup, maybe
+// mid-write), or lets it run to its end (d == 0). extraEnv is added to the
+// environment. stdin stays open (the virtual table reads it) until it exits.
+func runFor(t *testing.T, bin string, args, extraEnv []string, d time.Duration) []byte {
+	t.Helper()
+	cmd, out, stdin := startBin(t, bin, args, extraEnv)
+	defer stdin.Close()
 	if d == 0 {
 		done := make(chan struct{})
 		go func() { cmd.Wait(); close(done) }()

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -127,15 +126,8 @@ func TestServeStartsUnstartedJournal(t *testing.T) {
 // too long on a fast one), or after 60 s.
 func killWhenJournaled(t *testing.T, bin string, args []string, dir string, n int) {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cmd, _, stdin := startBin(t, bin, args, nil)
 	defer stdin.Close()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
 	defer func() { cmd.Process.Kill(); cmd.Wait() }()
 	for end := time.Now().Add(60 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.wtj"))
