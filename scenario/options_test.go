@@ -56,6 +56,12 @@ func TestHunterStepLeftOutAfterHisShot(t *testing.T) {
 	if on != 1 || off != 2 {
 		t.Errorf("the 獵人 step opened %d times over two nights with the option (want 1: night 1 only), %d without (want 2)", on, off)
 	}
+	// a hunter out without a shot showed no card: his step stays (A15)
+	on, off = withAndWithout(t, "../scenarios/roles/hunter-step-kept-when-he-did-not-shoot.wolf",
+		"option night.skip_dead_revealed_hunter=on", said("night.hunter.open"))
+	if on != 2 || off != 2 {
+		t.Errorf("a hunter who did not shoot: the 獵人 step opened %d times with the option, %d without (want 2 and 2)", on, off)
+	}
 }
 
 // TestSilenceGestureWindow: under silence.turn gesture_window the silenced
