@@ -51,6 +51,7 @@ const (
 	Clipping        Kind = "clipping"         // flattened peaks
 	LeadingSilence  Kind = "leading-silence"  // too much silence before the voice
 	TrailingSilence Kind = "trailing-silence" // too much silence after it
+	Length          Kind = "length"           // far longer or shorter than its text needs
 	Level           Kind = "level"            // the clip's level (Info)
 	Loudness        Kind = "loudness"         // a clip much louder or quieter than the rest
 	Spread          Kind = "spread"           // the pack's loudness spread (Info)
@@ -96,6 +97,7 @@ type limits struct {
 	minRate      int
 	clipRun      int
 	clipFraction float64
+	suggested    func(id string) time.Duration // 0: no length check
 }
 
 // Option changes a threshold.
@@ -112,6 +114,15 @@ func WithLevelSpread(db float64) Option { return func(l *limits) { l.spread = db
 // WithSilenceFloor sets the level (dBFS, negative) below which a 10 ms window
 // counts as silence; default -45 dBFS.
 func WithSilenceFloor(dbfs float64) Option { return func(l *limits) { l.floor = dbfs } }
+
+// WithSuggested gives each clip's suggested length (what its text takes
+// at the table's pace; audio/voice's Clip.Suggested): a clip whose voice
+// lasts more than three times that plus a second (something else was
+// recorded with it), or less than 30% of it (cut off), gets a Length
+// warning. A clip for which it returns 0 is not measured.
+func WithSuggested(f func(id string) time.Duration) Option {
+	return func(l *limits) { l.suggested = f }
+}
 
 const window = 10 * time.Millisecond
 
@@ -276,9 +287,29 @@ func checkClip(fsys fs.FS, id, file string, l limits, add func(Finding)) (clipLe
 		}
 	}
 	level := pack.DB(math.Sqrt(sum / float64(n)))
+	if l.suggested != nil {
+		checkLength(id, file, time.Duration((last+1-first)*wf)*time.Second/time.Duration(a.Rate), l.suggested(id), add)
+	}
 	add(Finding{Severity: Info, Kind: Level, Clip: id, File: file, Value: round1(level), Unit: "dBFS",
 		Message: fmt.Sprintf("level %.1f dBFS, %v, %d Hz %s", level, a.Duration().Round(time.Millisecond), a.Rate, channelsName(a.Channels))})
 	return clipLevel{id: id, dbfs: level}, true
+}
+
+// checkLength flags a clip whose voice is far longer or shorter than its
+// text takes (see WithSuggested).
+func checkLength(id, file string, voiced, suggested time.Duration, add func(Finding)) {
+	if suggested <= 0 {
+		return
+	}
+	voiced = voiced.Round(100 * time.Millisecond)
+	switch {
+	case voiced > 3*suggested+time.Second:
+		add(Finding{Severity: Warning, Kind: Length, Clip: id, File: file, Value: ms(voiced), Unit: "ms",
+			Message: fmt.Sprintf("the voice lasts %v, about %v is expected: was something else recorded with it?", voiced, suggested)})
+	case voiced*10 < 3*suggested:
+		add(Finding{Severity: Warning, Kind: Length, Clip: id, File: file, Value: ms(voiced), Unit: "ms",
+			Message: fmt.Sprintf("the voice lasts only %v, about %v is expected: cut off?", voiced, suggested)})
+	}
 }
 
 // checkLoudness flags clips far from the pack's median level.

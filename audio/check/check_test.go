@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"wolftable/audio/pack"
 )
@@ -212,5 +213,31 @@ func TestMP3(t *testing.T) {
 	fsys["天亮了.mp3"] = &fstest.MapFile{Data: mp3}
 	if fs := Check(fsys, expected); !has(fs, Error, Format, "天亮了") {
 		t.Fatalf("an MPEG-2 mp3 must be refused: %v", fs)
+	}
+}
+
+// TestLength: given the suggested lengths, a take far longer than its text
+// (another line recorded with it) or far shorter (cut off) is a warning;
+// a take near its length, or a clip without a suggestion, is not.
+func TestLength(t *testing.T) {
+	fsys := fstest.MapFS{
+		pack.ManifestName: {Data: []byte(manifest)},
+		"昨夜.wav":          wav(speech(48000, 1, 0.02, 0.5, 0.05, 0.3)),
+		"9號.wav":          wav(speech(48000, 1, 0.02, 2.9, 0.05, 0.3)),
+		"玩家死亡.wav":        wav(speech(48000, 1, 0.02, 0.2, 0.05, 0.3)),
+		"天亮了.wav":         wav(speech(48000, 1, 0.02, 5, 0.05, 0.3)),
+	}
+	suggested := map[string]time.Duration{"昨夜": 500 * time.Millisecond, "9號": 500 * time.Millisecond, "玩家死亡": time.Second}
+	fs := Check(fsys, expected, WithSuggested(func(id string) time.Duration { return suggested[id] }))
+	for _, c := range []struct {
+		clip string
+		want bool
+	}{{"昨夜", false}, {"9號", true}, {"玩家死亡", true}, {"天亮了", false}} {
+		if got := has(fs, Warning, Length, c.clip); got != c.want {
+			t.Errorf("%s: length warning %v, want %v: %v", c.clip, got, c.want, fs)
+		}
+	}
+	if slices.ContainsFunc(Check(fsys, expected), func(f Finding) bool { return f.Kind == Length }) {
+		t.Error("a length finding without WithSuggested")
 	}
 }

@@ -11,7 +11,9 @@
 //	Warning  it plays, but badly: more than 150 ms of silence before or after
 //	         the voice (sentences are spliced from clips, so it becomes a gap),
 //	         a loudness outlier (more than 6 dB from the pack's median), a low
-//	         sample rate, a file the pack does not expect
+//	         sample rate, a file the pack does not expect, and (given the
+//	         suggested lengths, WithSuggested) a voice over three times its
+//	         suggested length plus a second, or under 30% of it
 //	Info     for the record: each clip's level (RMS dBFS of its voiced part),
 //	         duration and source format, and the pack's loudness spread
 //
@@ -26,5 +28,5 @@
 //     one channel; one such run is enough to hear.
 //
 // Thresholds can be changed with options (WithMaxSilence, WithLevelSpread,
-// WithSilenceFloor).
+// WithSilenceFloor, WithSuggested).
 package check

@@ -498,6 +498,17 @@ func (b *Binding) Clip(id string) (Clip, bool) {
 	return b.clips[i], true
 }
 
+// Suggested is the suggested length of clip id (Clip.Suggested), 0 for an
+// id the binding does not have: what voice check's length rule and the
+// studio measure a recording against (check.WithSuggested).
+func (b *Binding) Suggested(id string) time.Duration {
+	c, ok := b.Clip(id)
+	if !ok {
+		return 0
+	}
+	return c.Suggested()
+}
+
 // ClipIDs returns the ids of Clips, in the same order.
 func (b *Binding) ClipIDs() []string {
 	out := make([]string, len(b.clips))

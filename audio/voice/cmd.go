@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -25,18 +26,42 @@ const CommandUsage = `usage:
                                              the lines that use it, suggested length
   wolftable voice check [-v] DIR             check a voice pack folder against the clips
                                              the table needs; exit 1 on errors
-  wolftable voice say [--pack DIR] [--volume V] LINE [SEAT...]
-                                             say a catalogue line on the sound device
-                                             (the default pack unless --pack) and wait
+  wolftable voice say [--config FILE] [--pack DIR [--fill]] [--volume V] LINE [SEAT...]
+                                             say a catalogue line on the sound device in
+                                             the table's voice (the config's pack, else the
+                                             studio's activated one, else the default) or
+                                             --pack's (--fill: its gaps from the default)
   wolftable voice export OUTDIR              write the embedded default pack as a pack folder
   wolftable voice generate [-v] OUTDIR       make the default pack from the catalogue
                                              (needs espeak-ng and lame)
 `
 
+// Choice is a voice to speak with: a pack folder ("" = the embedded
+// default), whether the default fills its gaps (Options.Fill), and how to
+// call it to a person.
+type Choice struct {
+	Pack  string
+	Fill  bool
+	Label string
+}
+
+// Env is what the command needs from the table's binary.
+type Env struct {
+	// TableVoice is the voice the table speaks with under the config file
+	// at path ("" = the default config): voice say's voice without --pack.
+	// nil: the embedded default pack.
+	TableVoice func(path string) (Choice, error)
+}
+
 // Command runs `wolftable voice ARGS...` and returns the exit code: 0, 1 when
 // the work failed (a pack with errors, a line that cannot be said), 2 for a
 // usage error.
 func Command(args []string, stdout, stderr io.Writer) int {
+	return CommandWith(args, stdout, stderr, Env{})
+}
+
+// CommandWith is Command with the table's Env.
+func CommandWith(args []string, stdout, stderr io.Writer, env Env) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, CommandUsage)
 		return 2
@@ -47,7 +72,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	case "check":
 		return cmdCheck(args[1:], stdout, stderr)
 	case "say":
-		return cmdSay(args[1:], stdout, stderr)
+		return cmdSay(args[1:], stdout, stderr, env)
 	case "export":
 		return cmdExport(args[1:], stdout, stderr)
 	case "generate":
@@ -163,12 +188,13 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "voice check: %s is not a folder\n", dir)
 		return 1
 	}
-	ids, err := ClipIDs()
+	b, err := Default()
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	findings := check.Check(os.DirFS(dir), ids)
+	ids := b.ClipIDs()
+	findings := check.Check(os.DirFS(dir), ids, check.WithSuggested(b.Suggested))
 	counts := map[check.Severity]int{}
 	for _, f := range findings {
 		counts[f.Severity]++
@@ -183,14 +209,27 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func cmdSay(args []string, stdout, stderr io.Writer) int {
+func cmdSay(args []string, stdout, stderr io.Writer, env Env) int {
 	fs := newFlags("say", stderr)
-	packDir := fs.String("pack", "", "a voice-pack folder (default: the embedded pack)")
+	configPath := fs.String("config", "", "the table's config file, for its voice (default: the installed one, if any)")
+	packDir := fs.String("pack", "", "a voice-pack folder (default: the table's voice)")
+	fillGaps := fs.Bool("fill", false, "with --pack: the clips it lacks from the embedded default pack")
 	volume := fs.Float64("volume", 1, "0 to 1")
 	pos, err := cliflag.Interspersed(fs, args)
-	if err != nil || len(pos) == 0 || *volume < 0 || *volume > 1 {
+	if err != nil || len(pos) == 0 || *volume < 0 || *volume > 1 || (*fillGaps && *packDir == "") ||
+		(*configPath != "" && (*packDir != "" || env.TableVoice == nil)) {
 		fmt.Fprint(stderr, CommandUsage)
 		return 2
+	}
+	choice := Choice{Pack: *packDir, Fill: *fillGaps, Label: *packDir}
+	if *packDir == "" {
+		choice.Label = "內建語音 / the embedded default pack"
+		if env.TableVoice != nil {
+			if choice, err = env.TableVoice(*configPath); err != nil {
+				fmt.Fprintln(stderr, "voice say:", err)
+				return 1
+			}
+		}
 	}
 	line := pos[0]
 	var seats []int
@@ -223,12 +262,24 @@ func cmdSay(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	v, err := Open(ctx, Options{Pack: *packDir, Volume: *volume, Log: log, Clips: seq})
+	v, err := Open(ctx, Options{Pack: choice.Pack, Fill: choice.Fill, Volume: *volume, Log: log, Clips: seq})
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
 	defer v.Close()
+	voiceLine := "語音 / voice: " + choice.Label
+	filled := v.Filled()
+	n := 0
+	for _, id := range seq {
+		if slices.Contains(filled, id) {
+			n++
+		}
+	}
+	if n > 0 {
+		voiceLine += fmt.Sprintf("（其中 %d 段取自內建語音 / %d clips from the default pack）", n, n)
+	}
+	fmt.Fprintln(stdout, "  "+voiceLine)
 	if err := v.Speak(line, seats); err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1

@@ -33,8 +33,9 @@ func fixturePack(t *testing.T) string {
 	if err := os.WriteFile(filepath.Join(dir, pack.ManifestName), []byte("name: fixture\nlanguage: zh-TW\nrecorded-by: the tests\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for i, id := range defaultBinding(t).ClipIDs() {
-		s := toneSamples(16000, 200*time.Millisecond, 300+float64(i%7)*50, 6000, 5*time.Millisecond, 5*time.Millisecond)
+	b := defaultBinding(t)
+	for i, id := range b.ClipIDs() {
+		s := toneSamples(16000, b.Suggested(id), 300+float64(i%7)*50, 6000, 5*time.Millisecond, 5*time.Millisecond)
 		writeWAV(t, filepath.Join(dir, id+".wav"), pack.Audio{Rate: 16000, Channels: 1, Samples: s})
 	}
 	return dir
@@ -93,6 +94,11 @@ func TestCommandCheck(t *testing.T) {
 		{"low rate", func(d string) {
 			wav(d, "seat.10", pack.Audio{Rate: 8000, Channels: 1, Samples: toneSamples(8000, 200*time.Millisecond, 400, 6000, 0, 0)})
 		}, false, 0, "warning: seat.10 (seat.10.wav): recorded at 8000 Hz"},
+		{"too long", func(d string) {
+			wav(d, "line.game.start.1", mono(toneSamples(16000, 12*time.Second, 400, 6000, 0, 0)))
+		}, false, 0, "warning: line.game.start.1 (line.game.start.1.wav): the voice lasts 12s"},
+		{"cut off", func(d string) { wav(d, "line.vote.sheriff.1", mono(tone(6000, 0, 0))) }, false, 0,
+			"warning: line.vote.sheriff.1 (line.vote.sheriff.1.wav): the voice lasts only 200ms"},
 		{"unknown clip", func(d string) { wav(d, "seat.19", mono(tone(6000, 0, 0))) }, false, 0,
 			"warning: seat.19 (seat.19.wav): the table never plays this clip"},
 		{"unrelated file", func(d string) { os.WriteFile(filepath.Join(d, "readme.txt"), []byte("hi"), 0o644) }, true, 0,

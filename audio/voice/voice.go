@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -33,6 +34,10 @@ type Options struct {
 	// enough to audition a line (wolftable voice say) without decoding the
 	// whole pack.
 	Clips []string
+	// Fill takes the clips Pack lacks from the embedded default pack (a
+	// venue's recording in progress, activated with the default filling
+	// the gaps: the studio's). Voice.Filled lists them.
+	Fill bool
 	// FullSamples keeps the clips as 16-bit samples; by default they are
 	// packed (pack.LoadPacked: a quarter of the memory, about 24 dB signal
 	// to noise on the default pack).
@@ -47,10 +52,11 @@ var testSpeakerOpts []speaker.Option
 // gaplessly. Without a sound device it logs that once and goes on in real
 // time, so the game's timing is the same and the console shows the text.
 type Voice struct {
-	b   *Binding
-	p   *pack.Pack
-	sp  *speaker.Speaker
-	log *slog.Logger
+	b      *Binding
+	p      *pack.Pack
+	filled []string // clips from the default pack (Options.Fill)
+	sp     *speaker.Speaker
+	log    *slog.Logger
 
 	mu     sync.Mutex
 	stop   func() bool // ends the context.AfterFunc that closes the Voice
@@ -80,6 +86,12 @@ func Open(ctx context.Context, o Options) (*Voice, error) {
 	if err != nil {
 		return nil, err
 	}
+	var filled []string
+	if o.Fill && o.Pack != "" {
+		if fsys, filled, err = fill(fsys, defaultpack.FS(), b.ClipIDs()); err != nil {
+			return nil, fmt.Errorf("voice: pack %s: %w", name, err)
+		}
+	}
 	var p *pack.Pack
 	if o.Clips != nil {
 		p, err = loadSome(fsys, o.Clips)
@@ -100,7 +112,7 @@ func Open(ctx context.Context, o Options) (*Voice, error) {
 		return nil, err
 	}
 
-	v := &Voice{b: b, p: p, log: log, warned: map[string]bool{}}
+	v := &Voice{b: b, p: p, filled: filled, log: log, warned: map[string]bool{}}
 	if o.Clips == nil {
 		var missing []string
 		for _, id := range b.ClipIDs() {
@@ -121,7 +133,7 @@ func Open(ctx context.Context, o Options) (*Voice, error) {
 	sp.SetVolume(o.Volume)
 	v.sp = sp
 	log.Info("voice: ready", "pack", name, "voice", p.Manifest.Name, "clips", len(p.Clips),
-		"memory_mb", math.Round(float64(p.Bytes())/1e5)/10)
+		"from_default_pack", len(filled), "memory_mb", math.Round(float64(p.Bytes())/1e5)/10)
 	stop := context.AfterFunc(ctx, func() { v.Close() })
 	v.mu.Lock()
 	v.stop = stop
@@ -294,6 +306,9 @@ func (v *Voice) Device() error { return v.sp.Err() }
 
 // Pack is the loaded pack.
 func (v *Voice) Pack() *pack.Pack { return v.p }
+
+// Filled lists the clips taken from the default pack (Options.Fill).
+func (v *Voice) Filled() []string { return slices.Clone(v.filled) }
 
 // Close stops the voice. The process's sound device stays open for a later
 // Open.

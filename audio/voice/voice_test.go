@@ -484,3 +484,89 @@ func runChild(h string) int {
 	}
 	return 0
 }
+
+// TestOpenFilledPack: with Fill, the clips a venue's folder lacks come from
+// the default pack and Filled lists them; the venue's own clips, even an
+// unplayable one, are never replaced.
+func TestOpenFilledPack(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, pack.ManifestName), []byte("name: venue 3\nlanguage: zh-TW\n"), 0o644)
+	own := toneSamples(48000, 300*time.Millisecond, 440, 8000, 0, 0)
+	writeWAV(t, filepath.Join(dir, "line.night.wolves.open.1.wav"), pack.Audio{Rate: 48000, Channels: 1, Samples: own})
+	os.WriteFile(filepath.Join(dir, "seat.1.wav"), []byte("RIFF junk"), 0o644)
+	v := openVoice(t, Options{Pack: dir, Fill: true, Volume: 1, Log: discardLog(),
+		Clips: []string{"line.night.wolves.open.1", "seat.1", "seat.2"}})
+	if c, ok := v.Pack().Clip("line.night.wolves.open.1"); !ok || c.File != "line.night.wolves.open.1.wav" || c.Len() != 4800 {
+		t.Errorf("the venue's clip: %+v", c)
+	}
+	if c, ok := v.Pack().Clip("seat.2"); !ok || c.File != "seat.2.mp3" {
+		t.Errorf("seat.2 from the default pack: %v %+v", ok, c)
+	}
+	if _, ok := v.Pack().Clip("seat.1"); ok {
+		t.Error("the venue's unplayable seat.1 was replaced by the default's")
+	}
+	filled := v.Filled()
+	if n := len(defaultBinding(t).ClipIDs()) - 2; len(filled) != n || slices.Contains(filled, "seat.1") || !slices.Contains(filled, "seat.2") {
+		t.Errorf("filled %d clips (want %d): %v…", len(filled), n, filled[:min(3, len(filled))])
+	}
+	if v.Pack().Manifest.Name != "venue 3" {
+		t.Errorf("the manifest is %+v, want the venue's", v.Pack().Manifest)
+	}
+}
+
+// TestCommandSayFilled: voice say in a voice the Env chooses (the table's:
+// a venue's folder with the default filling its gaps) plays the venue's
+// clip and the default's others, and says so.
+func TestCommandSayFilled(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, pack.ManifestName), []byte("name: venue 3\nlanguage: zh-TW\n"), 0o644)
+	writeWAV(t, filepath.Join(dir, "seat.6.wav"), pack.Audio{Rate: 16000, Channels: 1, Samples: toneSamples(16000, 400*time.Millisecond, 330, 7000, 0, 0)})
+	seqs, clips := sequences(t, "duel.good", []int{6})
+	fsys, _, err := fill(os.DirFS(dir), defaultpack.FS(), defaultBinding(t).ClipIDs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := loadSome(fsys, clips)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Clips["seat.6"].File != "seat.6.wav" {
+		t.Fatalf("seat.6 is %s", p.Clips["seat.6"].File)
+	}
+	want := stream(t, newSource(p), seqs[0])
+	env := Env{TableVoice: func(path string) (Choice, error) {
+		if path != "table.toml" {
+			return Choice{}, fmt.Errorf("config %q", path)
+		}
+		return Choice{Pack: dir, Fill: true, Label: "venue 3"}, nil
+	}}
+	retry(t, func() error {
+		var out, errb bytes.Buffer
+		got, err := capture(func() error {
+			if code := CommandWith([]string{"say", "--config", "table.toml", "duel.good", "6"}, &out, &errb, env); code != 0 {
+				return fmt.Errorf("exit %d: %s", code, errb.String())
+			}
+			return nil
+		}, want)
+		if err != nil {
+			return err
+		}
+		if n := len(clips) - 1; !strings.Contains(out.String(), "venue 3") || !strings.Contains(out.String(), fmt.Sprintf("其中 %d 段取自內建語音", n)) {
+			return fmt.Errorf("say printed %q, want the voice and %d clips from the default", out.String(), n)
+		}
+		return verify(got, want)
+	})
+	for _, bad := range [][]string{
+		{"say", "--fill", "game.start"},                            // --fill needs --pack
+		{"say", "--config", "x.toml", "--pack", dir, "game.start"}, // one or the other
+	} {
+		var out, errb bytes.Buffer
+		if code := CommandWith(bad, &out, &errb, env); code != 2 {
+			t.Errorf("%v: exit %d, want 2", bad, code)
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := Command([]string{"say", "--config", "x.toml", "game.start"}, &out, &errb); code != 2 {
+		t.Errorf("--config without a table: exit %d, want 2", code)
+	}
+}
