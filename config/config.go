@@ -24,9 +24,10 @@
 //	"witch.self_save" = "never"
 //
 //	[voice]
-//	pack = ""              # a voice-pack folder; "" = the embedded default pack
+//	pack = ""              # a voice-pack folder; "" = the studio's activated pack, else the embedded default
 //	volume = 1.0           # 0..1 (0 mute); without the key, 1.0
 //	full_samples = false   # true: 16-bit samples in memory (15 MB more), not packed
+//	studio_dir = ""        # the console's voice studio; "" = "voice" beside journal.dir
 //
 //	[journal]
 //	dir = "/var/lib/wolftable/journals"
@@ -104,6 +105,10 @@ type Voice struct {
 	// default pack) instead of packed (IMA ADPCM, a quarter of that, with a
 	// faint hiss): for a venue's own recording on a table with memory to spare.
 	FullSamples bool `toml:"full_samples"`
+	// StudioDir is the voice studio's folder (audio/studio): the venue's
+	// recordings and the pack it activated; "" = "voice" beside the
+	// journal directory (StudioDirPath).
+	StudioDir string `toml:"studio_dir"`
 }
 
 // Journal is the [journal] section.
@@ -141,6 +146,15 @@ func (c *Config) StateDirPath() string {
 		return c.Console.StateDir
 	}
 	return filepath.Join(filepath.Dir(filepath.Clean(c.Journal.Dir)), "console")
+}
+
+// StudioDirPath is the voice studio's folder: voice.studio_dir, or "voice"
+// beside the journal directory (/var/lib/wolftable/voice).
+func (c *Config) StudioDirPath() string {
+	if c.Voice.StudioDir != "" {
+		return c.Voice.StudioDir
+	}
+	return filepath.Join(filepath.Dir(filepath.Clean(c.Journal.Dir)), "voice")
 }
 
 // TLSAddr is the HTTPS console's address: console.tls_listen, or the host
@@ -324,6 +338,9 @@ func (c *Config) Validate() error {
 	}
 	if v := c.Voice.Volume; !(v >= 0 && v <= 1) { // NaN fails both
 		return &Error{Key: "voice.volume", Msg: fmt.Sprintf("%v 不在 0..1 之間：%s / want a number from 0 to 1", v, want("voice.volume"))}
+	}
+	if d := c.Voice.StudioDir; d != "" && !filepath.IsAbs(d) {
+		return &Error{Key: "voice.studio_dir", Msg: fmt.Sprintf("%q 不行：%s / want an absolute path", d, want("voice.studio_dir"))}
 	}
 	if c.Journal.Dir == "" {
 		return &Error{Key: "journal.dir", Msg: "不可為空：" + want("journal.dir") + " / must not be empty"}

@@ -7,6 +7,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"errors"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -93,4 +94,24 @@ func writePair(t *testing.T, dir string) (cert, key string) {
 	os.WriteFile(cert, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600)
 	os.WriteFile(key, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb}), 0o600)
 	return cert, key
+}
+
+// TestStudioDir: the voice studio's folder, beside the journals by
+// default, or an absolute path.
+func TestStudioDir(t *testing.T) {
+	for _, c := range []struct{ file, want string }{
+		{"", "/var/lib/wolftable/voice"},
+		{"[journal]\ndir = \"/srv/t/journals/\"\n", "/srv/t/voice"},
+		{"[voice]\nstudio_dir = \"/srv/studio\"\n", "/srv/studio"},
+	} {
+		cfg, err := Parse([]byte(c.file))
+		if err != nil || cfg.StudioDirPath() != c.want {
+			t.Errorf("%q: %v %q, want %q", c.file, err, cfg.StudioDirPath(), c.want)
+		}
+	}
+	_, err := Parse([]byte("[voice]\nstudio_dir = \"rel/voice\"\n"))
+	var e *Error
+	if !errors.As(err, &e) || e.Key != "voice.studio_dir" || e.Line != 2 {
+		t.Errorf("a relative studio_dir: %v", err)
+	}
 }

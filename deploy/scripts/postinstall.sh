@@ -50,6 +50,8 @@ fi
 # compare. The judge's PIN is not made here (apt logs this output): the first
 # start draws one, `sudo wolftable console pin` makes a new one.
 install -d -o wolftable -g wolftable -m 0700 /var/lib/wolftable/console
+# The console's voice studio: the venue's recordings and the pack it activated.
+install -d -o wolftable -g wolftable -m 0750 /var/lib/wolftable/voice
 /usr/bin/wolftable console cert --config /etc/wolftable/config.toml || true
 
 if [ -d /run/systemd/system ]; then
