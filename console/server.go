@@ -67,6 +67,9 @@ type Options struct {
 	// Venue reports the venue's own boards (marked 本店 in the new-game
 	// form); nil = none.
 	Venue func(id string) bool
+	// Studio serves the voice studio's API under /api/judge/voice/ (see
+	// studio.go; audio/studio's Handler); nil = no studio (404).
+	Studio http.Handler
 }
 
 // Server is the judge console: an http.Handler serving the pages and the
@@ -460,13 +463,14 @@ func (s *Server) routes() {
 	for _, rt := range s.judgeRoutes() {
 		m.Handle(rt.method+" "+rt.path, s.judgeOnly(rt.method, rt.h))
 	}
+	m.Handle("/api/judge/voice/", s.studioAPI())
 	m.Handle("/api/judge/", s.judgeOnly("", func(w http.ResponseWriter, r *http.Request, _ []byte) {
 		writeError(w, http.StatusNotFound, "not_found", "沒有這個功能")
 	}))
 	m.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", "沒有這個功能")
 	})
-	pages := map[string]string{"/{$}": "web/index.html", "/judge": "web/judge.html", "/deal": "web/deal.html"}
+	pages := map[string]string{"/{$}": "web/index.html", "/judge": "web/judge.html", "/deal": "web/deal.html", "/studio": "web/studio.html"}
 	for path, file := range pages {
 		m.HandleFunc("GET "+path, func(w http.ResponseWriter, r *http.Request) {
 			b, err := webFS.ReadFile(file)
@@ -507,7 +511,7 @@ func staticFiles(fsys fs.FS) http.Handler {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "+
-		"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+		"media-src 'self' blob:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Referrer-Policy", "no-referrer")
