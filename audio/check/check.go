@@ -228,6 +228,18 @@ func Clip(id, file string, data []byte, opts ...Option) []Finding {
 	return out
 }
 
+// Recording reports the clipping rule on a recording as it was made, before
+// anything changed its level: the studio levels a take to the pack's
+// loudness, which lowers flattened peaks below the clipping threshold
+// without making them sound any better.
+func Recording(id, file string, a pack.Audio) []Finding {
+	if runs := clippedRuns(a, defaultLimits(nil)); runs > 0 {
+		return []Finding{{Severity: Error, Kind: Clipping, Clip: id, File: file, Value: float64(runs), Unit: "runs",
+			Message: fmt.Sprintf("clipped in %d place(s): record again with less input gain", runs)}}
+	}
+	return nil
+}
+
 // checkClip reports on one clip file and returns its level if it has a voice.
 func checkClip(fsys fs.FS, id, file string, l limits, add func(Finding)) (clipLevel, bool) {
 	b, err := pack.ReadFile(fsys, file, pack.MaxClipFileSize)

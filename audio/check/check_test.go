@@ -241,3 +241,14 @@ func TestLength(t *testing.T) {
 		t.Error("a length finding without WithSuggested")
 	}
 }
+
+// TestRecording: a take's flattened peaks are found before levelling.
+func TestRecording(t *testing.T) {
+	a := speech(48000, 1, 0, 0.5, 0, 1.4) // driven past full scale
+	if fs := Recording("x", "x.wav", a); !has(fs, Error, Clipping, "x") {
+		t.Errorf("an overdriven take: %v", fs)
+	}
+	if fs := Recording("x", "x.wav", speech(48000, 2, 0, 0.5, 0, 0.3)); len(fs) != 0 {
+		t.Errorf("a clean take: %v", fs)
+	}
+}
