@@ -1,15 +1,7 @@
-// Package studio turns one recording of the venue's judge (an upload from
-// the console's studio page, issue 17) into a clip of a voice pack on the
-// table: decoded, mixed to mono, resampled to the pack's rate, trimmed of
-// the silence before and after the voice, levelled to the default pack's
-// loudness, checked with voice check's rules, and saved atomically, so a
-// failed upload never damages a clip that was good.
-//
-// This is the processing core; the studio page, its API and the pack's
-// activation are not built yet.
 package studio
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -19,6 +11,7 @@ import (
 	"time"
 
 	"wolftable/audio/check"
+	"wolftable/audio/opus"
 	"wolftable/audio/pack"
 	"wolftable/internal/atomicfile"
 )
@@ -46,7 +39,7 @@ const (
 var (
 	ErrEmpty    = errors.New("錄音是空的 / the recording is empty")
 	ErrTooLarge = fmt.Errorf("錄音檔太大（上限 %d MB） / the upload is too large", MaxUpload>>20)
-	ErrNotAudio = errors.New("不是可讀的錄音（請用 WAV） / not a recording this table can read (send WAV)")
+	ErrNotAudio = errors.New("不是可讀的錄音（請用 WAV、WebM/Opus、Ogg/Opus 或 MP3） / not a recording this table can read (send WAV, WebM/Opus, Ogg/Opus or MP3)")
 	ErrSilent   = errors.New("錄音裡聽不到聲音 / no voice in the recording")
 )
 
@@ -60,24 +53,18 @@ type Result struct {
 	OK       bool            `json:"ok"`       // no error among the findings
 }
 
-// Process turns an upload into the WAV file of clip id. The upload is a WAV
-// file (any rate from MinRate, mono or stereo, 16-bit PCM).
-func Process(id string, upload []byte) ([]byte, Result, error) {
-	switch {
-	case len(upload) == 0:
-		return nil, Result{}, ErrEmpty
-	case len(upload) > MaxUpload:
-		return nil, Result{}, ErrTooLarge
-	}
-	a, err := pack.DecodeWAV(upload)
+// Process turns an upload into the WAV file of clip id. The upload is a
+// recording in one of the formats of Decode (any rate from MinRate, mono or
+// stereo). opts are voice check's (check.WithSuggested: the clip's length).
+// A take whose own samples clip is refused by the check (Result.OK false),
+// though levelling lowered its peaks.
+func Process(id string, upload []byte, opts ...check.Option) ([]byte, Result, error) {
+	a, err := Decode(upload)
 	if err != nil {
-		return nil, Result{}, fmt.Errorf("%w: %v", ErrNotAudio, err)
+		return nil, Result{}, err
 	}
 	if a.Rate < MinRate || a.Rate > 192000 {
-		return nil, Result{}, fmt.Errorf("錄音的取樣率 %d Hz 不行：要 %d 到 192000 Hz / sample rate %d Hz: want %d to 192000", a.Rate, MinRate, a.Rate, MinRate)
-	}
-	if d := a.Duration(); d > MaxDuration {
-		return nil, Result{}, fmt.Errorf("錄音長 %v，超過 %v：一句台詞錄一次 / the recording is %v, over %v", d.Round(time.Second), MaxDuration, d.Round(time.Second), MaxDuration)
+		return nil, Result{}, uploadError{fmt.Errorf("錄音的取樣率 %d Hz 不行：要 %d 到 192000 Hz / sample rate %d Hz: want %d to 192000", a.Rate, MinRate, a.Rate, MinRate)}
 	}
 	s := pack.Resample(a.Mono(), a.Rate, pack.SampleRate)
 	s, ok := trim(s)
@@ -87,10 +74,56 @@ func Process(id string, upload []byte) ([]byte, Result, error) {
 	gain := level(s)
 	wav := pack.EncodeWAV(pack.Audio{Rate: pack.SampleRate, Channels: 1, Samples: s})
 	file := id + ".wav"
-	fs := check.Clip(id, file, wav)
+	fs := append(check.Recording(id, file, a), check.Clip(id, file, wav, opts...)...)
 	r := Result{Clip: id, File: file, Seconds: float64(len(s)) / pack.SampleRate, GainDB: math.Round(gain*10) / 10,
 		Findings: fs, OK: check.Worst(fs) < check.Error}
 	return wav, r, nil
+}
+
+// Decode reads an upload: WAV (16-bit PCM, RIFF), WebM/Opus or Ogg/Opus
+// (what browsers' MediaRecorder makes), or MP3, told apart by their first
+// bytes. Opus is decoded only up to MaxDuration: a recorder left running
+// costs no more memory than the longest take allowed.
+func Decode(upload []byte) (pack.Audio, error) {
+	switch {
+	case len(upload) == 0:
+		return pack.Audio{}, ErrEmpty
+	case len(upload) > MaxUpload:
+		return pack.Audio{}, ErrTooLarge
+	}
+	var (
+		a   pack.Audio
+		err error
+	)
+	switch {
+	case bytes.HasPrefix(upload, []byte("RIFF")):
+		a, err = pack.DecodeWAV(upload)
+	case opus.Sniff(upload) != opus.Unknown:
+		a, err = opus.Decode(upload, MaxDuration)
+		if errors.Is(err, opus.ErrTooLong) {
+			return pack.Audio{}, tooLong(MaxDuration + time.Second)
+		}
+	case isMP3(upload):
+		a, err = pack.DecodeMP3(upload)
+	default:
+		return pack.Audio{}, ErrNotAudio
+	}
+	if err != nil {
+		return pack.Audio{}, fmt.Errorf("%w: %v", ErrNotAudio, err)
+	}
+	if d := a.Duration(); d > MaxDuration {
+		return pack.Audio{}, tooLong(d)
+	}
+	return a, nil
+}
+
+func tooLong(d time.Duration) error {
+	return uploadError{fmt.Errorf("錄音長 %v，超過 %v：一句台詞錄一次 / the recording is %v, over %v", d.Round(time.Second), MaxDuration, d.Round(time.Second), MaxDuration)}
+}
+
+// isMP3 tells an MP3 file by its ID3 tag or an MPEG audio frame's sync.
+func isMP3(b []byte) bool {
+	return bytes.HasPrefix(b, []byte("ID3")) || (len(b) > 1 && b[0] == 0xFF && b[1]&0xE0 == 0xE0)
 }
 
 // windows are the 10 ms windows' RMS of s.

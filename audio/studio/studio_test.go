@@ -23,7 +23,7 @@ func recording(rate, channels int, lead, voice, trail time.Duration, dbfs float6
 	s := make([]int16, total*channels)
 	for i := n(lead); i < n(lead)+n(voice); i++ {
 		t := float64(i) / float64(rate)
-		v := int16(amp * (0.7*math.Sin(2*math.Pi*180*t) + 0.3*math.Sin(2*math.Pi*540*t)) / 1.05)
+		v := int16(max(-32768, min(32767, amp*(0.7*math.Sin(2*math.Pi*180*t)+0.3*math.Sin(2*math.Pi*540*t))/1.05))) // over full scale: clipped
 		for c := range channels {
 			s[i*channels+c] = v
 		}
@@ -157,6 +157,11 @@ func FuzzProcess(f *testing.F) {
 	f.Add(recording(16000, 1, 50*time.Millisecond, 200*time.Millisecond, 50*time.Millisecond, -20))
 	f.Add(recording(48000, 2, 0, 100*time.Millisecond, 0, -6))
 	f.Add([]byte("RIFF\x00\x00\x00\x00WAVEfmt "))
+	for _, name := range []string{"tone-chromium-mono.webm", "tone-opusenc-mono.ogg"} {
+		if b, err := os.ReadFile(filepath.Join("..", "opus", "testdata", name)); err == nil {
+			f.Add(b)
+		}
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		wav, _, err := Process("x", b)
 		if err != nil {
@@ -166,4 +171,55 @@ func FuzzProcess(f *testing.F) {
 			t.Fatalf("a processed clip does not decode: %v", err)
 		}
 	})
+}
+
+// TestProcessOpus: what browsers' recorders make (WebM/Opus from
+// Chromium's MediaRecorder, Ogg/Opus) becomes a clip like a WAV does; a
+// recorder left running ten minutes is refused as too long.
+func TestProcessOpus(t *testing.T) {
+	for _, name := range []string{"tone-chromium-mono.webm", "tone-ffmpeg-stereo.webm", "tone-opusenc-mono.ogg"} {
+		up, err := os.ReadFile(filepath.Join("..", "opus", "testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		wav, r, err := Process("seat.3", up)
+		if err != nil || !r.OK {
+			t.Errorf("%s: %v %+v", name, err, r)
+			continue
+		}
+		// the fixtures' tone lasts 1 s: kept with at most the margin each side
+		if r.Seconds < 0.95 || r.Seconds > 1+2*margin.Seconds()+0.03 {
+			t.Errorf("%s: %.3f s after trimming, want the 1 s tone", name, r.Seconds)
+		}
+		if a, err := pack.DecodeWAV(wav); err != nil || a.Rate != pack.SampleRate || a.Channels != 1 {
+			t.Errorf("%s: saved as %d Hz × %d: %v", name, a.Rate, a.Channels, err)
+		}
+	}
+	long, err := os.ReadFile(filepath.Join("testdata", "ten-minutes.ogg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Process("seat.3", long); err == nil || !strings.Contains(err.Error(), "超過 30s") || !isUploadError(err) {
+		t.Errorf("ten minutes of Opus: %v", err)
+	}
+	for name, up := range map[string][]byte{
+		"webm, not opus": []byte("\x1a\x45\xdf\xa3 truncated"),
+		"ogg, not opus":  []byte("OggS\x00\x02 broken"),
+	} {
+		if _, _, err := Process("seat.3", up); !errors.Is(err, ErrNotAudio) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// BenchmarkProcess: a 2.5 s take at 48 kHz (what the page sends for a
+// typical line) made a clip: decode, resample, trim, level, check.
+func BenchmarkProcess(b *testing.B) {
+	up := recording(48000, 1, 300*time.Millisecond, 2*time.Second, 200*time.Millisecond, -30)
+	b.SetBytes(int64(len(up)))
+	for b.Loop() {
+		if _, _, err := Process("line.game.start.1", up); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
