@@ -33,6 +33,18 @@
 //	POST /api/judge/{power}   pedal dq penalty void undo repeat pause resume seat
 //	POST /api/judge/logout
 //
+// The voice studio (studio.go; Options.Studio, audio/studio's Handler):
+//
+//	GET  /api/judge/voice/clips            every clip of the script, its take's state and notes
+//	PUT  /api/judge/voice/clips/{id}       a recording as the body (WAV, WebM/Opus, Ogg/Opus, MP3)
+//	GET  /api/judge/voice/clips/{id}/audio the take; ?pack=default the default pack's clip
+//	POST /api/judge/voice/name|activate|deactivate|import, GET /api/judge/voice/export
+//
+// Its requests need the session like the others, its changes (PUT, POST)
+// the CSRF token and a same-origin request, but their bodies are audio or
+// zip, not JSON; the studio bounds them. Changes are refused with 409
+// (game_on) while a game is on.
+//
 // A refused power answers 409 (not now: the game is elsewhere, paused or
 // over) or 422 (a rule forbids it) with {"error", "code"}; a malformed
 // request 400. "error" is always the judge's words: an engine refusal is
@@ -43,7 +55,7 @@
 // source "console:judge@<remote addr>", and the daemon journals it.
 //
 // Pages: / (public), /judge (login, god view, powers, new game), /deal
-// (the printable deal sheet).
+// (the printable deal sheet), /studio (the voice studio).
 //
 // # Live views
 //
@@ -153,9 +165,9 @@
 // hwtest table (rig_test.go): whole games with random players on every
 // board for the public view, a scripted 預女獵愚 game over HTTP for the
 // powers, the security checks, and fuzz targets for the request parsing.
-// browser_test.go (build tag browser, needs github.com/chromedp/chromedp
+// browser_test.go (needs github.com/chromedp/chromedp
 // and Debian's chromium) plays the scripted game in headless Chromium and
-// keeps screenshots as artefacts:
+// keeps screenshots as artefacts (skipped without Chromium):
 //
-//	go test -tags browser -run Browser -artifacts -outputdir DIR ./console/
+//	go test -run Browser -artifacts -outputdir DIR ./console/
 package console

@@ -373,7 +373,7 @@
       packAction('/api/judge/voice/name', { name: $('pack-name').value, recorded_by: $('pack-by').value }, '已儲存');
     });
     $('btn-activate').addEventListener('click', () => {
-      packAction('/api/judge/voice/activate', { fill: $('fill').checked }, '已啟用：下一句起桌子用這套語音');
+      packAction('/api/judge/voice/activate', { fill: $('fill').checked }, '已啟用：桌子載入這套語音（幾秒）後就用它說話');
     });
     $('btn-deactivate').addEventListener('click', () => packAction('/api/judge/voice/deactivate', {}, '已改回內建語音'));
     $('import-file').addEventListener('change', () => {
