@@ -31,6 +31,7 @@ type consoleSetup struct {
 	// table's seats (0 = any board)
 	boards *boards.Catalog
 	seats  int
+	studio http.Handler // the voice studio's API; nil = none
 }
 
 func consoleSetupFrom(c *config.Config, speed float64) consoleSetup {
@@ -56,7 +57,7 @@ func startConsoleWith(ctx context.Context, cs consoleSetup, host *gameHost, stdo
 		return nil, func() {}, nil
 	}
 	opts := console.Options{Table: host, PINHash: cs.pinHash, StateDir: cs.stateDir, Hosts: cs.hosts,
-		Speed: cs.speed, Log: log, Seats: cs.seats}
+		Speed: cs.speed, Log: log, Seats: cs.seats, Studio: cs.studio}
 	if cs.boards != nil {
 		opts.Boards, opts.Venue = cs.boards.All, cs.boards.IsVenue
 	}

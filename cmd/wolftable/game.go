@@ -233,11 +233,11 @@ func (tg *tableGame) close() {
 	}
 }
 
-// openVoice opens the judge's voice: the configured pack (or the embedded
-// default). No sound device, or no voice at all, leaves the game going with
-// the text only, and says so once.
-func openVoice(ctx context.Context, vc config.Voice, log *slog.Logger, out io.Writer) daemon.Voice {
-	v, err := voice.Open(ctx, voice.Options{Pack: vc.Pack, Volume: vc.Volume, FullSamples: vc.FullSamples, Log: log})
+// openVoice opens the judge's voice: the chosen pack (tableVoice), with
+// the [voice] section's volume and samples. No sound device, or no voice at
+// all, leaves the game going with the text only, and says so once.
+func openVoice(ctx context.Context, vc config.Voice, choice voice.Choice, log *slog.Logger, out io.Writer) daemon.Voice {
+	v, err := voice.Open(ctx, voice.Options{Pack: choice.Pack, Fill: choice.Fill, Volume: vc.Volume, FullSamples: vc.FullSamples, Log: log})
 	settleMemory() // decoding leaves hundreds of MB of garbage: give it back now
 	if err != nil {
 		fmt.Fprintf(out, "voice: %v: text only\n", err)
@@ -246,7 +246,7 @@ func openVoice(ctx context.Context, vc config.Voice, log *slog.Logger, out io.Wr
 	if err := v.Device(); err != nil {
 		fmt.Fprintf(out, "voice: no sound device (%v): text only\n", err)
 	} else {
-		name := vc.Pack
+		name := choice.Label
 		if name == "" {
 			name = "embedded default pack"
 		}
@@ -296,10 +296,12 @@ func (l *lateVoice) Interrupt() {
 	l.pending = nil
 }
 
-// set attaches the voice (nil: text only) and plays what waited.
-func (l *lateVoice) set(v daemon.Voice) {
+// replace puts v (nil: text only) in place of the voice and returns the
+// old one, for the caller to close.
+func (l *lateVoice) replace(v daemon.Voice) daemon.Voice {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	old := l.v
 	l.v, l.ready = v, true
 	if v != nil {
 		for _, p := range l.pending {
@@ -307,7 +309,11 @@ func (l *lateVoice) set(v daemon.Voice) {
 		}
 	}
 	l.pending = nil
+	return old
 }
+
+// set attaches the voice (nil: text only) and plays what waited.
+func (l *lateVoice) set(v daemon.Voice) { l.replace(v) }
 
 // replayTo hands a resumed game's history to an event sink (the console),
 // as the daemon would have reported it.

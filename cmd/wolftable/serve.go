@@ -140,7 +140,15 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	}
 	defer table.Close() // lights off
 	host := newGameHost()
-	con, stopConsole, err := startConsoleWith(ctx, consoleSetupFrom(c, *speed), host, stdout, log)
+	cs := consoleSetupFrom(c, *speed)
+	var lv *lateVoice
+	if !*mute {
+		lv = &lateVoice{}
+	}
+	if c.Console.Listen != "off" {
+		cs.studio = openStudio(ctx, c, lv, log, stdout) // the console's voice studio
+	}
+	con, stopConsole, err := startConsoleWith(ctx, cs, host, stdout, log)
 	if err != nil {
 		fmt.Fprintln(stderr, "serve: console:", err)
 		return 1
@@ -154,10 +162,9 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	// is ready and a resumed game goes on at once; the voice joins when ready.
 	var key ed25519.PrivateKey // the table's signing key: each game's end record is signed with it
 	var judge daemon.Voice
-	if !*mute {
-		lv := &lateVoice{}
+	if lv != nil {
 		judge = lv
-		go func() { lv.set(openVoice(ctx, c.Voice, log, stdout)) }()
+		go func() { lv.set(openTableVoice(ctx, c, log, stdout)) }()
 	}
 	cat, err := c.Boards() // the built-in boards and the venue's: new games and resumed journals
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"wolftable/audio/voice"
 	"wolftable/boards"
 	"wolftable/bots"
 	"wolftable/config"
@@ -197,7 +198,7 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 	var judge daemon.Voice
 	switch v := *voiceMode; {
 	case v == "on" || (v == "auto" && speed == 1):
-		judge = openVoice(context.Background(), config.Voice{Volume: 1}, log, stdout)
+		judge = openVoice(context.Background(), config.Voice{Volume: 1}, voice.Choice{}, log, stdout)
 	case v == "off" || v == "auto":
 		fmt.Fprintf(stdout, "voice: off (at --speed %g; --voice on to hear it)\n", speed)
 	default:
