@@ -3,7 +3,6 @@ package console
 import (
 	"context"
 	"embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -23,6 +22,7 @@ import (
 	"wolftable/boards"
 	"wolftable/daemon"
 	"wolftable/engine"
+	"wolftable/internal/jsonreply"
 )
 
 //go:embed web
@@ -527,23 +527,36 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mux.ServeHTTP(w, r)
 }
 
+// judged checks the session (401) and, for a request that changes
+// something, the origin and the CSRF token (403); false when it has
+// answered.
+func (s *Server) judged(w http.ResponseWriter, r *http.Request) bool {
+	w.Header().Set("Cache-Control", "no-store")
+	sess, ok := s.auth.session(r)
+	if !ok {
+		clearCookie(w, r)
+		writeError(w, http.StatusUnauthorized, "login", "請先登入")
+		return false
+	}
+	if changes(r) && (!sameOrigin(r) || !csrfOK(sess, r)) {
+		writeError(w, http.StatusForbidden, "csrf", "CSRF 驗證失敗，請重新整理頁面")
+		return false
+	}
+	return true
+}
+
+// changes reports a request that may change something (not GET or HEAD).
+func changes(r *http.Request) bool { return r.Method != http.MethodGet && r.Method != http.MethodHead }
+
 // judgeOnly checks the session (401), then for a POST the origin and the
 // CSRF token (403) and the JSON body (415, 413), in that order.
 func (s *Server) judgeOnly(method string, h judgeHandler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "no-store")
-		sess, ok := s.auth.session(r)
-		if !ok {
-			clearCookie(w, r)
-			writeError(w, http.StatusUnauthorized, "login", "請先登入")
+		if !s.judged(w, r) {
 			return
 		}
 		var body []byte
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			if !sameOrigin(r) || !csrfOK(sess, r) {
-				writeError(w, http.StatusForbidden, "csrf", "CSRF 驗證失敗，請重新整理頁面")
-				return
-			}
+		if changes(r) {
 			if method == "" {
 				h(w, r, nil) // unknown endpoint
 				return
@@ -644,24 +657,10 @@ func (s *Server) getJudgeState(w http.ResponseWriter, r *http.Request, _ []byte)
 	writeJSON(w, http.StatusOK, s.judgeState())
 }
 
-type errorReply struct {
-	Error string `json:"error"`
-	Code  string `json:"code"`
-}
+type errorReply = jsonreply.Error
 
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		status, b = http.StatusInternalServerError, []byte(`{"error":"internal","code":"internal"}`)
-	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	if w.Header().Get("Cache-Control") == "" {
-		w.Header().Set("Cache-Control", "no-store")
-	}
-	w.WriteHeader(status)
-	_, _ = w.Write(b)
-}
+func writeJSON(w http.ResponseWriter, status int, v any) { jsonreply.Write(w, status, v) }
 
 func writeError(w http.ResponseWriter, status int, code, msg string) {
-	writeJSON(w, status, errorReply{Error: msg, Code: code})
+	jsonreply.Refuse(w, status, code, msg)
 }

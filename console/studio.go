@@ -19,26 +19,16 @@ const studioDeadline = 5 * time.Minute
 
 func (s *Server) studioAPI() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "no-store")
-		sess, ok := s.auth.session(r)
-		if !ok {
-			clearCookie(w, r)
-			writeError(w, http.StatusUnauthorized, "login", "請先登入")
+		if !s.judged(w, r) {
 			return
 		}
 		if s.opt.Studio == nil {
 			writeError(w, http.StatusNotFound, "no_studio", "這張桌子沒有開錄音室")
 			return
 		}
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			if !sameOrigin(r) || !csrfOK(sess, r) {
-				writeError(w, http.StatusForbidden, "csrf", "CSRF 驗證失敗，請重新整理頁面")
-				return
-			}
-			if _, on := s.running(); on {
-				writeError(w, http.StatusConflict, "game_on", "對局進行中：請在這局結束後再錄音或切換語音")
-				return
-			}
+		if _, on := s.running(); on && changes(r) {
+			writeError(w, http.StatusConflict, "game_on", "對局進行中：請在這局結束後再錄音或切換語音")
+			return
 		}
 		rc := http.NewResponseController(w)
 		_ = rc.SetReadDeadline(time.Now().Add(studioDeadline)) // not supported by a test recorder

@@ -11,6 +11,7 @@ import (
 
 	"wolftable/audio/defaultpack"
 	"wolftable/audio/pack"
+	"wolftable/internal/jsonreply"
 )
 
 // Handler is the studio's API (see the package documentation). It checks
@@ -18,7 +19,7 @@ import (
 func (s *Studio) Handler() http.Handler {
 	m := http.NewServeMux()
 	m.HandleFunc("GET /api/judge/voice/clips", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusOK, s.List())
+		jsonreply.Write(w, http.StatusOK, s.List())
 	})
 	m.HandleFunc("PUT /api/judge/voice/clips/{id}", s.putClip)
 	m.HandleFunc("GET /api/judge/voice/clips/{id}/audio", s.getAudio)
@@ -29,12 +30,12 @@ func (s *Studio) Handler() http.Handler {
 			s.fail(w, err)
 			return
 		}
-		writeJSON(w, http.StatusOK, s.List())
+		jsonreply.Write(w, http.StatusOK, s.List())
 	})
 	m.HandleFunc("GET /api/judge/voice/export", s.getExport)
 	m.HandleFunc("POST /api/judge/voice/import", s.postImport)
 	m.HandleFunc("/api/judge/voice/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, "not_found", "沒有這個功能")
+		jsonreply.Refuse(w, http.StatusNotFound, "not_found", "沒有這個功能")
 	})
 	return m
 }
@@ -55,7 +56,7 @@ func (s *Studio) putClip(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, s.reply(res))
+	jsonreply.Write(w, http.StatusOK, s.reply(res))
 }
 
 // resultReply is a take's result as the page shows it.
@@ -89,7 +90,7 @@ func (s *Studio) getAudio(w http.ResponseWriter, r *http.Request) {
 		fsys := defaultpack.FS()
 		l, err := pack.List(fsys)
 		if err != nil || len(l.Clips[id]) != 1 {
-			writeError(w, http.StatusNotFound, "no_take", "內建語音沒有這一句")
+			jsonreply.Refuse(w, http.StatusNotFound, "no_take", "內建語音沒有這一句")
 			return
 		}
 		b, err := fs.ReadFile(fsys, l.Clips[id][0])
@@ -129,10 +130,10 @@ func (s *Studio) postName(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := s.Name(req.Name, req.By); err != nil {
-		writeError(w, http.StatusBadRequest, "bad_request", err.Error())
+		jsonreply.Refuse(w, http.StatusBadRequest, "bad_request", err.Error())
 		return
 	}
-	writeJSON(w, http.StatusOK, s.List())
+	jsonreply.Write(w, http.StatusOK, s.List())
 }
 
 type activateRequest struct {
@@ -148,7 +149,7 @@ func (s *Studio) postActivate(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, s.List())
+	jsonreply.Write(w, http.StatusOK, s.List())
 }
 
 func (s *Studio) getExport(w http.ResponseWriter, r *http.Request) {
@@ -175,21 +176,21 @@ func (s *Studio) postImport(w http.ResponseWriter, r *http.Request) {
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):
-		writeError(w, http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("壓縮檔太大（上限 %d MB）", MaxArchive>>20))
+		jsonreply.Refuse(w, http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("壓縮檔太大（上限 %d MB）", MaxArchive>>20))
 		return
 	case err != nil:
-		writeError(w, http.StatusBadRequest, "bad_request", "沒收到完整的檔案")
+		jsonreply.Refuse(w, http.StatusBadRequest, "bad_request", "沒收到完整的檔案")
 		return
 	}
 	res, err := s.Import(f, n)
 	if err != nil {
-		writeJSON(w, http.StatusUnprocessableEntity, struct {
+		jsonreply.Write(w, http.StatusUnprocessableEntity, struct {
 			errorReply
 			Imported
 		}{errorReply{Error: err.Error(), Code: "bad_archive"}, res})
 		return
 	}
-	writeJSON(w, http.StatusOK, res)
+	jsonreply.Write(w, http.StatusOK, res)
 }
 
 // readBody reads a request's body of at most max bytes.
@@ -214,7 +215,7 @@ func readJSON(w http.ResponseWriter, r *http.Request, v any) bool {
 		err = json.Unmarshal(b, v)
 	}
 	if err != nil {
-		writeError(w, http.StatusBadRequest, "bad_request", "請求格式不對")
+		jsonreply.Refuse(w, http.StatusBadRequest, "bad_request", "請求格式不對")
 		return false
 	}
 	return true
@@ -227,27 +228,27 @@ func (s *Studio) fail(w http.ResponseWriter, err error) {
 	var ie *IncompleteError
 	switch {
 	case errors.As(err, &ce):
-		writeJSON(w, http.StatusUnprocessableEntity, struct {
+		jsonreply.Write(w, http.StatusUnprocessableEntity, struct {
 			errorReply
 			Result resultReply `json:"result"`
 		}{errorReply{Error: err.Error(), Code: "check_failed"}, s.reply(ce.Result)})
 	case errors.As(err, &ie):
-		writeError(w, http.StatusConflict, "incomplete", err.Error())
+		jsonreply.Refuse(w, http.StatusConflict, "incomplete", err.Error())
 	case errors.Is(err, ErrUnknownClip):
-		writeError(w, http.StatusNotFound, "unknown_clip", err.Error())
+		jsonreply.Refuse(w, http.StatusNotFound, "unknown_clip", err.Error())
 	case errors.Is(err, ErrNoTake):
-		writeError(w, http.StatusNotFound, "no_take", err.Error())
+		jsonreply.Refuse(w, http.StatusNotFound, "no_take", err.Error())
 	case errors.Is(err, ErrTooLarge):
-		writeError(w, http.StatusRequestEntityTooLarge, "too_large", err.Error())
+		jsonreply.Refuse(w, http.StatusRequestEntityTooLarge, "too_large", err.Error())
 	case errors.Is(err, ErrNothing):
-		writeError(w, http.StatusConflict, "nothing", err.Error())
+		jsonreply.Refuse(w, http.StatusConflict, "nothing", err.Error())
 	case errors.Is(err, errPartial):
-		writeError(w, http.StatusBadRequest, "bad_request", err.Error())
+		jsonreply.Refuse(w, http.StatusBadRequest, "bad_request", err.Error())
 	case isUploadError(err):
-		writeError(w, http.StatusUnprocessableEntity, "bad_upload", err.Error())
+		jsonreply.Refuse(w, http.StatusUnprocessableEntity, "bad_upload", err.Error())
 	default:
 		s.log.Error("studio: request failed", "err", err)
-		writeError(w, http.StatusInternalServerError, "internal", "桌子存檔失敗，請看系統日誌")
+		jsonreply.Refuse(w, http.StatusInternalServerError, "internal", "桌子存檔失敗，請看系統日誌")
 	}
 }
 
@@ -261,22 +262,4 @@ func isUploadError(err error) bool {
 	return errors.As(err, &u) || errors.Is(err, ErrEmpty) || errors.Is(err, ErrNotAudio) || errors.Is(err, ErrSilent)
 }
 
-type errorReply struct {
-	Error string `json:"error"`
-	Code  string `json:"code"`
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		status, b = http.StatusInternalServerError, []byte(`{"error":"internal","code":"internal"}`)
-	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	w.Write(b)
-}
-
-func writeError(w http.ResponseWriter, status int, code, msg string) {
-	writeJSON(w, status, errorReply{Error: msg, Code: code})
-}
+type errorReply = jsonreply.Error
