@@ -59,6 +59,69 @@ const WT = {
     return { ok: r.ok, status: r.status, body, headers: r.headers };
   },
 
+  // signIn runs a judge page's login (#login with #login-form, #pin,
+  // #login-btn and #login-error; the page itself in #app): a page with a
+  // session shows #app and calls onApp; else the form, which logs in and
+  // then does the same. It returns showLogin(msg), for a session that ends;
+  // onLogin (optional) runs before the form is shown.
+  signIn(onApp, onLogin) {
+    const $ = (id) => document.getElementById(id);
+    const showApp = () => {
+      $('login').hidden = true;
+      $('app').hidden = false;
+      onApp();
+    };
+    const showLogin = (msg) => {
+      if (onLogin) onLogin();
+      $('app').hidden = true;
+      $('login').hidden = false;
+      WT.text('login-error', msg || '');
+      $('pin').value = '';
+      $('pin').focus();
+    };
+    $('login-form').addEventListener('submit', async (ev) => {
+      ev.preventDefault();
+      const pin = $('pin').value.trim();
+      if (!pin) return;
+      $('login-btn').disabled = true;
+      try {
+        const r = await WT.post('/api/login', { pin });
+        if (r.ok) {
+          WT.csrf = r.body.csrf;
+          $('pin').value = '';
+          showApp();
+          return;
+        }
+        WT.text('login-error', (r.body && r.body.error) || ('登入失敗（' + r.status + '）'));
+        $('pin').value = '';
+        $('pin').focus();
+      } catch (e) {
+        WT.text('login-error', '連不上桌子');
+      } finally {
+        $('login-btn').disabled = false;
+      }
+    });
+    (async () => {
+      let r = null;
+      try { r = await WT.getJSON('/api/judge/session'); } catch (e) { r = null; }
+      if (r && r.ok) {
+        WT.csrf = r.body.csrf;
+        showApp();
+      } else {
+        showLogin('');
+      }
+    })();
+    return showLogin;
+  },
+
+  // refreshCSRF asks for the session's token again (a page from before the
+  // table restarted); false when the session is gone.
+  async refreshCSRF() {
+    const r = await WT.getJSON('/api/judge/session');
+    if (r.ok) WT.csrf = r.body.csrf;
+    return r.ok;
+  },
+
   // live follows a server-sent state stream and reconnects on its own; when
   // the browser gives up on the stream it reads the state once and opens a
   // new one with a growing delay. onLogout: the session ended.

@@ -20,65 +20,21 @@
 
   // ---- login ----
 
-  async function boot() {
-    $('login-form').addEventListener('submit', login);
+  let showLogin = null;
+
+  function boot() {
     wire();
-    let r = null;
-    try { r = await WT.getJSON('/api/judge/session'); } catch (e) { r = null; }
-    if (r && r.ok) {
-      WT.csrf = r.body.csrf;
-      showApp();
-    } else {
-      showLogin('');
-    }
-  }
-
-  function showLogin(msg) {
-    if (live) { live.stop(); live = null; }
-    $('app').hidden = true;
-    $('login').hidden = false;
-    text('login-error', msg || '');
-    $('pin').value = '';
-    $('pin').focus();
-  }
-
-  async function login(ev) {
-    ev.preventDefault();
-    const pin = $('pin').value.trim();
-    if (!pin) return;
-    $('login-btn').disabled = true;
-    try {
-      const r = await WT.post('/api/login', { pin });
-      if (r.ok) {
-        WT.csrf = r.body.csrf;
-        $('pin').value = '';
-        showApp();
-        return;
-      }
-      text('login-error', (r.body && r.body.error) || ('登入失敗（' + r.status + '）'));
-      $('pin').value = '';
-      $('pin').focus();
-    } catch (e) {
-      text('login-error', '連不上桌子');
-    } finally {
-      $('login-btn').disabled = false;
-    }
+    showLogin = WT.signIn(showApp, () => { if (live) { live.stop(); live = null; } });
   }
 
   function showApp() {
-    $('login').hidden = true;
-    $('app').hidden = false;
     live = WT.live('/api/judge/events', '/api/judge/state', render, conn, () => showLogin('登入已過期，請重新登入'));
     loadBoards();
   }
 
   function conn(up) { $('conn').classList.toggle('down', !up); }
 
-  async function refreshCSRF() {
-    const r = await WT.getJSON('/api/judge/session');
-    if (r.ok) WT.csrf = r.body.csrf;
-    return r.ok;
-  }
+
 
   // ---- powers ----
 
@@ -93,7 +49,7 @@
     let r;
     try {
       r = await WT.post('/api/judge/' + name, payload);
-      if (r.status === 403 && (await refreshCSRF())) r = await WT.post('/api/judge/' + name, payload);
+      if (r.status === 403 && (await WT.refreshCSRF())) r = await WT.post('/api/judge/' + name, payload);
     } catch (e) {
       say('× 連不上桌子', true);
       return false;
@@ -373,7 +329,7 @@
     $('btn-start').disabled = true;
     try {
       let r = await WT.post('/api/judge/start', payload);
-      if (r.status === 403 && (await refreshCSRF())) r = await WT.post('/api/judge/start', payload);
+      if (r.status === 403 && (await WT.refreshCSRF())) r = await WT.post('/api/judge/start', payload);
       if (r.status === 401) { showLogin('登入已過期，請重新登入'); return; }
       text('ng-msg', r.ok ? '✓ 已開局：' + r.body.game.name : '× ' + ((r.body && r.body.error) || r.status));
       if (r.ok) $('newgame').open = false;

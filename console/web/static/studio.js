@@ -15,51 +15,14 @@
 
   // ---- login ----
 
-  async function boot() {
-    $('login-form').addEventListener('submit', login);
+  let showLogin = null;
+
+  function boot() {
     wire();
-    let r = null;
-    try { r = await WT.getJSON('/api/judge/session'); } catch (e) { r = null; }
-    if (r && r.ok) {
-      WT.csrf = r.body.csrf;
-      showApp();
-    } else {
-      showLogin('');
-    }
-  }
-
-  function showLogin(msg) {
-    $('app').hidden = true;
-    $('login').hidden = false;
-    text('login-error', msg || '');
-    $('pin').value = '';
-    $('pin').focus();
-  }
-
-  async function login(ev) {
-    ev.preventDefault();
-    const pin = $('pin').value.trim();
-    if (!pin) return;
-    $('login-btn').disabled = true;
-    try {
-      const r = await WT.post('/api/login', { pin });
-      if (r.ok) {
-        WT.csrf = r.body.csrf;
-        showApp();
-        return;
-      }
-      text('login-error', (r.body && r.body.error) || ('登入失敗（' + r.status + '）'));
-      $('pin').value = '';
-    } catch (e) {
-      text('login-error', '連不上桌子');
-    } finally {
-      $('login-btn').disabled = false;
-    }
+    showLogin = WT.signIn(showApp);
   }
 
   function showApp() {
-    $('login').hidden = true;
-    $('app').hidden = false;
     if (!canRecord()) {
       const https = 'https://' + location.hostname + ':8443/studio';
       text('insecure', '這個網址不是安全連線，瀏覽器不讓網頁使用麥克風：請改開 ' + https +
@@ -303,10 +266,7 @@
       headers: { 'Content-Type': type, 'X-CSRF-Token': WT.csrf },
     });
     let r = await fetch(path, opts());
-    if (r.status === 403) { // a token from before a restart: ask again once
-      const s = await WT.getJSON('/api/judge/session');
-      if (s.ok) { WT.csrf = s.body.csrf; r = await fetch(path, opts()); }
-    }
+    if (r.status === 403 && (await WT.refreshCSRF())) r = await fetch(path, opts()); // a token from before a restart
     let json = null;
     try { json = await r.json(); } catch (e) { json = null; }
     if (r.status === 401) showLogin('登入已過期，請重新登入');
