@@ -3,6 +3,9 @@ package opus
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -246,6 +249,33 @@ func (r *recorder) packet(p []byte, discard int) error {
 	r.packets = append(r.packets, bytes.Clone(p))
 	r.discards = append(r.discards, discard)
 	return nil
+}
+
+// found checks what a demuxer did against a table case: the error it
+// wanted (an "opus: " error wrapping it), or the one track and the packets.
+// It returns false when there is nothing more to check.
+func (r *recorder) found(t *testing.T, err, wantErr error, want track, packets [][]byte) bool {
+	t.Helper()
+	if wantErr != nil {
+		if !errors.Is(err, wantErr) {
+			t.Fatalf("error %v, want %v", err, wantErr)
+		}
+		if !strings.HasPrefix(err.Error(), "opus: ") {
+			t.Errorf("error %q", err)
+		}
+		t.Log(err)
+		return false
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.tracks) != 1 || r.tracks[0] != want {
+		t.Errorf("tracks %+v, want %+v", r.tracks, want)
+	}
+	if !slices.EqualFunc(r.packets, packets, bytes.Equal) {
+		t.Errorf("packets of %v bytes, want %v", lens(r.packets), lens(packets))
+	}
+	return true
 }
 
 // fixturePackets is the Opus header and packets of a fixture.

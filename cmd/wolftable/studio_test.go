@@ -88,6 +88,29 @@ func (d *drainFIFO) run(f *os.File) {
 	}
 }
 
+// soundCard is a sound card for a process of the test: in dir, an ALSA
+// configuration whose default PCM writes into a FIFO drained here; env
+// points the process's ALSA at it.
+func soundCard(t *testing.T, dir string) (sink *drainFIFO, env []string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "sink")
+	f, err := alsafile.OpenFIFO(fifo, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	sink = &drainFIFO{}
+	go sink.run(f)
+	conf := filepath.Join(dir, "asound.conf")
+	if err := os.WriteFile(conf, []byte(alsafile.Config(fifo, t.Name())), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return sink, []string{"ALSA_CONFIG_PATH=" + conf, "HOME=" + dir}
+}
+
 func (d *drainFIFO) take() []int16 {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -164,18 +187,8 @@ pin_hash = %q
 `, filepath.Join(dir, "journals"), console.HashPIN(pin))), 0o644)
 	os.MkdirAll(filepath.Join(dir, "journals"), 0o755)
 
-	// serve's sound card: a FIFO drained at a card's pace or faster
-	serveALSA := filepath.Join(dir, "serve-alsa")
-	os.MkdirAll(serveALSA, 0o755)
-	serveFIFO, err := alsafile.OpenFIFO(filepath.Join(serveALSA, "sink"), 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer serveFIFO.Close()
-	go (&drainFIFO{}).run(serveFIFO)
-	os.WriteFile(filepath.Join(serveALSA, "asound.conf"), []byte(alsafile.Config(filepath.Join(serveALSA, "sink"), "TestStudioRecordsInTheBrowser")), 0o644)
-	srv, out, stdin := startBin(t, bin, []string{"serve", "--config", cfg},
-		[]string{"ALSA_CONFIG_PATH=" + filepath.Join(serveALSA, "asound.conf"), "HOME=" + serveALSA})
+	_, serveEnv := soundCard(t, filepath.Join(dir, "serve-alsa"))
+	srv, out, stdin := startBin(t, bin, []string{"serve", "--config", cfg}, serveEnv)
 	defer func() {
 		stdin.Close()
 		srv.Process.Kill()
@@ -343,20 +356,11 @@ pin_hash = %q
 	}
 
 	// voice say, in the table's voice, through ALSA into a FIFO.
-	sayALSA := filepath.Join(dir, "say-alsa")
-	os.MkdirAll(sayALSA, 0o755)
-	sayFIFO, err := alsafile.OpenFIFO(filepath.Join(sayALSA, "sink"), 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sayFIFO.Close()
-	sink := &drainFIFO{}
-	go sink.run(sayFIFO)
-	os.WriteFile(filepath.Join(sayALSA, "asound.conf"), []byte(alsafile.Config(filepath.Join(sayALSA, "sink"), "TestStudioRecordsInTheBrowser")), 0o644)
+	sink, sayEnv := soundCard(t, filepath.Join(dir, "say-alsa"))
 	say := func(args ...string) ([]int16, string) {
 		t.Helper()
 		cmd := exec.Command(bin, append([]string{"voice", "say", "--config", cfg}, args...)...)
-		cmd.Env = append(os.Environ(), "ALSA_CONFIG_PATH="+filepath.Join(sayALSA, "asound.conf"), "HOME="+sayALSA)
+		cmd.Env = append(os.Environ(), sayEnv...)
 		sink.take()
 		o, err := cmd.CombinedOutput()
 		if err != nil {
