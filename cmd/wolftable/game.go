@@ -296,6 +296,13 @@ func (l *lateVoice) Interrupt() {
 	l.pending = nil
 }
 
+// current is the voice lines go to now (nil: none yet, or text only).
+func (l *lateVoice) current() daemon.Voice {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.v
+}
+
 // replace puts v (nil: text only) in place of the voice and returns the
 // old one, for the caller to close.
 func (l *lateVoice) replace(v daemon.Voice) daemon.Voice {

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"time"
 
 	"wolftable/audio/studio"
 	"wolftable/audio/voice"
@@ -57,10 +58,8 @@ func tableVoice(c *config.Config) (voice.Choice, error) {
 // its return to the default) opens the new voice in the background and
 // puts it in place of the old, which is closed; the latest change wins.
 type voiceSwitch struct {
-	lv  *lateVoice
-	c   *config.Config
-	log *slog.Logger
-	out io.Writer
+	lv   *lateVoice
+	open func(context.Context) daemon.Voice // openTableVoice
 
 	mu  sync.Mutex
 	gen int
@@ -74,15 +73,25 @@ func (vs *voiceSwitch) change(ctx context.Context) {
 	gen := vs.gen
 	vs.mu.Unlock()
 	go func() {
-		v := openTableVoice(ctx, vs.c, vs.log, vs.out)
+		v := vs.open(ctx)
 		vs.mu.Lock()
 		defer vs.mu.Unlock()
 		if gen != vs.gen { // a later change is on its way
 			closeVoice(v)
 			return
 		}
+		quiet(ctx, vs.lv.current()) // a line being said is not cut
 		closeVoice(vs.lv.replace(v))
 	}()
+}
+
+// quiet waits (at most 30 s) until v has said what it was given.
+func quiet(ctx context.Context, v daemon.Voice) {
+	if w, ok := v.(interface{ Wait(context.Context) error }); ok {
+		wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		w.Wait(wctx)
+	}
 }
 
 // openTableVoice opens tableVoice's choice.
@@ -107,7 +116,7 @@ func closeVoice(v daemon.Voice) {
 func openStudio(ctx context.Context, c *config.Config, lv *lateVoice, log *slog.Logger, out io.Writer) http.Handler {
 	o := studio.Options{Log: log}
 	if lv != nil {
-		vs := &voiceSwitch{lv: lv, c: c, log: log, out: out}
+		vs := &voiceSwitch{lv: lv, open: func(ctx context.Context) daemon.Voice { return openTableVoice(ctx, c, log, out) }}
 		o.OnChange = func(studio.Active, bool) { vs.change(ctx) }
 	}
 	st, err := studio.Open(c.StudioDirPath(), o)

@@ -10,6 +10,7 @@
   let mic = null; // { ctx, stream, analyser }
   let rec = null; // the take being recorded: { id, chunks, started, timer }
   let messages = new Map(); // clip id -> the last upload's words, kept across renders
+  let filled = false; // the fill box proposed once; the judge's choice stands
 
   const stateWord = { missing: '未錄', ok: '通過', warning: '可用，有提醒', error: '不能用' };
 
@@ -25,8 +26,8 @@
   function showApp() {
     if (!canRecord()) {
       const https = 'https://' + location.hostname + ':8443/studio';
-      text('insecure', '這個網址不是安全連線，瀏覽器不讓網頁使用麥克風：請改開 ' + https +
-        '（見說明：讓手機信任桌子的憑證），或在每一句按「用手機錄音機」。');
+      text('insecure', '這個網址不是安全連線，瀏覽器不讓網頁使用麥克風：請改開 HTTPS 的網址（serve 啟動時印出，通常是 ' + https +
+        '；見說明：讓手機信任桌子的憑證），或在每一句按「用手機錄音機」。');
       $('insecure').hidden = false;
       $('mic-btn').disabled = true;
     }
@@ -61,7 +62,7 @@
     }
     if (document.activeElement !== $('pack-name')) $('pack-name').value = list.name || '';
     if (document.activeElement !== $('pack-by')) $('pack-by').value = list.recorded_by || '';
-    $('fill').checked = list.usable < list.total;
+    if (!filled) { $('fill').checked = list.usable < list.total; filled = true; }
     const ol = $('clips');
     for (const c of list.clips) {
       let li = cards.get(c.id);
