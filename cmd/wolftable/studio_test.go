@@ -60,6 +60,24 @@ func chromiumPath() string {
 	return ""
 }
 
+// lockedBuffer is a process's output that the test reads while it runs.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
 // drainFIFO reads a sound card's FIFO (32-bit float stereo frames) a few
 // times faster than a card would, and keeps the left channel as 16-bit
 // samples (oto scales them by 1/32768 exactly).
@@ -188,7 +206,16 @@ pin_hash = %q
 	os.MkdirAll(filepath.Join(dir, "journals"), 0o755)
 
 	_, serveEnv := soundCard(t, filepath.Join(dir, "serve-alsa"))
-	srv, out, stdin := startBin(t, bin, []string{"serve", "--config", cfg}, serveEnv)
+	srv := exec.Command(bin, "serve", "--config", cfg)
+	out := &lockedBuffer{} // read while serve writes it
+	srv.Stdout, srv.Stderr, srv.Env = out, out, append(os.Environ(), serveEnv...)
+	stdin, err := srv.StdinPipe() // the virtual table reads it
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
 	defer func() {
 		stdin.Close()
 		srv.Process.Kill()
