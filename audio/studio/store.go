@@ -67,6 +67,8 @@ type Studio struct {
 	log *slog.Logger
 	now func() time.Time
 
+	override string
+
 	mu       sync.Mutex
 	scanned  bool            // takes holds every file of the working pack
 	takes    map[string]take // the working pack's clips, checked
@@ -89,6 +91,9 @@ type Options struct {
 	Log *slog.Logger
 	// Now is the clock of the activation's date; nil = time.Now.
 	Now func() time.Time
+	// Override is the config's [voice] pack when it names one: the table
+	// speaks with it whatever the studio activates (Listing.Override).
+	Override string
 	// OnChange is called after an activation (true) or a return to the
 	// default pack (false), outside the studio's lock: the table reloads
 	// its voice.
@@ -103,7 +108,7 @@ func Open(dir string, o Options) (*Studio, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Studio{dir: dir, b: b, log: o.Log, now: o.Now, onChange: o.OnChange, takes: map[string]take{}}
+	s := &Studio{dir: dir, b: b, log: o.Log, now: o.Now, onChange: o.OnChange, override: o.Override, takes: map[string]take{}}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -234,6 +239,9 @@ type Listing struct {
 	Name     string      `json:"name"`     // the working pack's name
 	By       string      `json:"recorded_by"`
 	Active   *Active     `json:"active"` // nil: the table speaks the default pack
+	// Override is the config's [voice] pack, which the table speaks with
+	// instead of the studio's ("" when the config names none).
+	Override string `json:"override,omitempty"`
 }
 
 // List is every clip of the script with its take's state.
@@ -242,7 +250,7 @@ func (s *Studio) List() Listing {
 	defer s.mu.Unlock()
 	s.scan()
 	clips := s.b.Clips()
-	l := Listing{Clips: make([]ClipState, 0, len(clips)), Total: len(clips)}
+	l := Listing{Clips: make([]ClipState, 0, len(clips)), Total: len(clips), Override: s.override}
 	for _, c := range clips {
 		cs := ClipState{ID: c.ID, Kind: c.Kind.String(), Text: c.Text, Pinyin: c.Pinyin, Lines: c.Lines,
 			Suggested: c.Suggested().Seconds(), State: "missing", Notes: []Note{}}

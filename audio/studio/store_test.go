@@ -308,3 +308,14 @@ func FuzzImport(f *testing.F) {
 		}
 	})
 }
+
+// TestOverride: the config's pack is shown, so that the judge knows an
+// activation will not be heard.
+func TestOverride(t *testing.T) {
+	if l := openStudio(t, t.TempDir(), Options{Override: "/srv/pack"}).List(); l.Override != "/srv/pack" {
+		t.Errorf("override %q", l.Override)
+	}
+	if l := openStudio(t, t.TempDir(), Options{}).List(); l.Override != "" {
+		t.Errorf("override %q without one", l.Override)
+	}
+}

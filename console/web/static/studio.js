@@ -53,7 +53,9 @@
   function render() {
     text('progress', '已錄 ' + list.recorded + ' / ' + list.total + ' 句（可用 ' + list.usable + '）');
     const a = list.active;
-    if (!a) {
+    if (list.override) {
+      text('active', '桌子現在用設定檔指定的語音包 ' + list.override + '：這裡啟用的語音要等設定檔的 [voice] pack 改為空白（""）才會生效');
+    } else if (!a) {
       text('active', '桌子現在用：內建語音（合成）');
     } else if (a.fill) {
       text('active', '桌子現在用：錄音室語音「' + a.name + '」，自錄 ' + a.clips + ' 句，' + a.filled + ' 句由內建語音補上');
