@@ -68,16 +68,7 @@ type resultReply struct {
 
 func (s *Studio) reply(r Result) resultReply {
 	c, _ := s.b.Clip(r.Clip)
-	state := "ok"
-	for _, f := range r.Findings {
-		if f.Severity.String() == "warning" {
-			state = "warning"
-		}
-	}
-	if !r.OK {
-		state = "error"
-	}
-	return resultReply{Result: r, Notes: Notes(r.Findings, c.Suggested()), State: state}
+	return resultReply{Result: r, Notes: Notes(r.Findings, c.Suggested()), State: stateOf(r.Findings)}
 }
 
 func (s *Studio) getAudio(w http.ResponseWriter, r *http.Request) {

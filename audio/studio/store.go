@@ -230,6 +230,11 @@ type ClipState struct {
 	Recorded time.Time `json:"recorded,omitzero"`
 }
 
+// stateOf is a take's ClipState.State by its worst finding.
+func stateOf(fs []check.Finding) string {
+	return map[check.Severity]string{check.Info: "ok", check.Warning: "warning", check.Error: "error"}[check.Worst(fs)]
+}
+
 // Listing is the studio as a whole.
 type Listing struct {
 	Clips    []ClipState `json:"clips"` // in script order
@@ -256,7 +261,7 @@ func (s *Studio) List() Listing {
 			Suggested: c.Suggested().Seconds(), State: "missing", Notes: []Note{}}
 		if t, ok := s.takes[c.ID]; ok {
 			l.Recorded++
-			cs.State = map[check.Severity]string{check.Info: "ok", check.Warning: "warning", check.Error: "error"}[t.worst()]
+			cs.State = stateOf(t.findings)
 			if t.worst() < check.Error {
 				l.Usable++
 			}
@@ -320,15 +325,15 @@ func ActivePack(dir string) (Active, bool, error) {
 	}
 	var a Active
 	if err := json.Unmarshal(b, &a); err != nil {
-		return Active{}, false, fmt.Errorf("studio: %s: %w", activeName, err)
+		return Active{}, false, fmt.Errorf("studio: 錄音室的 %s 讀不懂 / %s: %w", activeName, activeName, err)
 	}
 	rel := filepath.ToSlash(a.Dir)
 	if !strings.HasPrefix(rel, packsName+"/") || !fs.ValidPath(rel) || strings.Count(rel, "/") != 1 {
-		return Active{}, false, fmt.Errorf("studio: %s names %q, not a pack of %s", activeName, a.Dir, packsName)
+		return Active{}, false, fmt.Errorf("studio: 錄音室的 %s 指向 %q，不是 %s 裡的語音包 / %s names %q, not a pack of %s", activeName, a.Dir, packsName, activeName, a.Dir, packsName)
 	}
 	a.Pack = filepath.Join(dir, filepath.FromSlash(rel))
 	if st, err := os.Stat(a.Pack); err != nil || !st.IsDir() {
-		return Active{}, false, fmt.Errorf("studio: the activated pack %s is gone", a.Pack)
+		return Active{}, false, fmt.Errorf("studio: 啟用的語音包 %s 不見了 / the activated pack %s is gone", a.Pack, a.Pack)
 	}
 	return a, true, nil
 }

@@ -27,7 +27,7 @@ func cmdVoice(args []string, stdout, stderr io.Writer) int {
 		}
 		choice, err := tableVoice(c)
 		if err != nil {
-			fmt.Fprintf(stderr, "voice say: %v: the default voice instead\n", err)
+			fmt.Fprintf(stderr, "voice say: %v：改用內建語音 / the default voice instead\n", err)
 		}
 		return choice, nil
 	}})
