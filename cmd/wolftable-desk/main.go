@@ -40,9 +40,19 @@ usage:
                     --pubkey the table's public key (` + "`wolftable record pubkey`" + ` on the table);
                              without it the desk makes the table's key pair: NAME.key goes to
                              the table as /var/lib/wolftable/table.key
+  wolftable desk table renew NAME --data DIR [--url URL]
+                    a new credentials file for a registered table (a new NKEY; the old file stops
+                    working within seconds): a file of the old format (a password), or one that leaked
   wolftable desk table list --data DIR
+  wolftable desk tls --data DIR     the desk's TLS certificate (made if missing) and its pin
+  wolftable desk venue-config --data DIR --store DIR [--listen ADDR]
+        [--cluster-name NAME --route-listen ADDR --routes URLS] [--cert-dir DIR]
+                    a nats-server configuration for a venue that runs its own NATS (docs: deploy/README.md)
   wolftable desk pin --data DIR     draw a new operator PIN (the desk's login for MVP/SVP)
   wolftable desk packs              the shipped scoring packs
+
+The tables reach the desk over TLS, pinned to the desk's own certificate (DATA/tls), and
+log in with their own NKEY: no password travels.
 `
 
 // fileConfig is --config: a TOML file with the same settings as the flags.
@@ -63,6 +73,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		switch args[0] {
 		case "table":
 			return cmdTable(args[1:], stdout, stderr)
+		case "tls":
+			return cmdTLS(args[1:], stdout, stderr)
+		case "venue-config":
+			return cmdVenueConfig(args[1:], stdout, stderr)
 		case "packs":
 			for _, p := range desk.Packs() {
 				pk, _ := desk.LoadPack(p)
@@ -186,7 +200,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func cmdTable(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || (args[0] != "add" && args[0] != "list") {
+	if len(args) == 0 || (args[0] != "add" && args[0] != "list" && args[0] != "renew") {
 		fmt.Fprint(stderr, usage)
 		return 2
 	}
@@ -223,13 +237,24 @@ func cmdTable(args []string, stdout, stderr io.Writer) int {
 			if t.PublicKey != nil {
 				fp = journal.KeyFingerprint([32]byte(t.PublicKey))
 			}
-			fmt.Fprintf(stdout, "%s\t%s\t%s\n", t.Name, fp, t.CredsPath)
+			nk, _ := t.Creds.NKeyPublic()
+			fmt.Fprintf(stdout, "%s\t%s\t%s\t%s\n", t.Name, fp, nk, t.CredsPath)
 		}
 		return 0
 	}
 	if len(pos) != 1 {
-		fmt.Fprintln(stderr, "desk table add: 要給一個桌名 / give one table name")
+		fmt.Fprintf(stderr, "desk table %s: 要給一個桌名 / give one table name\n", args[0])
 		return 2
+	}
+	if args[0] == "renew" {
+		path, err := desk.RenewTable(*data, pos[0], *url)
+		if err != nil {
+			fmt.Fprintln(stderr, "desk table renew:", err)
+			return 1
+		}
+		fmt.Fprintln(stdout, path)
+		fmt.Fprintf(stderr, "desk table renew: 桌子 %s 的新憑證檔：把它交給該桌（--desk-creds 或 [desk] creds）；舊的幾秒內失效\n", pos[0])
+		return 0
 	}
 	var pub []byte
 	if *pubkey != "" {
@@ -250,5 +275,50 @@ func cmdTable(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "desk table add: 已為桌子 %s 產生簽章金鑰：把 %s 複製到該桌的 /var/lib/wolftable/table.key（權限 0600） / copy it to the table\n",
 			pos[0], strings.TrimSuffix(path, ".creds")+".key")
 	}
+	return 0
+}
+
+func cmdTLS(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("desk tls", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	data := fs.String("data", "", "the desk's data folder")
+	if err := fs.Parse(args); err != nil || *data == "" || fs.NArg() > 0 {
+		fmt.Fprint(stderr, "desk tls: 要給 --data 資料夾 / --data DIR is required\n\n"+usage)
+		return 2
+	}
+	cert, err := desk.DeskCert(*data)
+	if err != nil {
+		fmt.Fprintln(stderr, "desk tls:", err)
+		return 1
+	}
+	crt, key := desk.TLSFiles(*data)
+	fmt.Fprintf(stdout, "certificate: %s\nkey: %s\npin: %s\nexpires: %s\n", crt, key, desk.TLSPin(cert.Leaf), cert.Leaf.NotAfter.Format("2006-01-02"))
+	return 0
+}
+
+func cmdVenueConfig(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("desk venue-config", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	data := fs.String("data", "", "the desk's data folder")
+	var o deskserver.VenueOptions
+	fs.StringVar(&o.StoreDir, "store", "", "JetStream's folder on the node")
+	fs.StringVar(&o.Listen, "listen", "", "the client port (default 0.0.0.0:4222)")
+	fs.StringVar(&o.ClusterName, "cluster-name", "", "the cluster's name (none: a single node)")
+	fs.StringVar(&o.RouteListen, "route-listen", "", "the routes' port (default 0.0.0.0:6222)")
+	routes := fs.String("routes", "", "every node's nats-route://HOST:PORT, comma-separated")
+	fs.StringVar(&o.CertDir, "cert-dir", "", "where the node keeps desk.crt and desk.key (default DATA/tls)")
+	if err := fs.Parse(args); err != nil || *data == "" || o.StoreDir == "" || fs.NArg() > 0 {
+		fmt.Fprint(stderr, "desk venue-config: 要給 --data 與 --store / --data and --store are required\n\n"+usage)
+		return 2
+	}
+	if *routes != "" {
+		o.Routes = strings.Split(*routes, ",")
+	}
+	conf, err := deskserver.VenueConfig(*data, o)
+	if err != nil {
+		fmt.Fprintln(stderr, "desk venue-config:", err)
+		return 1
+	}
+	fmt.Fprint(stdout, conf)
 	return 0
 }
