@@ -113,6 +113,18 @@ func TLSPin(c *x509.Certificate) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
+// CertFingerprint is the SHA-256 of the whole certificate, as a browser
+// shows it (AB:CD:…): what the operator compares before trusting the
+// desk's HTTPS page.
+func CertFingerprint(c *x509.Certificate) string {
+	sum := sha256.Sum256(c.Raw)
+	parts := make([]string, len(sum))
+	for i, b := range sum {
+		parts[i] = fmt.Sprintf("%02X", b)
+	}
+	return strings.Join(parts, ":")
+}
+
 // ValidPin checks a pin's form.
 func ValidPin(p string) error {
 	h, ok := strings.CutPrefix(p, "sha256:")

@@ -27,11 +27,13 @@ import (
 const usage = `wolftable desk — the tournament desk (賽事總台)
 
 usage:
-  wolftable desk --data DIR [--nats ADDR] [--http ADDR] [--config FILE] [--pack NAME|FILE]
+  wolftable desk --data DIR [--nats ADDR] [--http ADDR] [--https ADDR] [--config FILE] [--pack NAME|FILE]
         [--cluster URLS --cluster-creds FILE --replicas N] [--feed-delay D] [--verbose]
                     start the desk: prints "desk: nats://HOST:PORT" and "desk: http://HOST:PORT/"
                     --nats   the embedded NATS server's address (default :4222)
                     --http   the web page's address (default :8090)
+                    --https  the operator's login over TLS with the desk's certificate (e.g. :8091):
+                             then the plain page offers no login, only a link to it
                     --pack   the scoring pack: default, league, or a TOML file
                     --cluster  a venue's NATS cluster instead of the embedded server
                     --feed-delay  the audience feed's delay (/feed/TABLE; default 60s)
@@ -60,6 +62,7 @@ type fileConfig struct {
 	Data         string `toml:"data"`
 	NATS         string `toml:"nats"`
 	HTTP         string `toml:"http"`
+	HTTPS        string `toml:"https"`
 	Pack         string `toml:"pack"`
 	Cluster      string `toml:"cluster"`
 	ClusterCreds string `toml:"cluster_creds"`
@@ -109,6 +112,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	data := fs.String("data", "", "the desk's data folder")
 	natsAddr := fs.String("nats", "", "the embedded NATS server's host:port (default :4222)")
 	httpAddr := fs.String("http", "", "the web page's host:port (default :8090)")
+	httpsAddr := fs.String("https", "", "the operator's login over TLS, host:port (default: none)")
 	conf := fs.String("config", "", "a TOML file with the same settings")
 	pack := fs.String("pack", "", "scoring pack: default, league or a TOML file")
 	cluster := fs.String("cluster", "", "a venue's NATS cluster (URLs, comma-separated) instead of the embedded server")
@@ -143,7 +147,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return fileV
 	}
-	o := deskserver.Options{Data: pick(data, fc.Data), NATS: pick(natsAddr, fc.NATS), HTTP: pick(httpAddr, fc.HTTP),
+	o := deskserver.Options{Data: pick(data, fc.Data), NATS: pick(natsAddr, fc.NATS), HTTP: pick(httpAddr, fc.HTTP), HTTPS: pick(httpsAddr, fc.HTTPS),
 		External: pick(cluster, fc.Cluster), Replicas: fc.Replicas, FeedDelay: *feedDelay}
 	if *feedDelay <= 0 {
 		fmt.Fprint(stderr, "desk: --feed-delay 要大於 0 / must be more than 0\n\n"+usage)
@@ -187,6 +191,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "desk: scoring pack %s (%s)\n", p.ID(), p.Title)
 	fmt.Fprintf(stdout, "desk: %s\n", d.NATSURL())
 	fmt.Fprintf(stdout, "desk: %s\n", d.HTTPURL())
+	if u := d.HTTPSURL(); u != "" {
+		if cert, err := desk.DeskCert(o.Data); err == nil {
+			fmt.Fprintf(stdout, "desk: %s （總台登入；瀏覽器顯示的憑證 SHA-256 指紋 %s） / the operator's login\n", u, desk.CertFingerprint(cert.Leaf))
+		}
+	}
 	if d.NewPIN != "" {
 		fmt.Fprintf(stdout, "desk: 總台登入密碼 %s（只顯示這一次；換一個：wolftable desk pin --data DIR） / the operator PIN, shown once\n", d.NewPIN)
 	}
@@ -292,7 +301,8 @@ func cmdTLS(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	crt, key := desk.TLSFiles(*data)
-	fmt.Fprintf(stdout, "certificate: %s\nkey: %s\npin: %s\nexpires: %s\n", crt, key, desk.TLSPin(cert.Leaf), cert.Leaf.NotAfter.Format("2006-01-02"))
+	fmt.Fprintf(stdout, "certificate: %s\nkey: %s\npin: %s\nsha256 fingerprint: %s\nexpires: %s\n", crt, key, desk.TLSPin(cert.Leaf),
+		desk.CertFingerprint(cert.Leaf), cert.Leaf.NotAfter.Format("2006-01-02"))
 	return 0
 }
 

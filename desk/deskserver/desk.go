@@ -25,7 +25,10 @@ type Options struct {
 	Data string // the desk's data folder
 	NATS string // the embedded server's host:port (default ":4222")
 	HTTP string // the web page's host:port (default ":8090")
-	Pack *desk.Pack
+	// HTTPS: the operator's host:port over TLS (https.go); "" = none,
+	// then the operator logs in over plain HTTP.
+	HTTPS string
+	Pack  *desk.Pack
 	// External: the URLs of a venue's NATS cluster (comma-separated);
 	// then nothing is embedded and the desk logs in with ExternalCreds
 	// (default: DATA/desk.creds).
@@ -58,10 +61,13 @@ type Desk struct {
 	pack   *desk.Pack
 	httpLn net.Listener
 	srv    *http.Server
-	log    *slog.Logger
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
-	cc     jetstream.ConsumeContext
+	// the operator's HTTPS (https.go; nil without Options.HTTPS)
+	httpsLn net.Listener
+	srvTLS  *http.Server
+	log     *slog.Logger
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+	cc      jetstream.ConsumeContext
 
 	verdicts verdicts // the answers to the tables' attempts (ask.go)
 	conns    webguard.ConnCount
@@ -133,6 +139,10 @@ func Start(o Options) (*Desk, error) {
 		defer d.wg.Done()
 		d.srv.Serve(webguard.Listener(d.httpLn, nil, webguard.DefaultLimits.ConnsPerIP, &d.conns))
 	}()
+	if err := d.startHTTPS(); err != nil {
+		d.Close()
+		return nil, err
+	}
 	d.wg.Add(1)
 	go d.watchRegistry(ctx)
 	return d, nil
@@ -244,14 +254,7 @@ func (d *Desk) NATSURL() string {
 }
 
 // HTTPURL is the web page's address.
-func (d *Desk) HTTPURL() string {
-	a := d.httpLn.Addr().(*net.TCPAddr)
-	host := a.IP.String()
-	if a.IP.IsUnspecified() {
-		host = "127.0.0.1"
-	}
-	return fmt.Sprintf("http://%s/", net.JoinHostPort(host, fmt.Sprint(a.Port)))
-}
+func (d *Desk) HTTPURL() string { return "http://" + hostPort(d.httpLn.Addr()) + "/" }
 
 // Broker is the embedded server (nil with an external cluster).
 func (d *Desk) Broker() *Broker { return d.broker }
@@ -261,10 +264,12 @@ func (d *Desk) Close() {
 	if d.cancel != nil {
 		d.cancel()
 	}
-	if d.srv != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		d.srv.Shutdown(ctx)
-		cancel()
+	for _, srv := range []*http.Server{d.srv, d.srvTLS} {
+		if srv != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			srv.Shutdown(ctx)
+			cancel()
+		}
 	}
 	if d.op != nil {
 		d.op.rejects.Stop()

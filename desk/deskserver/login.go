@@ -192,6 +192,10 @@ func (d *Desk) guard(h http.HandlerFunc) http.HandlerFunc {
 }
 
 func (d *Desk) loginPost(w http.ResponseWriter, r *http.Request) {
+	if u := d.loginURL(r); u != "" { // the PIN is not read over plain HTTP
+		http.Error(w, "請改用 HTTPS 登入總台："+u+" / log in over HTTPS", http.StatusForbidden)
+		return
+	}
 	ip, _ := webguard.RemoteIP(r)
 	cookie, wait, ok := d.op.login(ip, r.FormValue("pin"))
 	switch {

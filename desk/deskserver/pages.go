@@ -81,7 +81,8 @@ func (d *Desk) page(w http.ResponseWriter, r *http.Request) {
 	now := time.Now()
 	cookie, operator := d.op.session(r)
 	v := map[string]any{"Tables": d.pageTables(operator, now), "Rounds": d.rounds(), "Standings": d.Standings(), "Pack": d.pack,
-		"Refused": d.Store.Refused(), "Now": now.Format("15:04:05"), "Operator": operator, "Delay": int(d.feedDelay() / time.Second)}
+		"Refused": d.Store.Refused(), "Now": now.Format("15:04:05"), "Operator": operator, "Delay": int(d.feedDelay() / time.Second),
+		"LoginURL": d.loginURL(r)}
 	if operator {
 		v["CSRF"], v["Late"] = d.op.csrf(cookie), d.Store.Late()
 		w.Header().Set("Cache-Control", "no-store")
@@ -122,6 +123,7 @@ var pageTmpl = template.Must(template.New("page").Funcs(funcs).Parse(head + `
 <title>賽事總台</title></head><body>
 <h1>賽事總台</h1>
 {{if .Operator}}<form method="post" action="/logout" class="dim">已登入：桌況為即時，可在每局的復盤頁填 MVP／SVP・<button>登出</button></form>
+{{else if .LoginURL}}<p class="dim"><a href="{{.LoginURL}}">總台登入（HTTPS）</a>：即時桌況、MVP／SVP</p>
 {{else}}<form method="post" action="/login" class="dim">總台登入（即時桌況、MVP／SVP）：<input name="pin" type="password" inputmode="numeric" size="8" autocomplete="off"> <button>登入</button></form>{{end}}
 <p class="dim">更新於 {{.Now}}（每 5 秒自動更新）・計分包：{{.Pack.Title}}（{{.Pack.ID}}）・匯出：
 <a href="/games.csv">賽果 CSV</a>、<a href="/standings.csv">積分 CSV</a>、<a href="/api/public/games">賽果 JSON</a>、<a href="/api/public/standings">積分 JSON</a></p>

@@ -213,3 +213,76 @@ func TestDeskHTTPHardened(t *testing.T) {
 		cn.Close()
 	}
 }
+
+// TestOperatorHTTPS: with Options.HTTPS, the plain HTTP page offers only a
+// link to the HTTPS login, a PIN posted over plain HTTP is refused unread
+// (no session), and the login over HTTPS — the desk's own certificate,
+// the one the tables pin — gives a Secure session that the HTTPS page
+// honours. Before, the PIN and the cookie crossed the LAN in clear.
+func TestOperatorHTTPS(t *testing.T) {
+	data, _ := setup(t, 1)
+	d, err := Start(Options{Data: data, NATS: "127.0.0.1:0", HTTP: "127.0.0.1:0", HTTPS: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if d.HTTPSURL() == "" {
+		t.Fatal("no HTTPS address")
+	}
+	resp, err := http.Get(d.HTTPURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if strings.Contains(string(page), `name="pin"`) || !strings.Contains(string(page), "https://127.0.0.1:") {
+		t.Errorf("the plain page offers a PIN field or no HTTPS link:\n%s", page)
+	}
+	nojar := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err = nojar.PostForm(d.HTTPURL()+"login", url.Values{"pin": {d.NewPIN}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden || len(resp.Cookies()) != 0 {
+		t.Errorf("a login over plain HTTP: %d, cookies %v; want 403 and none", resp.StatusCode, resp.Cookies())
+	}
+	cert, _ := desk.DeskCert(data)
+	tc, _ := desk.ClientTLS([]string{desk.TLSPin(cert.Leaf)})
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar, Transport: &http.Transport{TLSClientConfig: tc}}
+	resp, err = c.PostForm(d.HTTPSURL()+"login", url.Values{"pin": {d.NewPIN}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	u, _ := url.Parse(d.HTTPSURL())
+	cs := jar.Cookies(u)
+	if len(cs) != 1 {
+		t.Fatalf("no session over HTTPS: %d", resp.StatusCode)
+	}
+	if code, _ := getWith(t, c, d.HTTPSURL()+"api/desk/tables"); code != 200 {
+		t.Errorf("the live view over HTTPS: %d", code)
+	}
+	once := &http.Client{Transport: &http.Transport{TLSClientConfig: tc},
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err = once.PostForm(d.HTTPSURL()+"login", url.Values{"pin": {d.NewPIN}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if sc := resp.Header.Get("Set-Cookie"); !strings.Contains(sc, "Secure") || !strings.Contains(sc, "HttpOnly") {
+		t.Errorf("the session cookie over HTTPS: %q, want Secure and HttpOnly", sc)
+	}
+}
+
+func getWith(t *testing.T, c *http.Client, u string) (int, string) {
+	t.Helper()
+	resp, err := c.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
