@@ -324,3 +324,31 @@ func TestRefusedNotice(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigCheckDeskCreds: `config check` refuses what serve refuses at
+// its start in [desk]: a credentials file of the old format (a password),
+// another table's, a missing one; it takes this table's.
+func TestConfigCheckDeskCreds(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "desk")
+	good, err := desk.AddTable(data, "T1", nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, _ := desk.AddTable(data, "T2", nil, "")
+	old := filepath.Join(dir, "old.creds")
+	os.WriteFile(old, []byte("table = 'T1'\nuser = 'table-T1'\npassword = 'abc'\nsubject = 'wolftable.table.T1'\n"), 0o600)
+	for _, c := range []struct {
+		creds string
+		code  int
+		says  string
+	}{{good, 0, ""}, {old, 1, "舊格式"}, {other, 1, "T2"}, {filepath.Join(dir, "none.creds"), 1, "none.creds"}} {
+		conf := filepath.Join(dir, "config.toml")
+		os.WriteFile(conf, []byte(fmt.Sprintf("[journal]\ndir = %q\n[desk]\nurl = \"nats://192.0.2.5:4222\"\ntable = \"T1\"\ncreds = %q\n", dir, c.creds)), 0o644)
+		var out, errb strings.Builder
+		code := run([]string{"config", "check", "--config", conf}, &out, &errb)
+		if code != c.code || !strings.Contains(errb.String(), c.says) {
+			t.Errorf("%s: exit %d, want %d; %s", filepath.Base(c.creds), code, c.code, errb.String())
+		}
+	}
+}

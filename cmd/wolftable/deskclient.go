@@ -37,6 +37,24 @@ func addDeskFlags(fs *flag.FlagSet) *deskFlags {
 	}
 }
 
+// checkDeskCreds is `config check`'s look at [desk]: the credentials file
+// reads (the current format: an NKEY and the desk's pin; an old one with a
+// password is refused with its remedy) and is this table's, as serve
+// requires before it starts (nil when no desk is configured).
+func checkDeskCreds(url, table, creds string) error {
+	if url == "" {
+		return nil
+	}
+	c, err := desk.ReadCreds(creds)
+	if err != nil {
+		return fmt.Errorf("desk.creds: %v", err)
+	}
+	if c.Table != table {
+		return fmt.Errorf("desk.creds: 憑證 %s 是桌子 %s 的，不是 desk.table = %q / the credentials are table %s's", creds, c.Table, table, c.Table)
+	}
+	return nil
+}
+
 // startDesk starts the table's publisher when a desk is configured (nil
 // otherwise: nothing connects). The journals folder is its outbox.
 func startDesk(url, table, creds, journalDir string, log *slog.Logger, out io.Writer) (*desk.Publisher, error) {
