@@ -277,3 +277,40 @@ func TestInboxesPerTable(t *testing.T) {
 		return n >= 3
 	})
 }
+
+// TestRenewCutsOldCreds: `desk table renew` gives the table a new NKEY;
+// within the registry's reload the old credentials' connection is closed
+// and a new one refused, and the new file works.
+func TestRenewCutsOldCreds(t *testing.T) {
+	data, cs := setup(t, 1)
+	d := startDesk(t, data)
+	defer d.Close()
+	closed := make(chan struct{})
+	old, err := desk.Dial(d.NATSURL(), cs[0], nats.NoReconnect(), nats.ClosedHandler(func(*nats.Conn) { close(closed) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	path, err := desk.RenewTable(data, "T1", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := desk.ReadCreds(path)
+	if err != nil || fresh.NKey == cs[0].NKey {
+		t.Fatalf("renewed: %v, same NKEY %v", err, fresh.NKey == cs[0].NKey)
+	}
+	select {
+	case <-closed:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the old credentials' connection is still open")
+	}
+	if nc, err := desk.Dial(d.NATSURL(), cs[0], nats.Timeout(5*time.Second)); err == nil {
+		nc.Close()
+		t.Error("the old credentials still log in")
+	}
+	nc, err := desk.Dial(d.NATSURL(), fresh)
+	if err != nil {
+		t.Fatalf("the new credentials: %v", err)
+	}
+	nc.Close()
+}
