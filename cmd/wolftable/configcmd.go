@@ -34,6 +34,9 @@ func cmdConfig(args []string, stdout, stderr io.Writer) int {
 	c, err := loadConfig(*path)
 	if err == nil && !*noPaths {
 		err = c.CheckPaths() // the journal folder and the voice pack exist
+		if err == nil {
+			err = checkDeskCreds(c.Desk.URL, c.Desk.Table, c.Desk.Creds) // what serve refuses at its start
+		}
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, err)
