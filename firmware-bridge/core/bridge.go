@@ -11,18 +11,41 @@ const (
 	OutLen            = 1024      // bytes of frames buffered between two Ticks (or waiting for the port, with Poll)
 )
 
-// The USB side of Poll. TinyGo's USB CDC transmit buffer holds 512 bytes
-// (eight 64-byte packets) plus the packet on the wire; a Write that does not
-// fit spins until the host reads (TinyGo 0.41 and later) or overwrites queued
-// data (0.33), and the firmware cannot ask how full it is. So Poll never
+// The USB side of Poll, for TinyGo 0.39's USB CDC on the RP2040 (see
+// docs/wiring.md). Its transmit ring holds eight 64-byte packets besides the
+// one on the wire; Write never blocks and never fails: it drops what it is
+// given while the host's DTR is down, drops a write into a full ring, and
+// overwrites queued packets with one that overflows it (later TinyGo spins
+// instead), and the firmware cannot ask how full the ring is. So Poll never
 // lets more than TxWindow bytes be written and not yet known to be read by
 // the host: it knows a byte was read when the host answers, with a Pong, a
-// Ping written after it. Even with a whole window left behind by a host that
-// closed the port, a second window after it reopens fits the buffer.
+// Ping written after it.
+//
+// Each session starts with a new window: when the port opens (DTR rises),
+// or, with no DTR edge (after a USB bus reset the Pico sees none), at the
+// first HostHello after a host silence. What an earlier session left unread
+// is at most a window, and usually nothing: Linux's cdc-acm keeps reading
+// the endpoint while the port is open, whether the program reads or not,
+// and drops DTR before it stops reading at close, after which TinyGo drops
+// writes. A session whose host never answers a Ping (a probe, which closes
+// once it has the Hello) therefore costs the next one nothing: the bridge
+// answers every session's HostHello. (Only a host whose USB stopped
+// collecting packets and that reopened the port twice without reading in
+// between could fill the ring; TinyGo 0.39 then drops or garbles output
+// until the host reads again, which the frames' CRC and the retransmissions
+// repair.)
+//
+// A write never ends on a full 64-byte packet into an idle ring: Linux reads
+// the CDC endpoint 128 bytes at a time and TinyGo sends no zero-length
+// packet, so such a packet would wait in the host's buffer for the next one
+// (up to a heartbeat). TinyGo's receive ring holds 128 bytes and drops what
+// does not fit (there is no flow control): the firmware's loop drains it
+// every turn and again after writing the LEDs (Receive), and a host paces
+// what it sends (protocol.HostPaceBytes).
 const (
 	TxWindow        = 192          // bytes written and not yet known read, at most
-	TxPerPoll       = 64           // bytes written per Poll, at most: one full-speed USB packet
-	RxPerPoll       = 256          // bytes read per Poll, at most: TinyGo's receive buffer holds 128
+	TxPerPoll       = 63           // bytes written per Poll, at most: less than one full-speed USB packet
+	RxPerPoll       = 256          // bytes read per Poll or Receive, at most: TinyGo's receive ring holds 128
 	CreditPingBytes = TxWindow / 4 // a Ping after this many bytes, so the host's Pongs keep the window open
 	pingMarks       = 32           // recent Pings whose Pong opens the window: more than fit in the window and OutLen
 )
@@ -91,8 +114,7 @@ type Bridge struct {
 	dtr       bool // the port was open at the last Poll
 	rx        [RxPerPoll]byte
 	written   uint32 // bytes handed to the port since boot, wrapping
-	confirmed uint32 // of those, bytes the host has read for sure
-	proof     bool   // the host has proved reading since the window was last reset
+	confirmed uint32 // of those, bytes the host has read for sure (or left behind in an earlier session)
 	pings     [pingMarks]struct {
 		nonce uint32
 		end   uint32 // stream position just after the Ping
@@ -142,7 +164,6 @@ func NewBridge(cfg Config, chain ShiftChain) (*Bridge, error) {
 		lights: NewLights(cfg.Scan.Seats, cfg.PrivateLEDs),
 	}
 	b.out = b.outBuf[:0]
-	b.proof = true
 	var caps protocol.Capabilities
 	if cfg.PrivateLEDs {
 		caps |= protocol.CapPrivateLED
@@ -178,6 +199,11 @@ func (b *Bridge) handle(f protocol.Frame) {
 	// The Decoder has checked every body, so UnmarshalBody cannot fail here.
 	switch f.Type {
 	case protocol.TypeHostHello:
+		if b.polled && b.HostSilent() {
+			// A new session without a DTR edge (a USB bus reset, the
+			// host rebooted with the Pico powered): a new window.
+			b.newWindow()
+		}
 		b.msg.hello.Caps &^= protocol.CapChainFault
 		if b.scan.Fault().Any() {
 			b.msg.hello.Caps |= protocol.CapChainFault
@@ -248,35 +274,19 @@ func (b *Bridge) Tick(now uint64) []byte {
 }
 
 // Poll is one turn of the firmware's main loop at now, in µs since boot: it
-// takes at most RxPerPoll bytes from port, scans the keys, and hands port at
-// most TxPerPoll bytes of what there is to send, never more than TxWindow
-// ahead of what the host is known to have read. It never waits for the
-// host. It sends only while the port is open (DTR) and the host is talking
-// (see HostSilent); meanwhile key events wait in the queue (QueueLen, then
-// counted as overflows), and what was queued for a port that closed is
-// dropped (unacked key events are sent again).
+// takes at most RxPerPoll bytes from port (see Receive), scans the keys, and
+// hands port at most TxPerPoll bytes of what there is to send, never more
+// than TxWindow ahead of what the host is known to have read. It never
+// waits for the host. It sends only while the port is open (DTR) and the
+// host is talking (see HostSilent); meanwhile key events wait in the queue
+// (QueueLen, then counted as overflows), and what was queued for a port
+// that closed is dropped (unacked key events are sent again).
 func (b *Bridge) Poll(port Port, now uint64) {
-	b.polled = true
-	n := 0
-	for n < len(b.rx) && port.Buffered() > 0 {
-		c, err := port.ReadByte()
-		if err != nil {
-			break
-		}
-		b.rx[n] = c
-		n++
-	}
-	b.HandleBytes(b.rx[:n])
+	b.Receive(port)
 	dtr := port.DTR()
 	switch {
 	case dtr && !b.dtr:
-		// Opened again: what the last session left unread stays in the USB
-		// buffer (a window at most), and the new session gets a window of
-		// its own, unless the last one never proved the host reads.
-		if b.proof {
-			b.confirmed = b.written
-			b.proof = false
-		}
+		b.newWindow() // opened again: a new session
 	case !dtr && b.dtr:
 		b.dropOutput()
 	}
@@ -297,6 +307,29 @@ func (b *Bridge) Poll(port Port, now uint64) {
 	b.out = b.outBuf[:copy(b.outBuf[:], b.out[k:])]
 }
 
+// Receive takes at most RxPerPoll bytes from port and handles them, as Poll
+// does first; the replies go out with the next Poll. The firmware calls it
+// between two Polls when its loop turn was long (after writing the LEDs),
+// so that TinyGo's 128-byte receive ring, which drops what does not fit, is
+// drained often enough.
+func (b *Bridge) Receive(port Port) {
+	b.polled = true
+	n := 0
+	for n < len(b.rx) && port.Buffered() > 0 {
+		c, err := port.ReadByte()
+		if err != nil {
+			break
+		}
+		b.rx[n] = c
+		n++
+	}
+	b.HandleBytes(b.rx[:n])
+}
+
+// newWindow starts a session's send window: what earlier sessions wrote and
+// the host did not confirm is not waited for.
+func (b *Bridge) newWindow() { b.confirmed = b.written }
+
 // dropOutput forgets what is queued for the port, and the Pings in it.
 func (b *Bridge) dropOutput() {
 	b.out = b.outBuf[:0]
@@ -316,7 +349,6 @@ func (b *Bridge) ponged(nonce uint32) {
 		}
 		if ahead := p.end - b.confirmed; ahead != 0 && ahead < 1<<31 && b.written-p.end < 1<<31 {
 			b.confirmed = p.end
-			b.proof = true
 		}
 		return
 	}

@@ -55,7 +55,10 @@
 // The firmware's main loop calls Bridge.Poll with its USB port (Port) every
 // millisecond: Poll reads a bounded amount, scans, and writes a bounded
 // amount, never more than TxWindow bytes ahead of what the host's Pongs show
-// it has read, so it never waits for the host (see TxWindow). The emulator,
+// it has read, so it never waits for the host, and every session (a port
+// opened, or a HostHello after a silence) starts with a window of its own,
+// so it never goes mute either (see TxWindow). After writing the LEDs the
+// loop drains the port's receive buffer again (Receive). The emulator,
 // whose pty never blocks, calls HandleBytes and Tick instead.
 //
 // Neither Scanner, Lights nor Bridge allocates after construction, and none

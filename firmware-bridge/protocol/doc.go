@@ -124,6 +124,14 @@
 // answered by Stats, SelfTestDumpKeys by SelfTestKeys; SelfTestSetLED is acked.
 // Either side ignores message types it does not expect.
 //
+// A host sends at most HostPaceBytes (64) bytes in any HostPaceMicros
+// (2 ms). That is not a rule of the protocol but a limit of the bridge's
+// hardware: TinyGo's USB CDC receive buffer holds 128 bytes and drops what
+// does not fit (USB gives it no flow control), and the firmware drains it
+// about every millisecond, a little less often while it writes the LEDs. A
+// host that sends faster loses bytes now and then, which the bridge counts
+// (Stats) and the protocol repairs as it does line noise.
+//
 // # Using the package
 //
 // AppendFrame and Encode write frames; a Decoder reads them from a byte

@@ -32,6 +32,12 @@ const (
 	// resynchronises at the next 0x00.
 	MaxFrameLen = 256
 
+	// A host sends at most HostPaceBytes bytes in any HostPaceMicros µs,
+	// so that the bridge's 128-byte USB receive buffer never overflows
+	// (see doc.go).
+	HostPaceBytes  = 64
+	HostPaceMicros = 2000
+
 	headerLen = 3 // version, type, seq
 	crcLen    = 2
 )
