@@ -64,6 +64,11 @@ type Config struct {
 	Firmware    protocol.Version // reported in Hello
 	Scan        ScanConfig       // the seat panels and the pedal
 	PrivateLEDs bool             // each seat has a private indicator pixel after its number light
+
+	// LightsFromLastSeat: the WS2812 chain starts at the last seat's
+	// pixel(s), not seat 1's (a board wired from the other end, as
+	// ScanConfig.ChainFromLastSeat is for the keys).
+	LightsFromLastSeat bool
 }
 
 // inFlight is a KeyEvent sent and not yet acked.
@@ -163,6 +168,7 @@ func NewBridge(cfg Config, chain ShiftChain) (*Bridge, error) {
 		scan:   scan,
 		lights: NewLights(cfg.Scan.Seats, cfg.PrivateLEDs),
 	}
+	b.lights.fromLast = cfg.LightsFromLastSeat
 	b.out = b.outBuf[:0]
 	var caps protocol.Capabilities
 	if cfg.PrivateLEDs {
