@@ -69,6 +69,11 @@ type Config struct {
 	// pixel(s), not seat 1's (a board wired from the other end, as
 	// ScanConfig.ChainFromLastSeat is for the keys).
 	LightsFromLastSeat bool
+
+	// ResetReason is why the board last started, reported in Stats to a
+	// host that speaks protocol version 2 (cmd/pico reads it from the
+	// RP2040's reset registers: ResetReasonOf).
+	ResetReason protocol.ResetReason
 }
 
 // inFlight is a KeyEvent sent and not yet acked.
@@ -87,7 +92,8 @@ type inFlight struct {
 //
 // What it does:
 //   - answers HostHello with Hello, Ping with Pong, StatsRequest with Stats,
-//     SelfTestDumpKeys with SelfTestKeys;
+//     SelfTestDumpKeys with SelfTestKeys, in the protocol version of the
+//     session's HostHello (1 or 2; with 2, Stats carries Config.ResetReason);
 //   - acks Lights and SelfTestSetLED and shows them (see Lights);
 //   - sends a Ping every HeartbeatMicros, and counts the host silent when no
 //     valid frame has come from it for HostSilenceMicros;
@@ -132,6 +138,8 @@ type Bridge struct {
 	nextPing  uint64
 	pingNonce uint32
 
+	version uint8 // the session's protocol version: its HostHello's; 1 until one comes
+
 	now       uint64
 	heard     bool // a valid frame from the host since the last Tick
 	everHeard bool
@@ -170,6 +178,7 @@ func NewBridge(cfg Config, chain ShiftChain) (*Bridge, error) {
 	}
 	b.lights.fromLast = cfg.LightsFromLastSeat
 	b.out = b.outBuf[:0]
+	b.version = protocol.ProtocolVersion
 	var caps protocol.Capabilities
 	if cfg.PrivateLEDs {
 		caps |= protocol.CapPrivateLED
@@ -210,6 +219,10 @@ func (b *Bridge) handle(f protocol.Frame) {
 			// host rebooted with the Pico powered): a new window.
 			b.newWindow()
 		}
+		// The session speaks the HostHello's version: a version 1 host
+		// gets version 1 frames only (Stats without the reset reason).
+		b.version = f.Version
+		b.msg.hello.Protocol = f.Version
 		b.msg.hello.Caps &^= protocol.CapChainFault
 		if b.scan.Fault().Any() {
 			b.msg.hello.Caps |= protocol.CapChainFault
@@ -456,7 +469,7 @@ func (b *Bridge) send(m protocol.Message, seq uint8) {
 		// to it (the protocol lets a sender send 0x00 at any time)
 		b.out = append(b.out, 0)
 	}
-	b.out = protocol.AppendFrame(b.out, m, seq)
+	b.out = protocol.AppendFrameVersion(b.out, m, seq, b.version)
 	// With Poll, a Ping at least every CreditPingBytes of the stream: then
 	// any TxWindow bytes written hold a whole Ping, whose Pong opens the
 	// window again.
@@ -493,5 +506,6 @@ func (b *Bridge) Stats() protocol.Stats {
 		Overruns:       d.Overruns,
 		QueueOverflows: b.scan.Overflows() + b.outDrops,
 		UptimeMillis:   uint32(b.now / 1000),
+		ResetReason:    b.cfg.ResetReason,
 	}
 }

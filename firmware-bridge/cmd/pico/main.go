@@ -39,6 +39,7 @@ import (
 	"time"
 
 	"device/arm"
+	"device/rp"
 
 	pio "github.com/tinygo-org/pio/rp2-pio"
 	"github.com/tinygo-org/pio/rp2-pio/piolib"
@@ -167,7 +168,13 @@ func main() {
 	pinPedal.Configure(machine.PinConfig{Mode: machine.PinInputPullup})
 	settleLoops = core.SettleCycles(machine.CPUFrequency(), core.SettleNanos)
 
+	// Why the board started, before this firmware's watchdog runs; the host
+	// sees it in Stats (protocol version 2).
+	reset := core.ResetReasonOf(rp.WATCHDOG.REASON.Get(), rp.WATCHDOG.SCRATCH4.Get(), rp.VREG_AND_CHIP_RESET.CHIP_RESET.Get())
+	println("bridge: started after a", reset.String(), "reset")
+
 	cfg, err := config()
+	cfg.ResetReason = reset
 	var bridge *core.Bridge
 	if err == nil {
 		bridge, err = core.NewBridge(cfg, chain{})
@@ -187,6 +194,9 @@ func main() {
 	if err := machine.Watchdog.Start(); err != nil {
 		println("watchdog:", err.Error())
 	}
+	// Marks the watchdog as this firmware's: its reset, and only its, then
+	// reads as a watchdog reset (core.ResetReasonOf).
+	rp.WATCHDOG.SCRATCH4.Set(core.WatchdogMagic)
 
 	var port core.Port = machine.Serial // USB CDC with -serial=usb
 	start := time.Now()

@@ -231,6 +231,9 @@ func TestPicoCompileCheckCatchesSlips(t *testing.T) {
 		{"result count", "ws, err := piolib.NewWS2812B(sm, pinLEDs)", "ws := piolib.NewWS2812B(sm, pinLEDs); var err error"},
 		{"CPU clock type", "core.SettleCycles(machine.CPUFrequency(), core.SettleNanos)", "core.SettleCycles(uint64(machine.CPUFrequency()), core.SettleNanos)"},
 		{"port lacking a method", "bridge.Poll(port, uint64(now/time.Microsecond))", "bridge.Poll(machine.UARTConfig{}, uint64(now/time.Microsecond))"},
+		{"a register for its value", "core.ResetReasonOf(rp.WATCHDOG.REASON.Get(),", "core.ResetReasonOf(rp.WATCHDOG.REASON,"},
+		{"a register the peripheral lacks", "rp.WATCHDOG.SCRATCH4.Set(", "rp.WATCHDOG.SCRATCH[4].Set("},
+		{"a peripheral the package lacks", "rp.VREG_AND_CHIP_RESET.CHIP_RESET.Get()", "rp.CHIP_RESET.Get()"},
 	} {
 		if !strings.Contains(src, slip.old) {
 			t.Errorf("%s: main.go no longer contains %q: update the test", slip.name, slip.old)
