@@ -114,7 +114,7 @@ func TestCLI(t *testing.T) {
 		Seats        int      `json:"seats"`
 		Capabilities []string `json:"capabilities"`
 	}
-	if err := json.Unmarshal(probe, &hello); err != nil || hello.Firmware != "0.1.0" || hello.Protocol != 1 ||
+	if err := json.Unmarshal(probe, &hello); err != nil || hello.Firmware != "0.1.0" || hello.Protocol != 2 ||
 		hello.Seats != 12 || strings.Join(hello.Capabilities, ",") != "pedal" || bytes.Count(probe, []byte("\n")) != 1 {
 		t.Errorf("probe printed %q (%v)", probe, err)
 	}
