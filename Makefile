@@ -49,7 +49,10 @@ deb-smoke: deb
 # to copy onto the Pico: bin/wolftable-bridge.uf2. Needs TinyGo 0.39, which
 # runs with Go 1.24 or 1.25 (not this project's 1.26): TINYGO_GO names that
 # Go's bin directory. SEATS, REGISTERS (per seat: 2 or 3) and FROM_LAST=1 (the
-# register on GP4 is the last seat's) describe the board (docs/wiring.md).
+# register on GP4 and the first LED are the last seat's) describe the board
+# (docs/wiring.md). -scheduler=tasks: 0.39's rp2040 default, "cores", races
+# the USB interrupt (firmware-bridge/cmd/pico/main.go). Nothing here can be
+# flashed or run: see the README's "The bridge on real hardware".
 TINYGO ?= tinygo
 TINYGO_VERSION := 0.39.0
 TINYGO_GO ?= $(HOME)/sdk/go1.25.0/bin
@@ -69,7 +72,7 @@ firmware:
 	@$(TINYGO) version | grep -q " $(TINYGO_VERSION) " || \
 	  echo "firmware: warning: the firmware is checked against TinyGo $(TINYGO_VERSION); this is $$($(TINYGO) version)"
 	mkdir -p bin
-	cd firmware-bridge && PATH="$(TINYGO_GO):$$PATH" $(TINYGO) build -target=pico -serial=usb \
+	cd firmware-bridge && PATH="$(TINYGO_GO):$$PATH" $(TINYGO) build -target=pico -serial=usb -scheduler=tasks \
 	  -ldflags "-X main.seats=$(SEATS) -X main.registersPerSeat=$(REGISTERS) -X main.chainFromLastSeat=$(FROM_LAST)" \
 	  -o ../bin/wolftable-bridge.uf2 ./cmd/pico
 

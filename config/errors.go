@@ -52,6 +52,7 @@ var wants = map[string]string{
 	"serial.vid":             `要是 USB ID 的十六進位字串，例如 "2e8a"（vid 與 pid 一起寫）`,
 	"serial.pid":             `要是 USB ID 的十六進位字串，例如 "000a"（vid 與 pid 一起寫）`,
 	"serial.baud":            "要是 300 到 12000000 之間的整數（不可為 1200）",
+	"serial.keys_per_seat":   "要是 1 到 17 之間的整數：每個座位面板的按鍵數，要與橋接器回報的相同（17 含自爆鍵；兩顆 74HC165 的面板是 16）",
 	"game.board":             "要是板子的代號或名稱（`wolftable boards` 列出全部）",
 	"game.deal":              `要是 "random" 或 "manual"`,
 	"game.boards_dir":        `要是本店板子資料夾的路徑字串（裡面放 *.board 檔），例如 "/etc/wolftable/boards"`,

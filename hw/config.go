@@ -99,6 +99,7 @@ func ParseExpanderPin(s string) (ExpanderPin, error) {
 //	vid = "2e8a"          # hex; the default is a TinyGo Raspberry Pi Pico
 //	pid = "000a"          # hex
 //	baud = 115200         # never 1200: TinyGo resets to the bootloader
+//	keys_per_seat = 17    # keys on each seat panel, as the bridge reports them (16: two 74HC165s, no BOOM)
 //
 // Every key is optional; DefaultConfig gives the defaults. Unknown keys are
 // errors.
@@ -154,6 +155,11 @@ type SerialConfig struct {
 	VID  uint16 // USB vendor id (default DefaultVID); 0 = unset: the driver's default
 	PID  uint16 // USB product id (default DefaultPID); 0 = unset: the driver's default
 	Baud int    // default 115200; never 1200
+
+	// KeysPerSeat is how many keys each seat panel has, 1..17; the bridge
+	// must report as many. Default 17, every key (BOOM included); a panel
+	// of two 74HC165s has 16.
+	KeysPerSeat int
 }
 
 // Limits of the config values.
@@ -165,6 +171,7 @@ const (
 	DefaultBaud    = 115200
 	DefaultVID     = 0x2E8A // Raspberry Pi
 	DefaultPID     = 0x000A // Pico (RP2040) running TinyGo, USB CDC
+	MaxKeysPerSeat = 17     // a seat panel's keys: 0-9 OK CLR UP DOWN WAVE HAND BOOM
 )
 
 // DefaultConfig is the embedded default: a 12-seat virtual table.
@@ -186,7 +193,7 @@ func DefaultConfig() *Config {
 			Poll:        5 * time.Millisecond,
 			KeyDebounce: 10 * time.Millisecond,
 		},
-		Serial: SerialConfig{VID: DefaultVID, PID: DefaultPID, Baud: DefaultBaud},
+		Serial: SerialConfig{VID: DefaultVID, PID: DefaultPID, Baud: DefaultBaud, KeysPerSeat: MaxKeysPerSeat},
 	}
 }
 
@@ -462,7 +469,7 @@ func parseSeatKey(s string) (int, Key, error) {
 
 func (p *parser) serial(m map[string]any) {
 	c := &p.cfg.Serial
-	p.known("serial", m, "port", "vid", "pid", "baud")
+	p.known("serial", m, "port", "vid", "pid", "baud", "keys_per_seat")
 	if s, ok := p.str("serial.port", m["port"]); ok {
 		c.Port = s
 	}
@@ -493,6 +500,9 @@ func (p *parser) serial(m map[string]any) {
 	}
 	if v, ok := p.integer("serial.baud", m["baud"]); ok {
 		c.Baud = clampInt(v)
+	}
+	if v, ok := p.integer("serial.keys_per_seat", m["keys_per_seat"]); ok {
+		c.KeysPerSeat = clampInt(v)
 	}
 }
 
@@ -614,6 +624,9 @@ func (p *parser) check() {
 		p.errorf("serial.baud", "1200 is refused: opening a TinyGo board's USB port at 1200 baud resets it to the bootloader")
 	case s.Baud < 300 || s.Baud > 12_000_000:
 		p.errorf("serial.baud", "%d is out of range 300..12000000", s.Baud)
+	}
+	if s.KeysPerSeat < 1 || s.KeysPerSeat > MaxKeysPerSeat {
+		p.errorf("serial.keys_per_seat", "%d is out of range 1..%d", s.KeysPerSeat, MaxKeysPerSeat)
 	}
 	if strings.ContainsFunc(s.Port, isControl) || strings.TrimSpace(s.Port) != s.Port {
 		p.errorf("serial.port", "%q is not a port path (e.g. \"/dev/ttyACM0\")", s.Port)
@@ -756,6 +769,7 @@ func (c *Config) Encode() ([]byte, error) {
 			VID  string `toml:"vid,omitempty"`
 			PID  string `toml:"pid,omitempty"`
 			Baud int    `toml:"baud"`
+			Keys int    `toml:"keys_per_seat"`
 		} `toml:"serial"`
 	}
 	var f file
@@ -778,7 +792,7 @@ func (c *Config) Encode() ([]byte, error) {
 		f.GPIO.Expanders = append(f.GPIO.Expanders, e)
 	}
 	s := &c.Serial
-	f.Serial.Port, f.Serial.Baud = s.Port, s.Baud
+	f.Serial.Port, f.Serial.Baud, f.Serial.Keys = s.Port, s.Baud, s.KeysPerSeat
 	if s.VID != 0 {
 		f.Serial.VID = fmt.Sprintf("%04x", s.VID)
 	}

@@ -82,8 +82,13 @@ func TestParseConfigSerial(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Mode != hw.ModeSerial || c.Seats != 18 || c.Serial.VID != 0x2e8b || c.Serial.PID != 0x000b || c.Serial.Baud != 115200 {
+	if c.Mode != hw.ModeSerial || c.Seats != 18 || c.Serial.VID != 0x2e8b || c.Serial.PID != 0x000b || c.Serial.Baud != 115200 ||
+		c.Serial.KeysPerSeat != 17 {
 		t.Errorf("got %+v", c)
+	}
+	c, err = hw.ParseConfig([]byte("[serial]\nkeys_per_seat = 16\n"))
+	if err != nil || c.Serial.KeysPerSeat != 16 {
+		t.Errorf("keys_per_seat = 16: %+v, %v", c, err)
 	}
 }
 
@@ -144,6 +149,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{"baud 1200", "[serial]\nbaud = 1200\n",
 			[]string{"hw: config: serial.baud: 1200 is refused: opening a TinyGo board's USB port at 1200 baud resets it to the bootloader"}},
 		{"baud range", "[serial]\nbaud = 0\n", []string{"hw: config: serial.baud: 0 is out of range 300..12000000"}},
+		{"keys per seat", "[serial]\nkeys_per_seat = 18\n", []string{"hw: config: serial.keys_per_seat: 18 is out of range 1..17"}},
 		{"vid int", "[serial]\nvid = 0x2e8a\npid = \"a\"\n", []string{`hw: config: serial.vid: write USB ids as hex strings, e.g. "2e8a"`}},
 		{"vid hex", "[serial]\nvid = \"xyz\"\npid = \"a\"\n", []string{`hw: config: serial.vid: "xyz" is not a USB id (1 to 4 hex digits, e.g. "2e8a")`}},
 		{"vid 0", "[serial]\nvid = \"0\"\n", []string{`hw: config: serial.vid: "0": 0 is not a USB id`}},

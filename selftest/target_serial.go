@@ -100,7 +100,7 @@ func (s *SerialTarget) CheckLink(ctx context.Context) (Features, []Check, bool) 
 	}
 	checks = append(checks, Check{Name: "bridge found", Status: Pass, Detail: found},
 		Check{Name: "hello", Status: Pass, Detail: fmt.Sprintf("firmware %v, protocol %d (host %d), %d seats, %d keys per seat, options: %s",
-			info.Firmware, info.Protocol, protocol.ProtocolVersion, info.Seats, info.KeysPerSeat, caps)})
+			info.Firmware, info.Protocol, protocol.LatestVersion, info.Seats, info.KeysPerSeat, caps)})
 	f.Private = info.Caps&protocol.CapPrivateLED != 0
 	f.Pedal = info.Caps&protocol.CapPedal != 0
 	if !f.Pedal {

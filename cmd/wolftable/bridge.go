@@ -35,7 +35,9 @@ const bridgeUsage = `usage:
           stats                                        one JSON line of counters
           quit
   wolftable bridge probe [--port PATH] [--timeout 3s]
-        shake hands and print the bridge's Hello as one JSON line
+        shake hands and print the bridge's Hello, and why it last started
+        (last_reset: power-on, watchdog, reset-pin, software or unknown), as
+        one JSON line
   wolftable bridge watch [--port PATH]
         print every key and pedal event as a JSON line until interrupted
   wolftable bridge lights [--port PATH] [--timeout 3s] SEAT=COLOR… [all=COLOR]
@@ -45,7 +47,8 @@ const bridgeUsage = `usage:
 
   Without --port the bridge is found by USB ID (--vid 2E8A --pid 000A);
   --baud sets the line speed (115200; never 1200, which reboots the RP2040
-  into its bootloader); --seats checks the bridge's seat count.
+  into its bootloader); --seats and --keys check the bridge's seat count
+  and keys per seat.
 `
 
 func cmdBridge(args []string, stdout, stderr io.Writer) int {
@@ -82,8 +85,8 @@ func cliLogger(stderr io.Writer) *slog.Logger {
 
 // portFlags are the flags that say where the bridge is.
 type portFlags struct {
-	port, vid, pid string
-	baud, seats    int
+	port, vid, pid    string
+	baud, seats, keys int
 }
 
 func (p *portFlags) register(fs *flag.FlagSet) {
@@ -92,11 +95,12 @@ func (p *portFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&p.pid, "pid", serial.DefaultPID, "the bridge's USB product ID")
 	fs.IntVar(&p.baud, "baud", serial.DefaultBaud, "line speed (never 1200)")
 	fs.IntVar(&p.seats, "seats", 0, "seats the bridge must have (default: any)")
+	fs.IntVar(&p.keys, "keys", 0, "keys per seat the bridge must have, 1…17 (default: any)")
 }
 
 func (p *portFlags) config(stderr io.Writer) serial.Config {
 	return serial.Config{
-		Port: p.port, VID: p.vid, PID: p.pid, Baud: p.baud, Seats: p.seats,
+		Port: p.port, VID: p.vid, PID: p.pid, Baud: p.baud, Seats: p.seats, KeysPerSeat: p.keys,
 		Software: "wolftable " + version, Logger: cliLogger(stderr),
 	}
 }
@@ -310,6 +314,7 @@ type probeJSON struct {
 	Seats        int      `json:"seats"`
 	KeysPerSeat  int      `json:"keys_per_seat"`
 	Capabilities []string `json:"capabilities"`
+	LastReset    string   `json:"last_reset"`
 }
 
 func bridgeProbe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -334,7 +339,7 @@ func bridgeProbe(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	b, err := json.Marshal(probeJSON{
 		Port: info.Port, Firmware: info.Firmware.String(), Protocol: info.Protocol, Seats: info.Seats,
-		KeysPerSeat: info.KeysPerSeat, Capabilities: info.Capabilities(),
+		KeysPerSeat: info.KeysPerSeat, Capabilities: info.Capabilities(), LastReset: info.LastReset.String(),
 	})
 	if err != nil {
 		fmt.Fprintln(stderr, "wolftable bridge probe:", err)

@@ -544,8 +544,10 @@ func TestProbe(t *testing.T) {
 	e := startEmulator(t, emulator.Config{Seats: 16, PrivateLEDs: true})
 	info, err := serial.Probe(context.Background(), serial.Config{Port: e.Path(), Logger: quiet})
 	must(t, err)
-	if info.Seats != 16 || info.Protocol != protocol.ProtocolVersion || info.Firmware != emulator.DefaultFirmware ||
-		strings.Join(info.Capabilities(), ",") != "private-led,pedal" || info.Port != e.Path() {
+	// The emulator runs this module's firmware: protocol version 2, with
+	// its reset reason (a power-on, as a plug-in is).
+	if info.Seats != 16 || info.Protocol != protocol.LatestVersion || info.Firmware != emulator.DefaultFirmware ||
+		strings.Join(info.Capabilities(), ",") != "private-led,pedal" || info.Port != e.Path() || info.LastReset != protocol.ResetPowerOn {
 		t.Errorf("Probe = %+v", info)
 	}
 }

@@ -113,10 +113,16 @@ func TestCLI(t *testing.T) {
 		Protocol     int      `json:"protocol"`
 		Seats        int      `json:"seats"`
 		Capabilities []string `json:"capabilities"`
+		LastReset    string   `json:"last_reset"`
 	}
-	if err := json.Unmarshal(probe, &hello); err != nil || hello.Firmware != "0.1.0" || hello.Protocol != 1 ||
-		hello.Seats != 12 || strings.Join(hello.Capabilities, ",") != "pedal" || bytes.Count(probe, []byte("\n")) != 1 {
+	if err := json.Unmarshal(probe, &hello); err != nil || hello.Firmware != "0.1.0" || hello.Protocol != 2 ||
+		hello.Seats != 12 || strings.Join(hello.Capabilities, ",") != "pedal" || hello.LastReset != "power-on" ||
+		bytes.Count(probe, []byte("\n")) != 1 {
 		t.Errorf("probe printed %q (%v)", probe, err)
+	}
+
+	if out, err := exec.Command(bin, "bridge", "probe", "--port", link, "--keys", "16").CombinedOutput(); err == nil || !strings.Contains(string(out), "keys_per_seat") {
+		t.Errorf("probe --keys 16 of a 17-key bridge: %v\n%s", err, out)
 	}
 
 	// lights

@@ -55,6 +55,10 @@ type Config struct {
 	// report as many. 0: take the bridge's count (Open must then wait for
 	// the bridge).
 	Seats int
+	// KeysPerSeat is how many keys each seat panel has, 1…17; the bridge
+	// must report as many (17: every key, BOOM included; a panel of two
+	// 74HC165s has 16). 0: any.
+	KeysPerSeat int
 	// Software is the host's name and version in HostHello, printable
 	// ASCII, at most protocol.MaxSoftwareLen bytes. Empty: "wolftable".
 	Software string
@@ -120,6 +124,9 @@ func (c Config) withDefaults() (Config, error) {
 	if c.Seats != 0 && (c.Seats < protocol.MinSeats || c.Seats > protocol.MaxSeats) {
 		return c, &ConfigError{"Seats", fmt.Sprintf("%d out of range %d…%d", c.Seats, protocol.MinSeats, protocol.MaxSeats)}
 	}
+	if c.KeysPerSeat < 0 || c.KeysPerSeat > protocol.NumSeatKeys {
+		return c, &ConfigError{"KeysPerSeat", fmt.Sprintf("%d out of range 1…%d (0: any)", c.KeysPerSeat, protocol.NumSeatKeys)}
+	}
 	if c.Seats == 0 && c.WaitLink < 0 {
 		return c, &ConfigError{"Seats", "required when Open does not wait for the bridge"}
 	}
@@ -150,11 +157,12 @@ func (c Config) withDefaults() (Config, error) {
 // options are left for the caller.
 func ConfigFromHW(c *hw.Config) Config {
 	cfg := Config{
-		Port:       c.Serial.Port,
-		Baud:       c.Serial.Baud,
-		Seats:      c.Seats,
-		Brightness: c.Brightness,
-		Pedal:      c.Pedal.Timing,
+		Port:        c.Serial.Port,
+		Baud:        c.Serial.Baud,
+		Seats:       c.Seats,
+		KeysPerSeat: c.Serial.KeysPerSeat,
+		Brightness:  c.Brightness,
+		Pedal:       c.Pedal.Timing,
 	}
 	if c.Serial.VID != 0 {
 		cfg.VID = fmt.Sprintf("%04X", c.Serial.VID)

@@ -32,6 +32,8 @@ func TestConfigErrors(t *testing.T) {
 		{Config{WaitLink: -1}, "Seats"},
 		{Config{Software: strings.Repeat("x", 33)}, "Software"},
 		{Config{Software: "tab\there"}, "Software"},
+		{Config{KeysPerSeat: 18}, "KeysPerSeat"},
+		{Config{KeysPerSeat: -1}, "KeysPerSeat"},
 	} {
 		_, err := tc.cfg.withDefaults()
 		var ce *ConfigError
@@ -83,7 +85,7 @@ func TestConfigFromHW(t *testing.T) {
 	c.Seats, c.Mode, c.Brightness = 14, hw.ModeSerial, 80
 	c.Serial.Port = "/dev/wolftable-bridge"
 	got := ConfigFromHW(c)
-	want := Config{Port: "/dev/wolftable-bridge", VID: "2E8A", PID: "000A", Baud: 115200, Seats: 14, Brightness: 80, Pedal: hw.DefaultPedalTiming()}
+	want := Config{Port: "/dev/wolftable-bridge", VID: "2E8A", PID: "000A", Baud: 115200, Seats: 14, KeysPerSeat: 17, Brightness: 80, Pedal: hw.DefaultPedalTiming()}
 	if got != want {
 		t.Errorf("ConfigFromHW = %+v, want %+v", got, want)
 	}

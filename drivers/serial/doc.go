@@ -13,17 +13,27 @@
 //
 // On opening, the host flushes what the bridge wrote while nobody listened,
 // writes one 0x00 (so that its first frame is not glued to line noise) and
-// sends HostHello until the bridge answers Hello. The Hello must speak this
-// host's protocol version and report as many seats as Config.Seats; a
-// mismatch is a *HandshakeError naming both sides.
+// sends HostHello until the bridge answers Hello: a version 1 HostHello and
+// a version 2 one together, so that a bridge of either protocol version
+// answers (a version 2 bridge reports why it last started in its Stats:
+// Info.LastReset; the driver logs a watchdog reset). The Hello must report
+// as many seats as Config.Seats and as many keys per seat as
+// Config.KeysPerSeat; a mismatch is a *HandshakeError telling the
+// technician, in Chinese and in English, what to change.
+//
+// The host never sends the bridge more than protocol.HostPaceBytes in any
+// protocol.HostPaceMicros (Pacer): the Pico's USB receive buffer holds 128
+// bytes and drops the rest.
 //
 // # Keys and the pedal
 //
 // Each KeyEvent is acked by its seq, and delivered once: a retransmission
 // (same seat, key, edge, press counter and bridge timestamp) is acked again
 // and dropped. The bridge's timestamps are mapped to host time with its
-// uptime (a Stats exchange every ClockSyncInterval), so a press made while
-// the link was down arrives late but dated when it happened. Seat 0 is the
+// uptime (a Stats exchange at the start of each session and every
+// ClockSyncInterval), so a press made while the link was down arrives late
+// but dated when it happened: key events that come before the session's
+// first Stats wait for it. Seat 0 is the
 // judge's pedal: its edges go through an hw.PedalClassifier and come out as
 // hw.EventPedal (short, long, double); Config.RawPedal also delivers the
 // edges themselves, for diagnostics.

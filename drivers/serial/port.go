@@ -63,6 +63,7 @@ type conn struct {
 	closeOnce              sync.Once
 
 	txDropped uint64 // frames the full write queue refused; read by the session loop only
+	pace      Pacer  // the writer's
 }
 
 // openPort opens path at baud and readies it for a session: the bridge's
@@ -134,7 +135,7 @@ func (c *conn) write() {
 		case <-c.done:
 			return
 		case b := <-c.tx:
-			if _, err := c.port.Write(b); err != nil {
+			if _, err := c.pace.Write(c.port, b); err != nil {
 				select {
 				case c.txErr <- err:
 				default:
@@ -157,12 +158,23 @@ func (c *conn) raw(b []byte) bool {
 	}
 }
 
-// send queues m with the next seq and returns the seq.
+// send queues m, in protocol version 1 (which every bridge reads), with the
+// next seq and returns the seq.
 func (c *conn) send(m protocol.Message) uint8 {
 	seq := c.seq
 	c.seq++
 	c.raw(protocol.Encode(m, seq))
 	return seq
+}
+
+// sendHostHellos queues a version 1 HostHello and then a version 2 one, in
+// one write: a version 1 bridge answers the first, a version 2 bridge both,
+// speaking version 2 from the second on.
+func (c *conn) sendHostHellos(v1, v2 *protocol.HostHello) {
+	b := protocol.Encode(v1, c.seq)
+	b = protocol.AppendFrameVersion(b, v2, c.seq+1, protocol.Version2)
+	c.seq += 2
+	c.raw(b)
 }
 
 // close closes the port and waits for the reader; a writer stuck in a write

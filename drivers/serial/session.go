@@ -40,7 +40,7 @@ func (t *Table) run(ctx context.Context, first chan<- error) {
 		if err == nil {
 			dec.Reset()
 			var hs handshakeResult
-			hs, err = handshake(ctx, c, &dec, t.Seats(), t.cfg.Software, HandshakeTimeout)
+			hs, err = handshake(ctx, c, &dec, t.wanted(), HandshakeTimeout)
 			if err == nil {
 				decide(nil)
 				t.linkUp(hs.info)
@@ -48,6 +48,7 @@ func (t *Table) run(ctx context.Context, first chan<- error) {
 				q.session(hs.seq)
 				q.out = s.deliver
 				reason := s.run(ctx, hs.rest)
+				s.clockReady() // key events still held for the clock go as they are
 				q.flush()
 				c.close()
 				t.updateStats(&dec, c, &q)
@@ -105,18 +106,34 @@ type handshakeResult struct {
 	rest []byte
 }
 
+// wanted is what the host's configuration expects of the bridge: 0 takes
+// any.
+type wanted struct {
+	seats, keys int
+	software    string
+}
+
+func (t *Table) wanted() wanted {
+	return wanted{seats: t.Seats(), keys: t.cfg.KeysPerSeat, software: t.cfg.Software}
+}
+
 // handshake sends HostHello until the bridge answers Hello, and checks the
-// Hello against the table: seats 0 takes any count.
-func handshake(ctx context.Context, c *conn, dec *protocol.Decoder, seats int, software string, timeout time.Duration) (handshakeResult, error) {
-	hh := &protocol.HostHello{Protocol: protocol.ProtocolVersion, Seats: uint8(seats), Software: software}
-	if seats == 0 {
+// Hello against the table. It sends a version 1 HostHello and a version 2
+// one together: a bridge of either version answers (protocol/doc.go,
+// "Version rules").
+func handshake(ctx context.Context, c *conn, dec *protocol.Decoder, w wanted, timeout time.Duration) (handshakeResult, error) {
+	seats := uint8(w.seats)
+	if w.seats == 0 {
 		// The protocol wants a seat count; the bridge only reports its own.
-		hh.Seats = protocol.MaxSeats
+		seats = protocol.MaxSeats
 	}
+	hh1 := &protocol.HostHello{Protocol: protocol.ProtocolVersion, Seats: seats, Software: w.software}
+	hh2 := &protocol.HostHello{Protocol: protocol.Version2, Seats: seats, Software: w.software}
 	noHello := func() error {
 		if st := dec.Stats(); st.ForeignFrames > 0 {
-			return &HandshakeError{c.path, fmt.Sprintf("the bridge speaks protocol version %d, this host version %d: update the %s",
-				st.ForeignVersion, protocol.ProtocolVersion, olderSide(st.ForeignVersion))}
+			return &HandshakeError{c.path, fmt.Sprintf("橋接器用第 %d 版協定，本機只會第 %d 到 %d 版：請更新%s (the bridge speaks protocol version %d, this host versions %d to %d: update the %s)",
+				st.ForeignVersion, protocol.ProtocolVersion, protocol.LatestVersion, olderSideZh(st.ForeignVersion),
+				st.ForeignVersion, protocol.ProtocolVersion, protocol.LatestVersion, olderSide(st.ForeignVersion))}
 		}
 		return fmt.Errorf("serial: no Hello from %s within %v", c.path, timeout.Round(time.Millisecond))
 	}
@@ -124,7 +141,7 @@ func handshake(ctx context.Context, c *conn, dec *protocol.Decoder, seats int, s
 	defer deadline.Stop()
 	retry := time.NewTicker(helloRetry)
 	defer retry.Stop()
-	c.send(hh)
+	c.sendHostHellos(hh1, hh2)
 	for {
 		select {
 		case <-ctx.Done():
@@ -135,41 +152,63 @@ func handshake(ctx context.Context, c *conn, dec *protocol.Decoder, seats int, s
 		case err := <-c.txErr:
 			return handshakeResult{}, fmt.Errorf("serial: write %s: %w", c.path, err)
 		case <-retry.C:
-			c.send(hh)
+			c.sendHostHellos(hh1, hh2)
 		case <-deadline.C:
 			return handshakeResult{}, noHello()
 		case r := <-c.rx:
 			if r.err != nil {
 				return handshakeResult{}, fmt.Errorf("serial: read %s: %w", c.path, r.err)
 			}
-			for p := r.data; len(p) > 0; {
-				n, f, err := dec.Feed(p)
-				p = p[n:]
-				if err != nil || f.Type == 0 {
-					continue
-				}
-				switch f.Type {
-				case protocol.TypeHello:
-					var h protocol.Hello
-					if h.UnmarshalBody(f.Body) != nil {
-						continue
-					}
-					info := Info{Port: c.path, Firmware: h.Firmware, Protocol: int(h.Protocol), Seats: int(h.Seats),
-						KeysPerSeat: int(h.KeysPerSeat), Caps: h.Caps}
-					if seats != 0 && info.Seats != seats {
-						return handshakeResult{info: info}, &HandshakeError{c.path, fmt.Sprintf("the bridge has %d seats, the table %d", info.Seats, seats)}
-					}
-					return handshakeResult{info: info, seq: f.Seq, rest: p}, nil
-				case protocol.TypePing:
-					var p protocol.Ping
-					if p.UnmarshalBody(f.Body) == nil {
-						c.send(&protocol.Pong{Nonce: p.Nonce})
-					}
-				}
-				// Anything else waits: unacked KeyEvents come again.
+			if hs, ok, err := helloIn(c, dec, r.data, w); ok {
+				return hs, err
 			}
 		}
 	}
+}
+
+// helloIn looks for the Hello in bytes the handshake read, answering the
+// bridge's Pings on the way; ok reports that it found one.
+func helloIn(c *conn, dec *protocol.Decoder, p []byte, w wanted) (hs handshakeResult, ok bool, err error) {
+	for len(p) > 0 {
+		n, f, err := dec.Feed(p)
+		p = p[n:]
+		if err != nil || f.Type == 0 {
+			continue
+		}
+		m, err := f.Message()
+		if err != nil {
+			continue
+		}
+		switch m := m.(type) {
+		case *protocol.Hello:
+			info := Info{Port: c.path, Firmware: m.Firmware, Protocol: int(m.Protocol), Seats: int(m.Seats),
+				KeysPerSeat: int(m.KeysPerSeat), Caps: m.Caps}
+			return handshakeResult{info: info, seq: f.Seq, rest: p}, true, checkHello(c.path, info, w)
+		case *protocol.Ping:
+			c.send(&protocol.Pong{Nonce: m.Nonce})
+		}
+		// Anything else waits: unacked KeyEvents come again.
+	}
+	return handshakeResult{}, false, nil
+}
+
+// checkHello checks the bridge against what the host's configuration
+// expects; the reason is for the venue's technician, in Chinese, then in
+// English.
+func checkHello(port string, info Info, w wanted) error {
+	if w.seats != 0 && info.Seats != w.seats {
+		return &HandshakeError{port, fmt.Sprintf("橋接器有 %d 個座位，本桌設定 %d 個：用 make firmware SEATS=%d 重新燒錄橋接器，或改設定檔的 [table] seats (the bridge has %d seats, the table %d)",
+			info.Seats, w.seats, w.seats, info.Seats, w.seats)}
+	}
+	if w.keys != 0 && info.KeysPerSeat != w.keys {
+		fix := fmt.Sprintf("燒錄與面板相符的韌體，或把設定檔的 [serial] keys_per_seat 改成 %d", info.KeysPerSeat)
+		if info.KeysPerSeat == protocol.NumSeatKeys-1 && w.keys == protocol.NumSeatKeys {
+			fix = "這是兩顆 74HC165 的面板，沒有自爆鍵：每座接上第三顆 74HC165 並用 make firmware REGISTERS=3 重新燒錄，或確定不用自爆鍵時把設定檔的 [serial] keys_per_seat 改成 16"
+		}
+		return &HandshakeError{port, fmt.Sprintf("橋接器的座位面板每座有 %d 個鍵，設定要 %d 個：%s (the bridge has %d keys per seat, the config wants %d)",
+			info.KeysPerSeat, w.keys, fix, info.KeysPerSeat, w.keys)}
+	}
+	return nil
 }
 
 func olderSide(foreign uint8) string {
@@ -177,6 +216,13 @@ func olderSide(foreign uint8) string {
 		return "bridge firmware"
 	}
 	return "host software"
+}
+
+func olderSideZh(foreign uint8) string {
+	if foreign < protocol.ProtocolVersion {
+		return "橋接器韌體"
+	}
+	return "本機軟體"
 }
 
 // session is one connection after the handshake.
@@ -188,6 +234,10 @@ type session struct {
 	info Info
 
 	clock     bridgeClock
+	clockSet  bool       // a Stats has come this session: the bridge's timestamps map to host time
+	early     []earlyKey // key events that came before it, held (M4)
+	started   time.Time
+	askedAt   time.Time // the last StatsRequest
 	pedal     hw.PedalClassifier
 	lastHeard time.Time // when the last valid frame arrived
 	drained   time.Time // everything the bridge wrote before this has been read
@@ -200,13 +250,27 @@ type session struct {
 	lightsSentAt time.Time
 }
 
+// earlyKey is a KeyEvent that came before the session's first Stats: its
+// timestamp cannot be read yet.
+type earlyKey struct {
+	ev   protocol.KeyEvent
+	seq  uint8
+	recv time.Time
+}
+
+// Waiting for the session's first Stats (see keyEvent).
+const (
+	statsRetry = 200 * time.Millisecond // ask again this often until one comes
+	clockWait  = time.Second            // then give up: key events held are dated when they came
+)
+
 // run runs the session until the line fails, the bridge falls silent or ctx
 // is done, and returns why it ended.
 func (s *session) run(ctx context.Context, rest []byte) string {
 	t := s.t
 	s.pedal.T = t.cfg.Pedal
 	now := time.Now()
-	s.lastHeard, s.drained, s.nextPing, s.nextSync = now, now, now, now
+	s.lastHeard, s.drained, s.nextPing, s.nextSync, s.started = now, now, now, now, now
 	// A replugged bridge has rebooted dark: the last lights go again.
 	t.mu.Lock()
 	t.ackedGen = 0
@@ -254,16 +318,21 @@ func (s *session) housekeep(now time.Time) {
 		s.c.send(&protocol.Ping{Nonce: s.nonce})
 		s.nextPing = now.Add(HeartbeatInterval)
 	}
-	if !now.Before(s.nextSync) {
+	if !now.Before(s.nextSync) || (!s.clockSet && now.Sub(s.askedAt) >= statsRetry) {
 		s.c.send(&protocol.StatsRequest{})
+		s.askedAt = now
 		s.nextSync = now.Add(ClockSyncInterval)
+	}
+	if !s.clockSet && now.Sub(s.started) >= clockWait {
+		s.t.log.Warn("the bridge did not answer StatsRequest: key events are dated when they came", "held", len(s.early))
+		s.clockReady()
 	}
 	s.sendLights(now)
 	s.q.release(now)
 	// A short press is only known to be short once no second press can still
 	// come: judged as of what has been read off the line, and not while the
-	// sequencer waits for a lost frame.
-	if s.q.settled(now) {
+	// sequencer waits for a lost frame or a key event waits for the clock.
+	if s.q.settled(now) && len(s.early) == 0 {
 		if p, ok := s.pedal.Poll(s.drained); ok {
 			s.t.emit(hw.Event{Kind: hw.EventPedal, Pedal: p, At: s.drained})
 		}
@@ -304,7 +373,13 @@ func (s *session) receive(p []byte, now time.Time) {
 		switch m := m.(type) {
 		case *protocol.KeyEvent:
 			s.c.send(&protocol.Ack{Seq: f.Seq}) // again, if the first ack was lost
+			if !s.clockSet {
+				s.early = append(s.early, earlyKey{*m, f.Seq, now})
+				continue
+			}
 			s.keyEvent(m, f.Seq, now)
+		case *protocol.Hello:
+			s.hello(m)
 		case *protocol.Ack:
 			if s.lightsGen != 0 && m.Seq == s.lightsSeq {
 				s.t.mu.Lock()
@@ -319,17 +394,60 @@ func (s *session) receive(p []byte, now time.Time) {
 		case *protocol.Ping:
 			s.c.send(&protocol.Pong{Nonce: m.Nonce})
 		case *protocol.Stats:
-			s.clock.sample(now, m.UptimeMillis)
-			s.t.mu.Lock()
-			s.t.stats.Bridge = *m
-			s.t.mu.Unlock()
+			s.stats(m, now)
 		}
 	}
 	s.t.updateStats(s.dec, s.c, s.q)
 }
 
-// keyEvent takes a KeyEvent from the bridge, sent with seq, to the
-// sequencer.
+// stats takes the bridge's Stats: its uptime sets the clock, and the first
+// of a session lets out the key events that came before it.
+func (s *session) stats(m *protocol.Stats, now time.Time) {
+	s.clock.sample(now, m.UptimeMillis)
+	t := s.t
+	t.mu.Lock()
+	t.stats.Bridge = *m
+	t.mu.Unlock()
+	if s.clockSet {
+		return
+	}
+	t.mu.Lock()
+	t.info.LastReset = m.ResetReason
+	t.mu.Unlock()
+	if m.ResetReason == protocol.ResetWatchdog {
+		t.log.Warn("the bridge restarted on its watchdog: its main loop had stalled", "uptime", time.Duration(m.UptimeMillis)*time.Millisecond)
+	}
+	s.clockReady()
+}
+
+// clockReady lets out the key events held for the clock, dated by it (or,
+// without a Stats, when they came).
+func (s *session) clockReady() {
+	s.clockSet = true
+	for _, k := range s.early {
+		s.keyEvent(&k.ev, k.seq, k.recv)
+	}
+	s.early = nil
+}
+
+// hello takes a Hello in the session: the version 2 bridge's answer to the
+// second HostHello, after the first's.
+func (s *session) hello(m *protocol.Hello) {
+	if int(m.Protocol) <= s.info.Protocol {
+		return
+	}
+	s.info.Protocol = int(m.Protocol)
+	s.t.mu.Lock()
+	s.t.info.Protocol = s.info.Protocol
+	s.t.mu.Unlock()
+}
+
+// keyEvent takes a KeyEvent from the bridge, sent with seq and received at
+// now, to the sequencer. Its timestamp is the bridge's clock, mapped to
+// host time by the Stats of this session: a key pressed while the host was
+// away comes with the retransmissions after the Hello, before the first
+// Stats of the session can map it, so receive holds key events until then
+// (M4).
 func (s *session) keyEvent(ev *protocol.KeyEvent, seq uint8, now time.Time) {
 	t := s.t
 	if int(ev.Seat) > s.info.Seats || (ev.Seat != 0 && int(ev.Key) >= len(hwKeys)) {

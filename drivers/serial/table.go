@@ -13,14 +13,20 @@ import (
 	"wolftable/hw"
 )
 
-// Info is what a bridge says about itself in its Hello.
+// Info is what a bridge says about itself in its Hello, and in its first
+// Stats.
 type Info struct {
 	Port        string           // where it was found
 	Firmware    protocol.Version // its firmware version
-	Protocol    int              // its protocol version
+	Protocol    int              // the newest protocol version it answered in: 1, or 2
 	Seats       int              // seats on its chain
 	KeysPerSeat int              // keys wired on each seat panel
 	Caps        protocol.Capabilities
+
+	// LastReset is why the bridge last started (protocol version 2's
+	// Stats): ResetUnknown until its first Stats, or from a version 1
+	// bridge.
+	LastReset protocol.ResetReason
 }
 
 // Capabilities returns the names of the bridge's optional hardware:

@@ -11,18 +11,41 @@ const (
 	OutLen            = 1024      // bytes of frames buffered between two Ticks (or waiting for the port, with Poll)
 )
 
-// The USB side of Poll. TinyGo's USB CDC transmit buffer holds 512 bytes
-// (eight 64-byte packets) plus the packet on the wire; a Write that does not
-// fit spins until the host reads (TinyGo 0.41 and later) or overwrites queued
-// data (0.33), and the firmware cannot ask how full it is. So Poll never
+// The USB side of Poll, for TinyGo 0.39's USB CDC on the RP2040 (see
+// docs/wiring.md). Its transmit ring holds eight 64-byte packets besides the
+// one on the wire; Write never blocks and never fails: it drops what it is
+// given while the host's DTR is down, drops a write into a full ring, and
+// overwrites queued packets with one that overflows it (later TinyGo spins
+// instead), and the firmware cannot ask how full the ring is. So Poll never
 // lets more than TxWindow bytes be written and not yet known to be read by
 // the host: it knows a byte was read when the host answers, with a Pong, a
-// Ping written after it. Even with a whole window left behind by a host that
-// closed the port, a second window after it reopens fits the buffer.
+// Ping written after it.
+//
+// Each session starts with a new window: when the port opens (DTR rises),
+// or, with no DTR edge (after a USB bus reset the Pico sees none), at the
+// first HostHello after a host silence. What an earlier session left unread
+// is at most a window, and usually nothing: Linux's cdc-acm keeps reading
+// the endpoint while the port is open, whether the program reads or not,
+// and drops DTR before it stops reading at close, after which TinyGo drops
+// writes. A session whose host never answers a Ping (a probe, which closes
+// once it has the Hello) therefore costs the next one nothing: the bridge
+// answers every session's HostHello. (Only a host whose USB stopped
+// collecting packets and that reopened the port twice without reading in
+// between could fill the ring; TinyGo 0.39 then drops or garbles output
+// until the host reads again, which the frames' CRC and the retransmissions
+// repair.)
+//
+// A write never ends on a full 64-byte packet into an idle ring: Linux reads
+// the CDC endpoint 128 bytes at a time and TinyGo sends no zero-length
+// packet, so such a packet would wait in the host's buffer for the next one
+// (up to a heartbeat). TinyGo's receive ring holds 128 bytes and drops what
+// does not fit (there is no flow control): the firmware's loop drains it
+// every turn and again after writing the LEDs (Receive), and a host paces
+// what it sends (protocol.HostPaceBytes).
 const (
 	TxWindow        = 192          // bytes written and not yet known read, at most
-	TxPerPoll       = 64           // bytes written per Poll, at most: one full-speed USB packet
-	RxPerPoll       = 256          // bytes read per Poll, at most: TinyGo's receive buffer holds 128
+	TxPerPoll       = 63           // bytes written per Poll, at most: less than one full-speed USB packet
+	RxPerPoll       = 256          // bytes read per Poll or Receive, at most: TinyGo's receive ring holds 128
 	CreditPingBytes = TxWindow / 4 // a Ping after this many bytes, so the host's Pongs keep the window open
 	pingMarks       = 32           // recent Pings whose Pong opens the window: more than fit in the window and OutLen
 )
@@ -41,6 +64,16 @@ type Config struct {
 	Firmware    protocol.Version // reported in Hello
 	Scan        ScanConfig       // the seat panels and the pedal
 	PrivateLEDs bool             // each seat has a private indicator pixel after its number light
+
+	// LightsFromLastSeat: the WS2812 chain starts at the last seat's
+	// pixel(s), not seat 1's (a board wired from the other end, as
+	// ScanConfig.ChainFromLastSeat is for the keys).
+	LightsFromLastSeat bool
+
+	// ResetReason is why the board last started, reported in Stats to a
+	// host that speaks protocol version 2 (cmd/pico reads it from the
+	// RP2040's reset registers: ResetReasonOf).
+	ResetReason protocol.ResetReason
 }
 
 // inFlight is a KeyEvent sent and not yet acked.
@@ -59,7 +92,8 @@ type inFlight struct {
 //
 // What it does:
 //   - answers HostHello with Hello, Ping with Pong, StatsRequest with Stats,
-//     SelfTestDumpKeys with SelfTestKeys;
+//     SelfTestDumpKeys with SelfTestKeys, in the protocol version of the
+//     session's HostHello (1 or 2; with 2, Stats carries Config.ResetReason);
 //   - acks Lights and SelfTestSetLED and shows them (see Lights);
 //   - sends a Ping every HeartbeatMicros, and counts the host silent when no
 //     valid frame has come from it for HostSilenceMicros;
@@ -91,8 +125,7 @@ type Bridge struct {
 	dtr       bool // the port was open at the last Poll
 	rx        [RxPerPoll]byte
 	written   uint32 // bytes handed to the port since boot, wrapping
-	confirmed uint32 // of those, bytes the host has read for sure
-	proof     bool   // the host has proved reading since the window was last reset
+	confirmed uint32 // of those, bytes the host has read for sure (or left behind in an earlier session)
 	pings     [pingMarks]struct {
 		nonce uint32
 		end   uint32 // stream position just after the Ping
@@ -104,6 +137,8 @@ type Bridge struct {
 	nPending  int
 	nextPing  uint64
 	pingNonce uint32
+
+	version uint8 // the session's protocol version: its HostHello's; 1 until one comes
 
 	now       uint64
 	heard     bool // a valid frame from the host since the last Tick
@@ -141,8 +176,9 @@ func NewBridge(cfg Config, chain ShiftChain) (*Bridge, error) {
 		scan:   scan,
 		lights: NewLights(cfg.Scan.Seats, cfg.PrivateLEDs),
 	}
+	b.lights.fromLast = cfg.LightsFromLastSeat
 	b.out = b.outBuf[:0]
-	b.proof = true
+	b.version = protocol.ProtocolVersion
 	var caps protocol.Capabilities
 	if cfg.PrivateLEDs {
 		caps |= protocol.CapPrivateLED
@@ -178,6 +214,15 @@ func (b *Bridge) handle(f protocol.Frame) {
 	// The Decoder has checked every body, so UnmarshalBody cannot fail here.
 	switch f.Type {
 	case protocol.TypeHostHello:
+		if b.polled && b.HostSilent() {
+			// A new session without a DTR edge (a USB bus reset, the
+			// host rebooted with the Pico powered): a new window.
+			b.newWindow()
+		}
+		// The session speaks the HostHello's version: a version 1 host
+		// gets version 1 frames only (Stats without the reset reason).
+		b.version = f.Version
+		b.msg.hello.Protocol = f.Version
 		b.msg.hello.Caps &^= protocol.CapChainFault
 		if b.scan.Fault().Any() {
 			b.msg.hello.Caps |= protocol.CapChainFault
@@ -248,35 +293,19 @@ func (b *Bridge) Tick(now uint64) []byte {
 }
 
 // Poll is one turn of the firmware's main loop at now, in µs since boot: it
-// takes at most RxPerPoll bytes from port, scans the keys, and hands port at
-// most TxPerPoll bytes of what there is to send, never more than TxWindow
-// ahead of what the host is known to have read. It never waits for the
-// host. It sends only while the port is open (DTR) and the host is talking
-// (see HostSilent); meanwhile key events wait in the queue (QueueLen, then
-// counted as overflows), and what was queued for a port that closed is
-// dropped (unacked key events are sent again).
+// takes at most RxPerPoll bytes from port (see Receive), scans the keys, and
+// hands port at most TxPerPoll bytes of what there is to send, never more
+// than TxWindow ahead of what the host is known to have read. It never
+// waits for the host. It sends only while the port is open (DTR) and the
+// host is talking (see HostSilent); meanwhile key events wait in the queue
+// (QueueLen, then counted as overflows), and what was queued for a port
+// that closed is dropped (unacked key events are sent again).
 func (b *Bridge) Poll(port Port, now uint64) {
-	b.polled = true
-	n := 0
-	for n < len(b.rx) && port.Buffered() > 0 {
-		c, err := port.ReadByte()
-		if err != nil {
-			break
-		}
-		b.rx[n] = c
-		n++
-	}
-	b.HandleBytes(b.rx[:n])
+	b.Receive(port)
 	dtr := port.DTR()
 	switch {
 	case dtr && !b.dtr:
-		// Opened again: what the last session left unread stays in the USB
-		// buffer (a window at most), and the new session gets a window of
-		// its own, unless the last one never proved the host reads.
-		if b.proof {
-			b.confirmed = b.written
-			b.proof = false
-		}
+		b.newWindow() // opened again: a new session
 	case !dtr && b.dtr:
 		b.dropOutput()
 	}
@@ -297,6 +326,29 @@ func (b *Bridge) Poll(port Port, now uint64) {
 	b.out = b.outBuf[:copy(b.outBuf[:], b.out[k:])]
 }
 
+// Receive takes at most RxPerPoll bytes from port and handles them, as Poll
+// does first; the replies go out with the next Poll. The firmware calls it
+// between two Polls when its loop turn was long (after writing the LEDs),
+// so that TinyGo's 128-byte receive ring, which drops what does not fit, is
+// drained often enough.
+func (b *Bridge) Receive(port Port) {
+	b.polled = true
+	n := 0
+	for n < len(b.rx) && port.Buffered() > 0 {
+		c, err := port.ReadByte()
+		if err != nil {
+			break
+		}
+		b.rx[n] = c
+		n++
+	}
+	b.HandleBytes(b.rx[:n])
+}
+
+// newWindow starts a session's send window: what earlier sessions wrote and
+// the host did not confirm is not waited for.
+func (b *Bridge) newWindow() { b.confirmed = b.written }
+
 // dropOutput forgets what is queued for the port, and the Pings in it.
 func (b *Bridge) dropOutput() {
 	b.out = b.outBuf[:0]
@@ -316,7 +368,6 @@ func (b *Bridge) ponged(nonce uint32) {
 		}
 		if ahead := p.end - b.confirmed; ahead != 0 && ahead < 1<<31 && b.written-p.end < 1<<31 {
 			b.confirmed = p.end
-			b.proof = true
 		}
 		return
 	}
@@ -418,7 +469,7 @@ func (b *Bridge) send(m protocol.Message, seq uint8) {
 		// to it (the protocol lets a sender send 0x00 at any time)
 		b.out = append(b.out, 0)
 	}
-	b.out = protocol.AppendFrame(b.out, m, seq)
+	b.out = protocol.AppendFrameVersion(b.out, m, seq, b.version)
 	// With Poll, a Ping at least every CreditPingBytes of the stream: then
 	// any TxWindow bytes written hold a whole Ping, whose Pong opens the
 	// window again.
@@ -455,5 +506,6 @@ func (b *Bridge) Stats() protocol.Stats {
 		Overruns:       d.Overruns,
 		QueueOverflows: b.scan.Overflows() + b.outDrops,
 		UptimeMillis:   uint32(b.now / 1000),
+		ResetReason:    b.cfg.ResetReason,
 	}
 }

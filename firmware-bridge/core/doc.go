@@ -24,7 +24,10 @@
 // Debounce: a contact's new level must hold for DebounceMicros (5 ms) before
 // the edge is reported, timed from the last scan that saw it change, so a
 // contact that chatters for a few milliseconds and settles is one press,
-// whatever the scan rate. The caller scans at 1 kHz.
+// whatever the scan rate. The edge is dated at the first scan that saw the
+// contact leave its old level, not when the debounce ended: a key that
+// bounced for 3 ms is not reported 3 ms later than one that did not, so the
+// host can tell who pressed first. The caller scans at 1 kHz.
 //
 // Each (seat, key) counts its presses from 1, wrapping at 65535; the up edge
 // repeats its press's number. Events wait in an EventQueue of QueueLen (64);
@@ -52,7 +55,10 @@
 // The firmware's main loop calls Bridge.Poll with its USB port (Port) every
 // millisecond: Poll reads a bounded amount, scans, and writes a bounded
 // amount, never more than TxWindow bytes ahead of what the host's Pongs show
-// it has read, so it never waits for the host (see TxWindow). The emulator,
+// it has read, so it never waits for the host, and every session (a port
+// opened, or a HostHello after a silence) starts with a window of its own,
+// so it never goes mute either (see TxWindow). After writing the LEDs the
+// loop drains the port's receive buffer again (Receive). The emulator,
 // whose pty never blocks, calls HandleBytes and Tick instead.
 //
 // Neither Scanner, Lights nor Bridge allocates after construction, and none

@@ -15,16 +15,19 @@ const (
 // silent, the frame only changes when a new Lights (or a self-test colour)
 // arrives, or with the pulse animation the host asked for.
 //
-// The chain has one pixel per seat, seat 1 first, or with private indicator
-// LEDs two: seat n's number light, then seat n's private indicator. Each
-// pixel is three bytes, green, red, blue, as a WS2812 takes them.
+// The chain has one pixel per seat, seat 1 first (the last seat first on a
+// board wired from the other end: Config.LightsFromLastSeat), or with
+// private indicator LEDs two: seat n's number light, then seat n's private
+// indicator. Each pixel is three bytes, green, red, blue, as a WS2812 takes
+// them.
 type Lights struct {
-	seats   int
-	private bool
-	state   protocol.Lights
-	raw     [protocol.MaxSeats]rawColor
-	now     uint64
-	frame   [2 * 3 * protocol.MaxSeats]byte
+	seats    int
+	private  bool
+	fromLast bool
+	state    protocol.Lights
+	raw      [protocol.MaxSeats]rawColor
+	now      uint64
+	frame    [2 * 3 * protocol.MaxSeats]byte
 }
 
 // rawColor is a self-test colour that overrides a seat's number light.
@@ -61,7 +64,11 @@ func (l *Lights) Tick(now uint64) { l.now = now }
 // slice is valid until the next call to Frame.
 func (l *Lights) Frame() []byte {
 	out := l.frame[:0]
-	for i := 0; i < l.seats; i++ {
+	for n := 0; n < l.seats; n++ {
+		i := n // the seat index of the n-th pixel group along the chain
+		if l.fromLast {
+			i = l.seats - 1 - n
+		}
 		var s protocol.SeatLight
 		if i < int(l.state.Seats) {
 			s = l.state.Seat[i]

@@ -106,9 +106,11 @@ func (c *ScanConfig) validate() error {
 
 // contacts debounces up to 24 contacts.
 type contacts struct {
-	raw    uint32                          // level at the last scan, 1 = closed
-	stable uint32                          // debounced level
-	since  [protocol.MaxBitsPerSeat]uint64 // when each raw bit last changed, µs
+	raw     uint32                          // level at the last scan, 1 = closed
+	stable  uint32                          // debounced level
+	leaving uint32                          // bits whose raw level has left the stable one since it last settled
+	since   [protocol.MaxBitsPerSeat]uint64 // when each raw bit last changed, µs
+	first   [protocol.MaxBitsPerSeat]uint64 // when each leaving bit first changed: the edge's time
 }
 
 // Scanner reads the seat panels through a ShiftChain, debounces every key
@@ -234,16 +236,31 @@ func (s *Scanner) Fault() ChainFault {
 	return ChainFault{Stuck: s.stuck, Open: s.open, StartStuck: s.startStuck, StartOpen: s.startOpen}
 }
 
-// update debounces one seat's contacts (seat 0: the pedal, on bit 0).
+// update debounces one seat's contacts (seat 0: the pedal, on bit 0). An
+// edge is reported once the new level has held for DebounceMicros, and
+// dated when the raw level first left the old one: a contact that bounces
+// is dated at its first bounce, so that of two keys pressed together the
+// first is the first, however long either bounced.
 func (s *Scanner) update(c *contacts, bits, mask uint32, seat uint8, now uint64) {
 	for i, changed := 0, bits^c.raw; changed != 0; i, changed = i+1, changed>>1 {
-		if changed&1 != 0 {
-			c.since[i] = now
+		if changed&1 == 0 {
+			continue
+		}
+		c.since[i] = now
+		if c.leaving&(1<<i) == 0 {
+			c.leaving |= 1 << i
+			c.first[i] = now
 		}
 	}
 	c.raw = bits
-	for i, pending := 0, (c.raw^c.stable)&mask; pending != 0; i, pending = i+1, pending>>1 {
+	for i, pending := 0, c.leaving; pending != 0; i, pending = i+1, pending>>1 {
 		if pending&1 == 0 || now-c.since[i] < DebounceMicros {
+			continue
+		}
+		// The raw level has held for DebounceMicros: at the stable level
+		// (a glitch, no edge) or at the other one (an edge).
+		c.leaving &^= 1 << i
+		if (c.raw^c.stable)&(1<<i) == 0 || mask&(1<<i) == 0 {
 			continue
 		}
 		c.stable ^= 1 << i
@@ -251,18 +268,18 @@ func (s *Scanner) update(c *contacts, bits, mask uint32, seat uint8, now uint64)
 		if seat != 0 {
 			key = s.keyOf[i]
 		}
-		s.emit(seat, key, c.stable&(1<<i) != 0, now)
+		s.emit(seat, key, c.stable&(1<<i) != 0, c.first[i])
 	}
 }
 
-func (s *Scanner) emit(seat uint8, key protocol.Key, down bool, now uint64) {
+func (s *Scanner) emit(seat uint8, key protocol.Key, down bool, at uint64) {
 	n := &s.presses[seat][key]
 	edge := protocol.EdgeUp
 	if down {
 		*n++
 		edge = protocol.EdgeDown
 	}
-	s.queue.Push(protocol.KeyEvent{Seat: seat, Key: key, Edge: edge, Counter: *n, Micros: uint32(now)})
+	s.queue.Push(protocol.KeyEvent{Seat: seat, Key: key, Edge: edge, Counter: *n, Micros: uint32(at)})
 }
 
 // Next removes and returns the oldest queued key event.

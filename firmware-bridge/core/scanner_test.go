@@ -67,7 +67,9 @@ func TestScanPressAndRelease(t *testing.T) {
 	}
 	tick(2) // the 5 ms mark is in here
 	evs := drain(s)
-	want := protocol.KeyEvent{Seat: 7, Key: protocol.KeyOK, Edge: protocol.EdgeDown, Counter: 1, Micros: uint32(pressedAt + core.DebounceMicros)}
+	// Dated when the scan first saw the contact closed, not when the
+	// debounce ended.
+	want := protocol.KeyEvent{Seat: 7, Key: protocol.KeyOK, Edge: protocol.EdgeDown, Counter: 1, Micros: uint32(pressedAt)}
 	if len(evs) != 1 || evs[0] != want {
 		t.Fatalf("events = %+v, want [%+v]", evs, want)
 	}
@@ -128,34 +130,47 @@ func TestScanPressCounters(t *testing.T) {
 }
 
 // TestScanBounce: a contact that changes level 10 times in 3 ms and then
-// settles closed (an 11th change) is one press, reported 5 ms after it settled; the same on
-// release is one release with the same counter. Checked at the real 1 kHz
-// scan rate and at rates that see every bounce.
+// settles closed (an 11th change) is one press, reported once it has held
+// for 5 ms and dated at the first scan that saw it leave the open level;
+// the same on release is one release with the same counter. Checked at the
+// real 1 kHz scan rate and at rates that see every bounce.
 func TestScanBounce(t *testing.T) {
 	for _, step := range []uint64{100, 333, 1000} {
 		s, chain := newScanner(t)
 		const seat, bit = 9, int(protocol.KeyBoom)
 		// level(t) for a contact that bounces in [start, start+3 ms) and
 		// then settles to final.
-		level := func(now, start uint64, final bool) (bool, bool) {
+		level := func(now, start uint64, final bool) bool {
 			if now < start {
-				return !final, false
+				return !final
 			}
 			if d := now - start; d < 3000 {
-				return ((d/300)%2 == 0) == final, true // a change every 300 µs
+				return ((d/300)%2 == 0) == final // a change every 300 µs
 			}
-			return final, false
+			return final
 		}
 		var evs []protocol.KeyEvent
-		var pressSettle, releaseSettle uint64 = 10_000 + 3000, 50_000 + 3000
+		var reportedAt []uint64
+		// the first scan that saw the contact closed, and open again after
+		// the press
+		var firstClosed, firstOpen uint64
 		for now := uint64(0); now < 100_000; now += step {
-			closed, _ := level(now, 10_000, true)
+			closed := level(now, 10_000, true)
 			if now >= 50_000 {
-				closed, _ = level(now, 50_000, false)
+				closed = level(now, 50_000, false)
+			}
+			if closed && firstClosed == 0 {
+				firstClosed = now
+			}
+			if !closed && now >= 50_000 && firstOpen == 0 {
+				firstOpen = now
 			}
 			chain.Set(seat, bit, closed)
 			s.Tick(now)
-			evs = append(evs, drain(s)...)
+			for _, e := range drain(s) {
+				evs = append(evs, e)
+				reportedAt = append(reportedAt, now)
+			}
 		}
 		if len(evs) != 2 {
 			t.Fatalf("step %d µs: events = %+v, want one press and one release", step, evs)
@@ -164,16 +179,52 @@ func TestScanBounce(t *testing.T) {
 		if down.Edge != protocol.EdgeDown || down.Counter != 1 || up.Edge != protocol.EdgeUp || up.Counter != 1 {
 			t.Errorf("step %d µs: events = %+v", step, evs)
 		}
-		// The scanner sees the contact settle at a scan within one step of
-		// the real settling, and reports the edge at the first scan 5 ms
-		// after that.
-		for _, e := range []struct {
-			at, settled uint64
-		}{{uint64(down.Micros), pressSettle}, {uint64(up.Micros), releaseSettle}} {
-			if e.at+step < e.settled+core.DebounceMicros || e.at >= e.settled+core.DebounceMicros+2*step {
-				t.Errorf("step %d µs: edge reported at %d µs, want %d µs after the contact settled at %d, give or take a scan or two", step, e.at, core.DebounceMicros, e.settled)
+		// Dated at the first change the scans saw; reported only once the
+		// contact had settled for 5 ms (it settles 3 ms after its first
+		// change).
+		for i, e := range []struct {
+			name          string
+			at, firstSeen uint64
+		}{{"press", uint64(down.Micros), firstClosed}, {"release", uint64(up.Micros), firstOpen}} {
+			if e.at != e.firstSeen {
+				t.Errorf("step %d µs: %s dated %d µs, want %d µs, the first scan that saw the change", step, e.name, e.at, e.firstSeen)
+			}
+			if settled := e.firstSeen - e.firstSeen%10_000 + 3000; reportedAt[i] < settled+core.DebounceMicros-step {
+				t.Errorf("step %d µs: %s reported at %d µs, before the contact had held for %d µs after settling at %d", step, e.name, reportedAt[i], core.DebounceMicros, settled)
 			}
 		}
+	}
+}
+
+// TestScanFirstPressFirst: two keys pressed 1 ms apart, the first one
+// bouncing for 3 ms and the second not, keep their order in the events'
+// timestamps although the first is reported after the second.
+func TestScanFirstPressFirst(t *testing.T) {
+	s, chain := newScanner(t)
+	bouncy := func(now, start uint64) bool { // closed from start, bouncing for 3 ms
+		if now < start {
+			return false
+		}
+		if d := now - start; d < 3000 {
+			return (d/500)%2 == 0
+		}
+		return true
+	}
+	var evs []protocol.KeyEvent
+	for now := uint64(0); now < 30_000; now += 250 {
+		chain.Set(2, int(protocol.KeyHand), bouncy(now, 10_000))
+		chain.Set(5, int(protocol.KeyHand), now >= 11_000)
+		s.Tick(now)
+		evs = append(evs, drain(s)...)
+	}
+	if len(evs) != 2 {
+		t.Fatalf("events = %+v, want two presses", evs)
+	}
+	if evs[0].Seat != 5 || evs[1].Seat != 2 {
+		t.Fatalf("events = %+v: the clean press should be reported first", evs)
+	}
+	if evs[1].Micros != 10_000 || evs[0].Micros != 11_000 {
+		t.Errorf("seat 2 pressed at 10000 µs dated %d, seat 5 pressed at 11000 µs dated %d", evs[1].Micros, evs[0].Micros)
 	}
 }
 

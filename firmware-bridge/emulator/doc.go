@@ -11,7 +11,10 @@
 //     does for the real bridge.
 //   - The main loop is a goroutine that calls Bridge.Tick every millisecond
 //     with real time and hands it every byte the host writes, until the
-//     context given to Start is cancelled or Close is called.
+//     context given to Start is cancelled or Close is called. With
+//     Config.ManualClock the clock stands still and the loop runs a turn per
+//     millisecond of Advance (the gestures advance it themselves), so that a
+//     test's timings are the firmware's however loaded the machine is.
 //   - The 74HC165 chain and the seat keys are a scriptable seat panel: Press,
 //     Release and Tap close and open a seat key's contact; Pedal steps on the
 //     judge's pedal with a short, long or double press at human timings.

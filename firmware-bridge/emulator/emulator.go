@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -52,6 +51,18 @@ type Config struct {
 
 	Logger *slog.Logger // nil: slog.Default()
 
+	// ManualClock stops the emulator's clock: it moves only when Advance
+	// moves it, the main loop running one turn per TickInterval of it, and
+	// the gestures (Tap, Pedal) advance it themselves. The firmware's
+	// timing then no longer depends on how loaded the machine is: for
+	// tests.
+	ManualClock bool
+
+	// ResetReason is why the emulated board started, as its Stats report
+	// it to a host that speaks protocol version 2; zero: a power-on (the
+	// USB cable).
+	ResetReason protocol.ResetReason
+
 	// OnKeySent, if set, is called from the main loop each time the firmware
 	// writes a KeyEvent frame towards the host, with retransmit set for a
 	// resend, and the time of the write. It must not block.
@@ -83,6 +94,7 @@ type Stats struct {
 	LightsIn          uint64 // Lights frames from the host
 	LightChanges      uint64 // times the LED frame changed on the host's word (not counting the pulse animation)
 	Injected          uint64 // bytes InjectHost queued
+	TxQueued          uint64 // bytes queued towards the host, the firmware's and InjectHost's: BytesOut and TxDropped once written
 	TxDropped         uint64 // bytes dropped because the host did not read them in time or the queue was full
 
 	Bridge protocol.Stats // the firmware's counters, as a Stats message reports them
@@ -112,7 +124,10 @@ type Emulator struct {
 	stats     Stats
 	frameCopy [2 * 3 * protocol.MaxSeats]byte
 
-	bytesOut, txDropped atomic.Uint64
+	bytesOut, txDropped, txQueued atomic.Uint64
+
+	steps   chan chan struct{} // Advance's turns (ManualClock)
+	elapsed atomic.Int64       // ManualClock: ns since Start
 }
 
 // plug is one USB session: a pseudo-terminal and the firmware booted on it.
@@ -170,6 +185,7 @@ func Start(ctx context.Context, cfg Config) (*Emulator, error) {
 		rx:       make(chan rxChunk, 64),
 		panel:    newPanel(cfg.Seats, cfg.BitsPerSeat),
 		changed:  make(chan struct{}),
+		steps:    make(chan chan struct{}),
 	}
 	e.pedal = &pedalPin{e.panel}
 	// Check the configuration once, before making a pseudo-terminal.
@@ -194,6 +210,10 @@ func (e *Emulator) newBridge() (*core.Bridge, error) {
 			ActiveLow:   true,
 		},
 		PrivateLEDs: e.cfg.PrivateLEDs,
+		ResetReason: e.cfg.ResetReason,
+	}
+	if cfg.ResetReason == protocol.ResetUnknown {
+		cfg.ResetReason = protocol.ResetPowerOn
 	}
 	if !e.cfg.NoPedal {
 		cfg.Scan.Pedal, cfg.Scan.PedalActiveLow = e.pedal, true
@@ -216,16 +236,22 @@ func (e *Emulator) Close() error {
 func (e *Emulator) run(ctx context.Context) {
 	defer close(e.loopDone)
 	defer e.shutdown()
-	t := time.NewTicker(TickInterval)
-	defer t.Stop()
+	var ticks <-chan time.Time // none on a manual clock: Advance's steps instead
+	if !e.cfg.ManualClock {
+		t := time.NewTicker(TickInterval)
+		defer t.Stop()
+		ticks = t.C
+	}
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case c := <-e.rx:
 			e.receive(c)
-		case <-t.C:
+		case <-ticks:
 			e.tick()
+		case done := <-e.steps:
+			e.step(done)
 		}
 	}
 }
@@ -276,7 +302,7 @@ func (e *Emulator) tick() {
 		e.mu.Unlock()
 		return
 	}
-	now := time.Now()
+	now := e.now()
 	e.panel.now = uint64(now.Sub(e.epoch) / time.Microsecond)
 	out := p.bridge.Tick(uint64(now.Sub(p.boot) / time.Microsecond))
 	e.stats.Ticks++
@@ -296,8 +322,10 @@ func (e *Emulator) tick() {
 	if len(out) > 0 {
 		select {
 		case p.tx <- txChunk{data: out}:
+			e.txQueued.Add(uint64(len(out)))
 		default:
 			e.txDropped.Add(uint64(len(out)))
+			e.txQueued.Add(uint64(len(out)))
 		}
 	}
 	if e.cfg.OnKeySent != nil {
@@ -399,6 +427,14 @@ func (e *Emulator) unplug() {
 	}
 	p.line.close()
 	p.wg.Wait()
+	for pending := true; pending; { // what never reached the host
+		select {
+		case c := <-p.tx:
+			e.txDropped.Add(uint64(len(c.data)))
+		default:
+			pending = false
+		}
+	}
 	e.log.Info("bridge unplugged", "tty", p.line.tty)
 }
 
@@ -424,7 +460,7 @@ func (e *Emulator) Replug() error {
 	if err != nil {
 		return err
 	}
-	p := &plug{line: l, bridge: b, boot: time.Now(), tx: make(chan txChunk, txQueue), done: make(chan struct{})}
+	p := &plug{line: l, bridge: b, boot: e.now(), tx: make(chan txChunk, txQueue), done: make(chan struct{})}
 	e.mu.Lock()
 	e.gen++
 	p.gen = e.gen
@@ -558,6 +594,7 @@ func (e *Emulator) InjectHost(p []byte) error {
 	}
 	select {
 	case pl.tx <- txChunk{data: bytes.Clone(p), noise: true}:
+		e.txQueued.Add(uint64(len(p)))
 		e.mu.Lock()
 		e.stats.Injected += uint64(len(p))
 		e.mu.Unlock()
@@ -576,6 +613,7 @@ func (e *Emulator) Stats() Stats {
 	s.Hung = e.hung
 	s.BytesOut = e.bytesOut.Load()
 	s.TxDropped = e.txDropped.Load()
+	s.TxQueued = e.txQueued.Load()
 	if e.plug != nil {
 		s.Bridge = e.plug.bridge.Stats()
 		s.HostSilent = e.plug.bridge.HostSilent()
@@ -669,7 +707,7 @@ func (e *Emulator) SetKeyFault(seat int, key protocol.Key, f KeyFault) error {
 }
 
 // clock returns the emulator clock, µs since Start.
-func (e *Emulator) clock() uint64 { return uint64(time.Since(e.epoch) / time.Microsecond) }
+func (e *Emulator) clock() uint64 { return uint64(e.now().Sub(e.epoch) / time.Microsecond) }
 
 // Press puts a finger on seat's key (1…Seats) and keeps it there.
 func (e *Emulator) Press(seat int, key protocol.Key) error { return e.setKey(seat, key, true) }
@@ -686,149 +724,4 @@ func (e *Emulator) setKey(seat int, key protocol.Key, pressed bool) error {
 	}
 	set(c, pressed, e.clock())
 	return nil
-}
-
-// Timings of the scripted gestures. A tap or a pedal press is held well past
-// the firmware's 5 ms debounce, and Tap and Pedal wait after the last
-// release so that the next gesture is a new press.
-const (
-	TapHold         = 60 * time.Millisecond   // Tap holds the key this long
-	TapGap          = 20 * time.Millisecond   // and then waits this long
-	PedalShortHold  = 150 * time.Millisecond  // a short press
-	PedalLongHold   = 1200 * time.Millisecond // a long press (hw's default threshold is 800 ms)
-	PedalDoubleHold = 100 * time.Millisecond  // each press of a double press…
-	PedalDoubleGap  = 150 * time.Millisecond  // …and the gap between them (hw's default window is 350 ms)
-
-	// registerTimeout bounds how long a gesture waits for the firmware to
-	// register a level (see Tap).
-	registerTimeout = time.Second
-)
-
-// Tap presses seat's key, holds it for TapHold, releases it and waits
-// TapGap. Like a person who holds a key until it clicks, it holds and waits
-// at least until the firmware's scan has registered the press and then the
-// release, even if the main loop runs late (a loaded machine, the race
-// detector): a tap is never too short to be seen. It does not wait for a key
-// whose fault keeps it from following the finger, for a hung firmware, nor
-// more than a second.
-func (e *Emulator) Tap(seat int, key protocol.Key) error {
-	if err := e.Press(seat, key); err != nil {
-		return err
-	}
-	time.Sleep(TapHold)
-	e.waitRegistered(func() *contact { c, _ := e.panel.key(seat, key); return c }, true)
-	if err := e.Release(seat, key); err != nil {
-		return err
-	}
-	time.Sleep(TapGap)
-	e.waitRegistered(func() *contact { c, _ := e.panel.key(seat, key); return c }, false)
-	return nil
-}
-
-// waitRegistered waits until the firmware's scan has registered the contact
-// at closed or open, or there is no point waiting.
-func (e *Emulator) waitRegistered(contactOf func() *contact, closed bool) {
-	deadline := time.Now().Add(registerTimeout)
-	for time.Now().Before(deadline) {
-		e.mu.Lock()
-		c := contactOf()
-		done := c.registered(closed) || e.plug == nil || e.hung || c.fault == KeyMissing || c.fault == KeyStuck
-		e.mu.Unlock()
-		if done {
-			return
-		}
-		time.Sleep(TickInterval)
-	}
-}
-
-// PedalPress is a gesture on the judge's pedal.
-type PedalPress uint8
-
-// The pedal gestures.
-const (
-	PedalShort  PedalPress = iota // held PedalShortHold
-	PedalLong                     // held PedalLongHold
-	PedalDouble                   // two presses of PedalDoubleHold, PedalDoubleGap apart
-)
-
-func (p PedalPress) String() string {
-	switch p {
-	case PedalShort:
-		return "short"
-	case PedalLong:
-		return "long"
-	case PedalDouble:
-		return "double"
-	}
-	return "PedalPress(" + strconv.Itoa(int(p)) + ")"
-}
-
-// ParsePedalPress reads "short", "long" or "double".
-func ParsePedalPress(s string) (PedalPress, error) {
-	for p := PedalShort; p <= PedalDouble; p++ {
-		if p.String() == s {
-			return p, nil
-		}
-	}
-	return 0, fmt.Errorf("emulator: unknown pedal press %q (short, long, double)", s)
-}
-
-// Pedal steps on the judge's pedal with a gesture at human timings and
-// returns after the last release and a TapGap; like Tap, it holds each level
-// at least until the firmware has registered it. If ctx ends first, the foot
-// comes off the pedal and Pedal returns ctx's error.
-func (e *Emulator) Pedal(ctx context.Context, p PedalPress) error {
-	if e.cfg.NoPedal {
-		return ErrNoPedal
-	}
-	var steps []time.Duration // alternately held down and up
-	switch p {
-	case PedalShort:
-		steps = []time.Duration{PedalShortHold}
-	case PedalLong:
-		steps = []time.Duration{PedalLongHold}
-	case PedalDouble:
-		steps = []time.Duration{PedalDoubleHold, PedalDoubleGap, PedalDoubleHold}
-	default:
-		return fmt.Errorf("emulator: unknown pedal press %d", p)
-	}
-	steps = append(steps, TapGap)
-	defer e.setPedal(false)
-	for i, d := range steps {
-		down := i%2 == 0
-		e.setPedal(down)
-		t := time.NewTimer(d)
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			t.Stop()
-			return ctx.Err()
-		}
-		e.waitRegistered(func() *contact { return &e.panel.pedal }, down)
-	}
-	return nil
-}
-
-// PressPedal puts the foot on the pedal and keeps it there.
-func (e *Emulator) PressPedal() error {
-	if e.cfg.NoPedal {
-		return ErrNoPedal
-	}
-	e.setPedal(true)
-	return nil
-}
-
-// ReleasePedal lifts the foot from the pedal.
-func (e *Emulator) ReleasePedal() error {
-	if e.cfg.NoPedal {
-		return ErrNoPedal
-	}
-	e.setPedal(false)
-	return nil
-}
-
-func (e *Emulator) setPedal(down bool) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	set(&e.panel.pedal, down, e.clock())
 }

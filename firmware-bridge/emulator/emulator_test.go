@@ -1,5 +1,13 @@
 package emulator_test
 
+// The emulator's tests run it on a manual clock (Config.ManualClock): the
+// firmware sees exactly the timings the test gives it, however loaded the
+// machine is. The host speaks the protocol by hand on the pseudo-terminal
+// and waits for bytes, not for time: after each step of the clock it reads
+// everything the emulator has queued towards it (Stats.TxQueued), and
+// before it the emulator has taken everything the host wrote
+// (Stats.BytesIn). Wall-clock deadlines only bound a failure.
+
 import (
 	"context"
 	"errors"
@@ -17,14 +25,23 @@ import (
 	"wolftable/firmware-bridge/protocol"
 )
 
+// patience bounds how long, on the wall clock, the host waits for the
+// emulator to take or hand over bytes it has already counted.
+const patience = 30 * time.Second
+
 // host is a bare-bones host on the slave side of the emulator's
 // pseudo-terminal, speaking the protocol by hand.
 type host struct {
-	t   *testing.T
-	f   *os.File
-	dec protocol.Decoder
-	seq uint8
-	buf []byte
+	t    *testing.T
+	e    *emulator.Emulator
+	f    *os.File
+	dec  protocol.Decoder
+	seq  uint8
+	buf  []byte
+	sent uint64 // bytes written, since dial
+	in0  uint64 // the emulator's BytesIn at dial
+	read uint64 // bytes read, since dial
+	out0 uint64 // bytes the emulator had queued towards the host at dial (flushed)
 }
 
 // rx is a frame the host received.
@@ -39,6 +56,7 @@ func start(t *testing.T, cfg emulator.Config) *emulator.Emulator {
 		cfg.Link = filepath.Join(t.TempDir(), "bridge")
 	}
 	cfg.Logger = slog.New(slog.DiscardHandler)
+	cfg.ManualClock = true
 	e, err := emulator.Start(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -47,15 +65,33 @@ func start(t *testing.T, cfg emulator.Config) *emulator.Emulator {
 	return e
 }
 
-func dial(t *testing.T, path string) *host {
+// waitFor waits on the wall clock until cond holds, failing the test after
+// patience.
+func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	f, err := os.OpenFile(path, os.O_RDWR|syscall.O_NOCTTY, 0)
+	for deadline := time.Now().Add(patience); !cond(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within %v", what, patience)
+		}
+	}
+}
+
+// queued is what the emulator has queued towards the host, to be written.
+func queued(e *emulator.Emulator) uint64 {
+	s := e.Stats()
+	return s.TxQueued - s.TxDropped
+}
+
+func dial(t *testing.T, e *emulator.Emulator) *host {
+	t.Helper()
+	// What the bridge wrote before we came is written out, then dropped.
+	waitFor(t, "the emulator's writes", func() bool { s := e.Stats(); return s.BytesOut+s.TxDropped == s.TxQueued })
+	f, err := os.OpenFile(e.Path(), os.O_RDWR|syscall.O_NOCTTY, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { f.Close() })
-	h := &host{t: t, f: f}
-	// Drop what the bridge wrote before we came (its heartbeats).
+	h := &host{t: t, e: e, f: f, in0: e.Stats().BytesIn, out0: queued(e)}
 	if err := unix.IoctlSetInt(int(h.fd()), unix.TCFLSH, unix.TCIFLUSH); err != nil {
 		t.Fatal(err)
 	}
@@ -78,6 +114,7 @@ func (h *host) raw(p []byte) {
 	if _, err := h.f.Write(p); err != nil {
 		h.t.Fatal(err)
 	}
+	h.sent += uint64(len(p))
 }
 
 func (h *host) send(m protocol.Message) uint8 {
@@ -88,80 +125,76 @@ func (h *host) send(m protocol.Message) uint8 {
 	return seq
 }
 
-// next returns the next frame the bridge sends, or ok false after timeout.
-func (h *host) next(timeout time.Duration) (rx, bool, error) {
-	deadline := time.Now().Add(timeout)
-	for {
-		for len(h.buf) > 0 {
-			n, f, err := h.dec.Feed(h.buf)
-			h.buf = h.buf[n:]
-			if err == nil && f.Type != 0 {
-				m, err := f.Message()
-				if err != nil {
-					return rx{}, false, err
-				}
-				return rx{f.Seq, m}, true, nil
-			}
-		}
+// step lets the emulator take what the host wrote, advances its clock by d
+// and returns every frame it sent meanwhile, answering its pings.
+func (h *host) step(d time.Duration) []rx {
+	h.t.Helper()
+	waitFor(h.t, "the emulator reading the host", func() bool { return h.e.Stats().BytesIn-h.in0 >= h.sent })
+	if err := h.e.Advance(d); err != nil {
+		h.t.Fatal(err)
+	}
+	want := queued(h.e) - h.out0
+	deadline := time.Now().Add(patience)
+	for h.read < want {
 		h.f.SetReadDeadline(deadline)
-		var b [512]byte
+		var b [4096]byte
 		n, err := h.f.Read(b[:])
 		h.buf = append(h.buf, b[:n]...)
-		if errors.Is(err, os.ErrDeadlineExceeded) {
-			return rx{}, false, nil
-		}
+		h.read += uint64(n)
 		if err != nil {
-			return rx{}, false, err
+			h.t.Fatalf("reading %d more bytes the emulator wrote: %v", want-h.read, err)
 		}
 	}
-}
-
-// expect returns the first frame accepted by ok, answering the bridge's
-// pings on the way, or fails the test after timeout.
-func (h *host) expect(what string, timeout time.Duration, ok func(rx) bool) rx {
-	h.t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		r, got, err := h.next(time.Until(deadline))
+	var got []rx
+	for len(h.buf) > 0 {
+		n, f, err := h.dec.Feed(h.buf)
+		h.buf = h.buf[n:]
+		if err != nil || f.Type == 0 {
+			continue
+		}
+		m, err := f.Message()
 		if err != nil {
-			h.t.Fatalf("waiting for %s: %v", what, err)
+			h.t.Fatal(err)
 		}
-		if !got {
-			h.t.Fatalf("no %s within %v", what, timeout)
-		}
-		if p, isPing := r.msg.(*protocol.Ping); isPing {
+		if p, ok := m.(*protocol.Ping); ok {
 			h.send(&protocol.Pong{Nonce: p.Nonce})
 		}
-		if ok(r) {
-			return r
-		}
+		got = append(got, rx{f.Seq, m})
 	}
+	return got
 }
 
-// keyEvents collects the KeyEvents the bridge sends during d, acking each
-// and dropping retransmissions of those already seen.
+// expect steps the clock a millisecond at a time until the bridge sends a
+// frame ok accepts, and returns it; the test fails if none comes within
+// limit of the emulator's clock.
+func (h *host) expect(what string, limit time.Duration, ok func(rx) bool) rx {
+	h.t.Helper()
+	for waited := time.Duration(0); waited < limit; waited += emulator.TickInterval {
+		for _, r := range h.step(emulator.TickInterval) {
+			if ok(r) {
+				return r
+			}
+		}
+	}
+	h.t.Fatalf("no %s within %v of the emulator's clock", what, limit)
+	return rx{}
+}
+
+// keyEvents collects the KeyEvents the bridge sends during d of its clock,
+// acking each and dropping retransmissions of those already seen.
 func (h *host) keyEvents(d time.Duration) []protocol.KeyEvent {
 	h.t.Helper()
 	var evs []protocol.KeyEvent
 	seen := map[protocol.KeyEvent]bool{}
-	deadline := time.Now().Add(d)
-	for time.Now().Before(deadline) {
-		r, got, err := h.next(time.Until(deadline))
-		if err != nil {
-			h.t.Fatal(err)
-		}
-		if !got {
-			break
-		}
-		switch m := r.msg.(type) {
-		case *protocol.KeyEvent:
-			if !seen[*m] {
-				seen[*m] = true
-				evs = append(evs, *m)
+	for waited := time.Duration(0); waited < d; waited += emulator.TickInterval {
+		for _, r := range h.step(emulator.TickInterval) {
+			if m, ok := r.msg.(*protocol.KeyEvent); ok {
+				if !seen[*m] {
+					seen[*m] = true
+					evs = append(evs, *m)
+				}
+				h.send(&protocol.Ack{Seq: r.seq})
 			}
-			h.send(&protocol.Ack{Seq: r.seq})
-		case *protocol.Ping:
-			h.send(&protocol.Pong{Nonce: m.Nonce})
 		}
 	}
 	return evs
@@ -170,7 +203,7 @@ func (h *host) keyEvents(d time.Duration) []protocol.KeyEvent {
 func (h *host) hello() *protocol.Hello {
 	h.t.Helper()
 	h.send(&protocol.HostHello{Protocol: protocol.ProtocolVersion, Seats: 12, Software: "emulator_test"})
-	r := h.expect("Hello", time.Second, func(r rx) bool { _, ok := r.msg.(*protocol.Hello); return ok })
+	r := h.expect("Hello", 100*time.Millisecond, func(r rx) bool { _, ok := r.msg.(*protocol.Hello); return ok })
 	return r.msg.(*protocol.Hello)
 }
 
@@ -181,77 +214,10 @@ func isKey(seat uint8, key protocol.Key, edge protocol.Edge) func(rx) bool {
 	}
 }
 
-func TestHello(t *testing.T) {
-	e := start(t, emulator.Config{Seats: 14, PrivateLEDs: true, Firmware: protocol.Version{Major: 2, Minor: 3, Patch: 4}})
-	if target, err := os.Readlink(e.Path()); err != nil || target != e.TTY() {
-		t.Fatalf("link %s -> %q, %v; want -> %s", e.Path(), target, err, e.TTY())
-	}
-	h := dial(t, e.Path())
-	got := h.hello()
-	want := protocol.Hello{
-		Firmware: protocol.Version{Major: 2, Minor: 3, Patch: 4}, Protocol: protocol.ProtocolVersion,
-		Seats: 14, KeysPerSeat: uint8(protocol.NumSeatKeys), Caps: protocol.CapPedal | protocol.CapPrivateLED,
-	}
-	if *got != want {
-		t.Errorf("Hello = %+v, want %+v", *got, want)
-	}
-}
-
-func TestKeyRetransmittedUntilAcked(t *testing.T) {
-	e := start(t, emulator.Config{})
-	h := dial(t, e.Path())
-	h.hello()
-	if err := e.Press(7, protocol.KeyOK); err != nil {
-		t.Fatal(err)
-	}
-	first := h.expect("seat 7 OK down", time.Second, isKey(7, protocol.KeyOK, protocol.EdgeDown))
-	again := h.expect("its retransmission", time.Second, isKey(7, protocol.KeyOK, protocol.EdgeDown))
-	if again.seq != first.seq || *again.msg.(*protocol.KeyEvent) != *first.msg.(*protocol.KeyEvent) {
-		t.Errorf("retransmission %d %+v differs from the first %d %+v", again.seq, again.msg, first.seq, first.msg)
-	}
-	if c := first.msg.(*protocol.KeyEvent).Counter; c != 1 {
-		t.Errorf("counter %d, want 1", c)
-	}
-	h.send(&protocol.Ack{Seq: first.seq})
-	if err := e.Release(7, protocol.KeyOK); err != nil {
-		t.Fatal(err)
-	}
-	evs := h.keyEvents(400 * time.Millisecond)
-	want := protocol.KeyEvent{Seat: 7, Key: protocol.KeyOK, Edge: protocol.EdgeUp, Counter: 1}
-	if len(evs) != 1 || evs[0].Seat != want.Seat || evs[0].Key != want.Key || evs[0].Edge != want.Edge || evs[0].Counter != 1 {
-		t.Errorf("after the ack got %+v, want just %+v", evs, want)
-	}
-	s := e.Stats()
-	if s.KeyEventsSent != 2 || s.KeyRetransmits < 1 {
-		t.Errorf("stats: %d sent, %d retransmits; want 2 and ≥ 1", s.KeyEventsSent, s.KeyRetransmits)
-	}
-}
-
-func TestLights(t *testing.T) {
-	e := start(t, emulator.Config{Seats: 6})
-	h := dial(t, e.Path())
-	h.hello()
-	l := &protocol.Lights{Seats: 6}
-	l.Seat[0] = protocol.SeatLight{G: 255, Brightness: 255}
-	l.Seat[2] = protocol.SeatLight{R: 255, Brightness: 255}
-	l.Seat[5] = protocol.SeatLight{B: 200, Brightness: 128}
-	seq := h.send(l)
-	h.expect("Ack", time.Second, func(r rx) bool { a, ok := r.msg.(*protocol.Ack); return ok && a.Seq == seq })
-	want := []emulator.RGB{{G: 255}, {}, {R: 255}, {}, {}, {B: 100}}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
-	err := e.WaitLights(ctx, func(got []emulator.RGB) bool { return equalRGB(got, want) })
+func must(t *testing.T, err error) {
+	t.Helper()
 	if err != nil {
-		t.Fatalf("lights %v, want %v", e.Lights(), want)
-	}
-	if err := e.SetDeadLED(3, true); err != nil {
 		t.Fatal(err)
-	}
-	if got := e.Lights()[2]; got != (emulator.RGB{}) {
-		t.Errorf("dead LED shows %v", got)
-	}
-	if s := e.Stats(); s.LightsIn != 1 {
-		t.Errorf("LightsIn %d, want 1", s.LightsIn)
 	}
 }
 
@@ -267,26 +233,113 @@ func equalRGB(a, b []emulator.RGB) bool {
 	return true
 }
 
-// A contact that chatters for 3 ms on press and on release is one press.
+func TestHello(t *testing.T) {
+	e := start(t, emulator.Config{Seats: 14, PrivateLEDs: true, Firmware: protocol.Version{Major: 2, Minor: 3, Patch: 4}})
+	if target, err := os.Readlink(e.Path()); err != nil || target != e.TTY() {
+		t.Fatalf("link %s -> %q, %v; want -> %s", e.Path(), target, err, e.TTY())
+	}
+	h := dial(t, e)
+	got := h.hello()
+	want := protocol.Hello{
+		Firmware: protocol.Version{Major: 2, Minor: 3, Patch: 4}, Protocol: protocol.ProtocolVersion,
+		Seats: 14, KeysPerSeat: uint8(protocol.NumSeatKeys), Caps: protocol.CapPedal | protocol.CapPrivateLED,
+	}
+	if *got != want {
+		t.Errorf("Hello = %+v, want %+v", *got, want)
+	}
+}
+
+// TestResetReason: a host that speaks version 2 learns why the emulated
+// bridge started: at plug-in, power-on, unless Config.ResetReason says
+// otherwise.
+func TestResetReason(t *testing.T) {
+	for _, c := range []struct {
+		cfg, want protocol.ResetReason
+	}{{0, protocol.ResetPowerOn}, {protocol.ResetWatchdog, protocol.ResetWatchdog}} {
+		e := start(t, emulator.Config{ResetReason: c.cfg})
+		h := dial(t, e)
+		h.raw(protocol.EncodeVersion(&protocol.HostHello{Protocol: protocol.Version2, Seats: 12}, h.seq, protocol.Version2))
+		h.seq++
+		h.send(&protocol.StatsRequest{})
+		r := h.expect("Stats", 100*time.Millisecond, func(r rx) bool { _, ok := r.msg.(*protocol.Stats); return ok })
+		if got := r.msg.(*protocol.Stats).ResetReason; got != c.want {
+			t.Errorf("Config.ResetReason %v: Stats say %v, want %v", c.cfg, got, c.want)
+		}
+	}
+}
+
+func TestKeyRetransmittedUntilAcked(t *testing.T) {
+	e := start(t, emulator.Config{})
+	h := dial(t, e)
+	h.hello()
+	must(t, e.Press(7, protocol.KeyOK))
+	first := h.expect("seat 7 OK down", 50*time.Millisecond, isKey(7, protocol.KeyOK, protocol.EdgeDown))
+	again := h.expect("its retransmission", 200*time.Millisecond, isKey(7, protocol.KeyOK, protocol.EdgeDown))
+	if again.seq != first.seq || *again.msg.(*protocol.KeyEvent) != *first.msg.(*protocol.KeyEvent) {
+		t.Errorf("retransmission %d %+v differs from the first %d %+v", again.seq, again.msg, first.seq, first.msg)
+	}
+	if c := first.msg.(*protocol.KeyEvent).Counter; c != 1 {
+		t.Errorf("counter %d, want 1", c)
+	}
+	h.send(&protocol.Ack{Seq: first.seq})
+	h.step(emulator.TickInterval) // the bridge takes the ack
+	must(t, e.Release(7, protocol.KeyOK))
+	evs := h.keyEvents(400 * time.Millisecond)
+	if len(evs) != 1 || evs[0].Seat != 7 || evs[0].Key != protocol.KeyOK || evs[0].Edge != protocol.EdgeUp || evs[0].Counter != 1 {
+		t.Errorf("after the ack got %+v, want just seat 7 OK up, counter 1", evs)
+	}
+	s := e.Stats()
+	if s.KeyEventsSent != 2 || s.KeyRetransmits != 1 {
+		t.Errorf("stats: %d sent, %d retransmits; want 2 and 1 (the ack came before the second resend)", s.KeyEventsSent, s.KeyRetransmits)
+	}
+}
+
+func TestLights(t *testing.T) {
+	e := start(t, emulator.Config{Seats: 6})
+	h := dial(t, e)
+	h.hello()
+	l := &protocol.Lights{Seats: 6}
+	l.Seat[0] = protocol.SeatLight{G: 255, Brightness: 255}
+	l.Seat[2] = protocol.SeatLight{R: 255, Brightness: 255}
+	l.Seat[5] = protocol.SeatLight{B: 200, Brightness: 128}
+	seq := h.send(l)
+	h.expect("Ack", 10*time.Millisecond, func(r rx) bool { a, ok := r.msg.(*protocol.Ack); return ok && a.Seq == seq })
+	want := []emulator.RGB{{G: 255}, {}, {R: 255}, {}, {}, {B: 100}}
+	if got := e.Lights(); !equalRGB(got, want) {
+		t.Fatalf("lights %v, want %v", got, want)
+	}
+	must(t, e.SetDeadLED(3, true))
+	if got := e.Lights()[2]; got != (emulator.RGB{}) {
+		t.Errorf("dead LED shows %v", got)
+	}
+	if s := e.Stats(); s.LightsIn != 1 {
+		t.Errorf("LightsIn %d, want 1", s.LightsIn)
+	}
+}
+
+// A contact that chatters for 3 ms on press and on release is one press,
+// dated when the chatter began.
 func TestBouncyKeyIsOnePress(t *testing.T) {
 	e := start(t, emulator.Config{})
-	h := dial(t, e.Path())
+	h := dial(t, e)
 	h.hello()
-	if err := e.SetKeyFault(3, protocol.Key5, emulator.KeyBouncy); err != nil {
-		t.Fatal(err)
-	}
-	if err := e.Tap(3, protocol.Key5); err != nil {
-		t.Fatal(err)
-	}
+	must(t, e.SetKeyFault(3, protocol.Key5, emulator.KeyBouncy))
+	must(t, e.Tap(3, protocol.Key5))
 	evs := h.keyEvents(300 * time.Millisecond)
 	if len(evs) != 2 || evs[0].Edge != protocol.EdgeDown || evs[1].Edge != protocol.EdgeUp || evs[0].Counter != 1 || evs[1].Counter != 1 {
-		t.Errorf("bouncy tap gave %+v, want one press (down and up, counter 1)", evs)
+		t.Fatalf("bouncy tap gave %+v, want one press (down and up, counter 1)", evs)
+	}
+	// The press is dated within a scan of the finger, the release within a
+	// scan of TapHold later: not when either bounce ended.
+	held := time.Duration(evs[1].Micros-evs[0].Micros) * time.Microsecond
+	if held < emulator.TapHold-emulator.TickInterval || held > emulator.TapHold+emulator.TickInterval {
+		t.Errorf("press held %v by its timestamps, want %v (the bounce must not shift either edge)", held, emulator.TapHold)
 	}
 }
 
 func TestFaults(t *testing.T) {
 	e := start(t, emulator.Config{})
-	h := dial(t, e.Path())
+	h := dial(t, e)
 	h.hello()
 	must(t, e.SetKeyFault(2, protocol.KeyUp, emulator.KeyMissing))
 	must(t, e.Tap(2, protocol.KeyUp))
@@ -305,16 +358,9 @@ func TestFaults(t *testing.T) {
 	}
 }
 
-func must(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestPedal(t *testing.T) {
 	e := start(t, emulator.Config{})
-	h := dial(t, e.Path())
+	h := dial(t, e)
 	h.hello()
 	ctx := context.Background()
 	must(t, e.Pedal(ctx, emulator.PedalDouble))
@@ -331,9 +377,17 @@ func TestPedal(t *testing.T) {
 			t.Errorf("event %d = %+v, want seat 0 PEDAL %v press %d", i, ev, edge, i/2+1)
 		}
 	}
-	gap := time.Duration(evs[2].Micros-evs[1].Micros) * time.Microsecond
-	if gap < emulator.PedalDoubleGap-10*time.Millisecond || gap > emulator.PedalDoubleGap+30*time.Millisecond {
-		t.Errorf("gap between the presses %v, want about %v", gap, emulator.PedalDoubleGap)
+	// The firmware dates each edge at the scan that saw it: on the manual
+	// clock, within a scan of the gesture's own timing.
+	for _, c := range []struct {
+		name     string
+		from, to int
+		want     time.Duration
+	}{{"first press", 0, 1, emulator.PedalDoubleHold}, {"gap", 1, 2, emulator.PedalDoubleGap}, {"second press", 2, 3, emulator.PedalDoubleHold}} {
+		got := time.Duration(evs[c.to].Micros-evs[c.from].Micros) * time.Microsecond
+		if got < c.want-emulator.TickInterval || got > c.want+emulator.TickInterval {
+			t.Errorf("%s %v by the timestamps, want %v", c.name, got, c.want)
+		}
 	}
 
 	noPedal := start(t, emulator.Config{NoPedal: true})
@@ -344,21 +398,22 @@ func TestPedal(t *testing.T) {
 
 func TestUnplugReplug(t *testing.T) {
 	e := start(t, emulator.Config{Seats: 6})
-	h := dial(t, e.Path())
+	h := dial(t, e)
 	h.hello()
 	l := &protocol.Lights{Seats: 6}
 	l.Seat[0] = protocol.SeatLight{G: 255, Brightness: 255}
-	h.send(l)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
-	must(t, e.WaitLights(ctx, func(got []emulator.RGB) bool { return got[0].G == 255 }))
+	seq := h.send(l)
+	h.expect("Ack", 10*time.Millisecond, func(r rx) bool { a, ok := r.msg.(*protocol.Ack); return ok && a.Seq == seq })
+	if got := e.Lights()[0]; got.G != 255 {
+		t.Fatalf("seat 1 shows %v, want green", got)
+	}
 	oldTTY := e.TTY()
 
 	must(t, e.Unplug())
 	if _, err := os.Lstat(e.Path()); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("link still there after Unplug: %v", err)
 	}
-	h.f.SetReadDeadline(time.Now().Add(time.Second))
+	h.f.SetReadDeadline(time.Now().Add(patience))
 	var b [64]byte
 	for {
 		_, err := h.f.Read(b[:])
@@ -386,13 +441,13 @@ func TestUnplugReplug(t *testing.T) {
 	if e.TTY() == oldTTY {
 		t.Logf("the kernel reused %s", oldTTY)
 	}
-	h2 := dial(t, e.Path())
+	h2 := dial(t, e)
 	h2.hello()
 	if got := e.Lights()[0]; got != (emulator.RGB{}) {
 		t.Errorf("rebooted bridge shows %v on seat 1, want dark", got)
 	}
 	must(t, e.Press(1, protocol.Key1))
-	r := h2.expect("a press after the reboot", time.Second, isKey(1, protocol.Key1, protocol.EdgeDown))
+	r := h2.expect("a press after the reboot", 50*time.Millisecond, isKey(1, protocol.Key1, protocol.EdgeDown))
 	if c := r.msg.(*protocol.KeyEvent).Counter; c != 1 {
 		t.Errorf("counter after reboot %d, want 1", c)
 	}
@@ -404,16 +459,13 @@ func TestUnplugReplug(t *testing.T) {
 // Opening the line at 1200 baud reboots the bridge into its bootloader.
 func TestBootloaderTouch(t *testing.T) {
 	e := start(t, emulator.Config{})
-	h := dial(t, e.Path())
+	h := dial(t, e)
 	tio, err := unix.IoctlGetTermios(int(h.fd()), unix.TCGETS)
 	must(t, err)
 	tio.Cflag = tio.Cflag&^unix.CBAUD | unix.B1200
 	tio.Ispeed, tio.Ospeed = unix.B1200, unix.B1200
 	must(t, unix.IoctlSetTermios(int(h.fd()), unix.TCSETS, tio))
-	deadline := time.Now().Add(time.Second)
-	for e.Plugged() && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
+	must(t, e.Advance(20*emulator.TickInterval)) // the firmware looks at the line every 10 turns
 	if s := e.Stats(); s.Plugged || s.BootloaderTouches != 1 {
 		t.Errorf("after 1200 baud: plugged %v, %d touches; want unplugged, 1", s.Plugged, s.BootloaderTouches)
 	}
@@ -421,21 +473,23 @@ func TestBootloaderTouch(t *testing.T) {
 
 func TestHang(t *testing.T) {
 	e := start(t, emulator.Config{})
-	h := dial(t, e.Path())
+	h := dial(t, e)
 	h.hello()
 	e.Hang(true)
-	time.Sleep(20 * time.Millisecond)
-	h.keyEvents(10 * time.Millisecond) // drain
-	if r, got, err := h.next(600 * time.Millisecond); got || err != nil {
-		t.Errorf("hung bridge sent %+v, %v", r, err)
+	before := e.Stats()
+	if rs := h.step(600 * time.Millisecond); len(rs) != 0 {
+		t.Errorf("hung bridge sent %+v", rs)
+	}
+	if s := e.Stats(); s.FramesOut != before.FramesOut || s.Ticks != before.Ticks {
+		t.Errorf("hung for 600 ms, the firmware ran %d turns and wrote %d frames", s.Ticks-before.Ticks, s.FramesOut-before.FramesOut)
 	}
 	e.Hang(false)
-	h.expect("a Ping once running again", time.Second, func(r rx) bool { _, ok := r.msg.(*protocol.Ping); return ok })
+	h.expect("a Ping once running again", 300*time.Millisecond, func(r rx) bool { _, ok := r.msg.(*protocol.Ping); return ok })
 }
 
 func TestInjectHost(t *testing.T) {
 	e := start(t, emulator.Config{})
-	h := dial(t, e.Path())
+	h := dial(t, e)
 	noise := []byte{0x13, 0x37, 0x00, 0xff, 0x00}
 	must(t, e.InjectHost(noise))
 	h.hello() // the decoder drops the noise
@@ -444,6 +498,23 @@ func TestInjectHost(t *testing.T) {
 	}
 	if s := e.Stats(); s.Injected != uint64(len(noise)) {
 		t.Errorf("Injected = %d", s.Injected)
+	}
+}
+
+// The manual clock moves only with Advance, in whole turns, and a wall
+// clock emulator refuses Advance.
+func TestManualClock(t *testing.T) {
+	e := start(t, emulator.Config{})
+	t0, ticks := e.Now(), e.Stats().Ticks
+	must(t, e.Advance(25*time.Millisecond+500*time.Microsecond))
+	if d, n := e.Now().Sub(t0), e.Stats().Ticks-ticks; d != 25*time.Millisecond || n != 25 {
+		t.Errorf("Advance(25.5ms): the clock moved %v in %d turns, want 25ms in 25", d, n)
+	}
+	wall, err := emulator.Start(context.Background(), emulator.Config{Link: filepath.Join(t.TempDir(), "wall"), Logger: slog.New(slog.DiscardHandler)})
+	must(t, err)
+	defer wall.Close()
+	if err := wall.Advance(time.Millisecond); !errors.Is(err, emulator.ErrWallClock) {
+		t.Errorf("Advance on the wall clock: %v", err)
 	}
 }
 

@@ -4,14 +4,15 @@ import "encoding/binary"
 
 // Frame is an intact, valid frame delivered by a Decoder.
 type Frame struct {
-	Type Type   // never 0: the zero Frame means "no frame"
-	Seq  uint8  // the sender's frame number
-	Body []byte // the body, already checked against Type's layout; it aliases the Decoder's buffer and is valid until the next Feed or Reset
+	Version uint8  // the protocol version it was sent in, ProtocolVersion…LatestVersion
+	Type    Type   // never 0: the zero Frame means "no frame"
+	Seq     uint8  // the sender's frame number
+	Body    []byte // the body, already checked against Type's layout in Version; it aliases the Decoder's buffer and is valid until the next Feed or Reset
 }
 
 // Message returns the frame's message as a new *Hello, *KeyEvent, … For a
 // frame from a Decoder the error is always nil.
-func (f Frame) Message() (Message, error) { return ParseMessage(f.Type, f.Body) }
+func (f Frame) Message() (Message, error) { return ParseMessageVersion(f.Version, f.Type, f.Body) }
 
 // DecoderStats are a Decoder's counters. They wrap.
 type DecoderStats struct {
@@ -20,9 +21,10 @@ type DecoderStats struct {
 	Overruns  uint32 // FaultOverrun
 	Malformed uint32 // FaultCOBS, FaultShort, FaultType and *BodyError
 
-	// ForeignFrames counts intact frames of another protocol version
-	// (FaultVersion); ForeignVersion is the version byte of the last one, so
-	// the host can say which version the bridge speaks. Zero if none.
+	// ForeignFrames counts intact frames of a version the Decoder does not
+	// know (FaultVersion: not ProtocolVersion…LatestVersion);
+	// ForeignVersion is the version byte of the last one, so the host can
+	// say which version the bridge speaks. Zero if none.
 	ForeignFrames  uint32
 	ForeignVersion uint8
 }
@@ -106,18 +108,19 @@ func (d *Decoder) check(enc []byte) (Frame, error) {
 		d.stats.CRCErrors++
 		return Frame{}, FaultCRC
 	}
-	if payload[0] != ProtocolVersion {
+	version := payload[0]
+	if !KnownVersion(version) {
 		d.stats.ForeignFrames++
-		d.stats.ForeignVersion = payload[0]
+		d.stats.ForeignVersion = version
 		return Frame{}, FaultVersion
 	}
 	t, body := Type(payload[1]), payload[headerLen:end]
-	if err := d.scratch.checkBody(t, body); err != nil {
+	if err := d.scratch.checkBody(version, t, body); err != nil {
 		d.stats.Malformed++
 		return Frame{}, err
 	}
 	d.stats.Frames++
-	return Frame{Type: t, Seq: payload[2], Body: body}, nil
+	return Frame{Version: version, Type: t, Seq: payload[2], Body: body}, nil
 }
 
 // Reset drops a partly received frame, as after reopening the port. The

@@ -45,7 +45,7 @@ func TestDecoderFaults(t *testing.T) {
 		{"empty payload", h("0100"), FaultShort, ""},
 		{"CRC", rawFrame(h("010300070a0100010000000a"), 1), FaultCRC, ""},
 		{"CRC of a real frame, one bit flipped", flip(good, 3, 0x10), FaultCRC, ""},
-		{"version 2", rawFrame(h("020300070a0100010000000a"), 0), FaultVersion, ""},
+		{"version 3", rawFrame(h("030300070a0100010000000a"), 0), FaultVersion, ""},
 		{"version 0", rawFrame(h("000300070a0100010000000a"), 0), FaultVersion, ""},
 		{"type 0", rawFrame(h("010000"), 0), FaultType, ""},
 		{"type 0x7f", rawFrame(h("017f00"), 0), FaultType, ""},
@@ -54,6 +54,11 @@ func TestDecoderFaults(t *testing.T) {
 		{"key 40", rawFrame(h("0103000728"+"0100010000000a"), 0), 0, "key"},
 		{"edge 7", rawFrame(h("010300070a07"+"00010000000a"), 0), 0, "edge"},
 		{"Lights 40 seats", rawFrame(append(h("01040028"), make([]byte, 200)...), 0), 0, "seats"},
+		{"Stats of version 2 in version 1", rawFrame(h("010900"+"0000000100000002000000030000000400000005"+"02"), 0), 0, "length"},
+		{"Stats of version 1 in version 2", rawFrame(h("020900"+"0000000100000002000000030000000400000005"), 0), 0, "length"},
+		{"Hello saying version 2 in a version 1 frame", rawFrame(h("010100"+"01020302"+"0c1103"), 0), 0, "protocol"},
+		{"HostHello saying version 1 in a version 2 frame", rawFrame(h("020200"+"010c00"), 0), 0, "protocol"},
+		{"unknown caps in version 1", rawFrame(h("010100"+"01020301"+"0c1188"), 0), 0, "capabilities"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var d Decoder
@@ -98,6 +103,50 @@ func flip(b []byte, i int, mask byte) []byte {
 	b = bytes.Clone(b)
 	b[i] ^= mask
 	return b
+}
+
+// TestDecoderVersions: a Decoder takes frames of version 1 and 2, each
+// checked against its version's layout, and says which version each came in.
+func TestDecoderVersions(t *testing.T) {
+	stats := &Stats{CRCErrors: 1, UptimeMillis: 9, ResetReason: ResetWatchdog}
+	hello := &Hello{Firmware: Version{0, 3, 0}, Protocol: Version2, Seats: 12, KeysPerSeat: 17, Caps: CapPedal | 0x80}
+	var stream []byte
+	stream = AppendFrameVersion(stream, stats, 1, Version2)
+	stream = AppendFrame(stream, stats, 2) // version 1: no reset reason
+	stream = AppendFrameVersion(stream, hello, 3, Version2)
+	var d Decoder
+	var got []Frame
+	var msgs []Message
+	for p := stream; len(p) > 0; {
+		n, f, err := d.Feed(p)
+		p = p[n:]
+		if err != nil {
+			t.Fatalf("Feed: %v", err)
+		}
+		if f.Type != 0 {
+			m, err := f.Message()
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, msgs = append(got, f), append(msgs, m)
+		}
+	}
+	if len(got) != 3 || got[0].Version != Version2 || got[1].Version != ProtocolVersion || got[2].Version != Version2 {
+		t.Fatalf("frames %+v", got)
+	}
+	if m := msgs[0].(*Stats); *m != *stats || len(got[0].Body) != 21 {
+		t.Errorf("version 2 Stats: %+v (%d bytes), want %+v in 21", m, len(got[0].Body), stats)
+	}
+	if m := msgs[1].(*Stats); m.ResetReason != ResetUnknown || m.UptimeMillis != 9 || len(got[1].Body) != 20 {
+		t.Errorf("version 1 Stats: %+v (%d bytes), want no reset reason in 20", m, len(got[1].Body))
+	}
+	// From version 2 on, caps bits a receiver does not know are ignored.
+	if m := msgs[2].(*Hello); *m != *hello {
+		t.Errorf("version 2 Hello: %+v, want %+v", m, hello)
+	}
+	if err := ValidateVersion(hello, ProtocolVersion); err == nil {
+		t.Error("a Hello with unknown caps bits passes version 1's check")
+	}
 }
 
 func TestDecoderForeignVersion(t *testing.T) {

@@ -17,6 +17,10 @@ func FuzzDecoderNeverPanics(f *testing.F) {
 	f.Add(append(bytes.Repeat([]byte{0x42}, MaxFrameLen+3), keyEventFrame(1)...))
 	f.Add(append(flip(keyEventFrame(2), 4, 0x80), keyEventFrame(3)...))
 	f.Add(rawFrame(h("020300070a0100010000000a"), 0))
+	f.Add(rawFrame(h("030300070a0100010000000a"), 0)) // an unknown version
+	for _, tt := range versionTests {
+		f.Add(EncodeVersion(tt.msg, 4, tt.version))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var d Decoder
 		var frames, faults uint32
@@ -43,12 +47,12 @@ func FuzzDecoderNeverPanics(f *testing.F) {
 				if err != nil {
 					t.Fatalf("delivered frame does not parse: %v", err)
 				}
-				if err := m.Validate(); err != nil {
-					t.Fatalf("delivered message is invalid: %v", err)
+				if err := ValidateVersion(m, fr.Version); err != nil {
+					t.Fatalf("delivered message is invalid in version %d: %v", fr.Version, err)
 				}
 				// The frame is everything since the 0x00 before its delimiter.
 				wire := data[bytes.LastIndexByte(data[:pos-1], 0)+1 : pos]
-				if enc := Encode(m, fr.Seq); !bytes.Equal(enc, wire) {
+				if enc := EncodeVersion(m, fr.Seq, fr.Version); !bytes.Equal(enc, wire) {
 					t.Fatalf("delivered %x, which encodes as %x", wire, enc)
 				}
 			}
@@ -90,6 +94,49 @@ func FuzzMessageParse(f *testing.F) {
 		}
 		if re := m.AppendBody(nil); !bytes.Equal(re, body) {
 			t.Fatalf("body %x re-encodes as %x", body, re)
+		}
+	})
+}
+
+// FuzzMessageParseVersion is FuzzMessageParse in every version, unknown
+// ones included: ParseMessageVersion never panics, accepts exactly the
+// bodies the Decoder's check accepts in that version, what it accepts is
+// valid in that version, and re-encodes to the same bytes.
+func FuzzMessageParseVersion(f *testing.F) {
+	for _, tt := range messageTests {
+		f.Add(byte(ProtocolVersion), byte(tt.msg.Type()), tt.body)
+		f.Add(byte(Version2), byte(tt.msg.Type()), AppendBodyVersion(nil, tt.msg, Version2))
+	}
+	for _, tt := range versionTests {
+		f.Add(tt.version, byte(tt.msg.Type()), AppendBodyVersion(nil, tt.msg, tt.version))
+	}
+	f.Add(byte(3), byte(TypeStats), make([]byte, 22))
+	f.Add(byte(0), byte(TypePing), make([]byte, 4))
+	f.Fuzz(func(t *testing.T, version, ty byte, body []byte) {
+		m, err := ParseMessageVersion(version, Type(ty), body)
+		if !KnownVersion(version) {
+			if err != FaultVersion || m != nil {
+				t.Fatalf("version %d: %v, %v; want FaultVersion", version, m, err)
+			}
+			return
+		}
+		if checkErr := checkBodyVersion(version, Type(ty), body); (checkErr == nil) != (err == nil) {
+			t.Fatalf("version %d: ParseMessageVersion error %v, checkBody error %v", version, err, checkErr)
+		}
+		if err != nil {
+			if m != nil {
+				t.Fatalf("ParseMessageVersion returned %+v with error %v", m, err)
+			}
+			return
+		}
+		if m.Type() != Type(ty) {
+			t.Fatalf("ParseMessageVersion(%v) returned a %v", Type(ty), m.Type())
+		}
+		if err := ValidateVersion(m, version); err != nil {
+			t.Fatalf("parsed message is invalid in version %d: %v", version, err)
+		}
+		if re := AppendBodyVersion(nil, m, version); !bytes.Equal(re, body) {
+			t.Fatalf("version %d: body %x re-encodes as %x", version, body, re)
 		}
 	})
 }

@@ -48,10 +48,10 @@ func checkSeats(t Type, n uint8) error {
 // Hello is the bridge's answer to HostHello: what it is and what it has.
 type Hello struct {
 	Firmware    Version
-	Protocol    uint8        // ProtocolVersion
+	Protocol    uint8        // the version of the frame that carries it: that of the HostHello it answers
 	Seats       uint8        // seats on the bridge, MinSeats…MaxSeats
 	KeysPerSeat uint8        // keys wired on each seat panel, 1…NumSeatKeys
-	Caps        Capabilities // optional hardware
+	Caps        Capabilities // optional hardware; from version 2 a receiver ignores bits it does not know
 }
 
 const helloLen = 7
@@ -63,7 +63,12 @@ func (m *Hello) AppendBody(dst []byte) []byte {
 		m.Protocol, m.Seats, m.KeysPerSeat, byte(m.Caps))
 }
 
-func (m *Hello) UnmarshalBody(b []byte) error {
+func (m *Hello) UnmarshalBody(b []byte) error { return m.unmarshalBodyVersion(b, ProtocolVersion) }
+func (m *Hello) Validate() error              { return m.validateVersion(ProtocolVersion) }
+
+func (m *Hello) appendBodyVersion(dst []byte, _ uint8) []byte { return m.AppendBody(dst) }
+
+func (m *Hello) unmarshalBodyVersion(b []byte, version uint8) error {
 	*m = Hello{}
 	if err := checkLen(TypeHello, b, helloLen); err != nil {
 		return err
@@ -75,20 +80,20 @@ func (m *Hello) UnmarshalBody(b []byte) error {
 		KeysPerSeat: b[5],
 		Caps:        Capabilities(b[6]),
 	}
-	if err := v.Validate(); err != nil {
+	if err := v.validateVersion(version); err != nil {
 		return err
 	}
 	*m = v
 	return nil
 }
 
-func (m *Hello) Validate() error {
+func (m *Hello) validateVersion(version uint8) error {
 	switch {
-	case m.Protocol != ProtocolVersion:
+	case m.Protocol != version:
 		return rangeError(TypeHello, "protocol", int(m.Protocol))
 	case m.KeysPerSeat < 1 || int(m.KeysPerSeat) > NumSeatKeys:
 		return rangeError(TypeHello, "keys per seat", int(m.KeysPerSeat))
-	case m.Caps&^capAll != 0:
+	case version == ProtocolVersion && m.Caps&^capAll != 0:
 		return rangeError(TypeHello, "capabilities", int(m.Caps))
 	}
 	return checkSeats(TypeHello, m.Seats)
@@ -97,7 +102,7 @@ func (m *Hello) Validate() error {
 // HostHello opens a session: the host says who it is and how many seats it
 // expects. The bridge answers with Hello.
 type HostHello struct {
-	Protocol uint8  // ProtocolVersion
+	Protocol uint8  // the version of the frame that carries it: the session's
 	Seats    uint8  // seats the host's configuration expects, MinSeats…MaxSeats
 	Software string // host software and version, printable ASCII, at most MaxSoftwareLen bytes
 }
@@ -113,7 +118,12 @@ func (m *HostHello) AppendBody(dst []byte) []byte {
 	return append(dst, s...)
 }
 
-func (m *HostHello) UnmarshalBody(b []byte) error {
+func (m *HostHello) UnmarshalBody(b []byte) error { return m.unmarshalBodyVersion(b, ProtocolVersion) }
+func (m *HostHello) Validate() error              { return m.validateVersion(ProtocolVersion) }
+
+func (m *HostHello) appendBodyVersion(dst []byte, _ uint8) []byte { return m.AppendBody(dst) }
+
+func (m *HostHello) unmarshalBodyVersion(b []byte, version uint8) error {
 	*m = HostHello{}
 	if len(b) < 3 || len(b) != 3+int(b[2]) {
 		return bodyLenError(TypeHostHello, len(b))
@@ -122,7 +132,7 @@ func (m *HostHello) UnmarshalBody(b []byte) error {
 		return err
 	}
 	v := HostHello{Protocol: b[0], Seats: b[1]}
-	if err := v.Validate(); err != nil {
+	if err := v.validateVersion(version); err != nil {
 		return err
 	}
 	v.Software = string(b[3:])
@@ -142,8 +152,8 @@ func checkSoftware(s []byte) error {
 	return nil
 }
 
-func (m *HostHello) Validate() error {
-	if m.Protocol != ProtocolVersion {
+func (m *HostHello) validateVersion(version uint8) error {
+	if m.Protocol != version {
 		return rangeError(TypeHostHello, "protocol", int(m.Protocol))
 	}
 	if err := checkSeats(TypeHostHello, m.Seats); err != nil {
@@ -336,24 +346,37 @@ type Stats struct {
 	Overruns       uint32 // runs from the host longer than MaxFrameLen
 	QueueOverflows uint32 // key events or replies dropped because a queue was full
 	UptimeMillis   uint32 // time since boot, ms
+
+	// ResetReason is why the bridge last started: version 2 only (a
+	// version 1 Stats neither carries nor reads it: ResetUnknown).
+	ResetReason ResetReason
 }
 
-const statsLen = 20
+func (*Stats) Type() Type                    { return TypeStats }
+func (m *Stats) Validate() error             { return nil }
+func (m *Stats) validateVersion(uint8) error { return nil } // any reset reason: a receiver shows one it does not know as unknown
 
-func (*Stats) Type() Type        { return TypeStats }
-func (m *Stats) Validate() error { return nil }
+// AppendBody appends the version 1 body, without the reset reason.
+func (m *Stats) AppendBody(dst []byte) []byte { return m.appendBodyVersion(dst, ProtocolVersion) }
 
-func (m *Stats) AppendBody(dst []byte) []byte {
+// UnmarshalBody reads a version 1 body.
+func (m *Stats) UnmarshalBody(b []byte) error { return m.unmarshalBodyVersion(b, ProtocolVersion) }
+
+func (m *Stats) appendBodyVersion(dst []byte, version uint8) []byte {
 	dst = binary.BigEndian.AppendUint32(dst, m.CRCErrors)
 	dst = binary.BigEndian.AppendUint32(dst, m.Malformed)
 	dst = binary.BigEndian.AppendUint32(dst, m.Overruns)
 	dst = binary.BigEndian.AppendUint32(dst, m.QueueOverflows)
-	return binary.BigEndian.AppendUint32(dst, m.UptimeMillis)
+	dst = binary.BigEndian.AppendUint32(dst, m.UptimeMillis)
+	if version >= Version2 {
+		dst = append(dst, byte(m.ResetReason))
+	}
+	return dst
 }
 
-func (m *Stats) UnmarshalBody(b []byte) error {
+func (m *Stats) unmarshalBodyVersion(b []byte, version uint8) error {
 	*m = Stats{}
-	if err := checkLen(TypeStats, b, statsLen); err != nil {
+	if err := checkLen(TypeStats, b, statsBodyLen(version)); err != nil {
 		return err
 	}
 	*m = Stats{
@@ -362,6 +385,9 @@ func (m *Stats) UnmarshalBody(b []byte) error {
 		Overruns:       binary.BigEndian.Uint32(b[8:]),
 		QueueOverflows: binary.BigEndian.Uint32(b[12:]),
 		UptimeMillis:   binary.BigEndian.Uint32(b[16:]),
+	}
+	if version >= Version2 {
+		m.ResetReason = ResetReason(b[20])
 	}
 	return nil
 }
@@ -510,18 +536,11 @@ func newMessage(t Type) Message {
 	return nil
 }
 
-// ParseMessage returns the message of type t that body encodes: a new
-// *Hello, *KeyEvent, … It returns FaultType for an unknown type and a
-// *BodyError for a body that does not fit the type.
+// ParseMessage returns the message of type t that body encodes in
+// version 1: a new *Hello, *KeyEvent, … It returns FaultType for an
+// unknown type and a *BodyError for a body that does not fit the type.
 func ParseMessage(t Type, body []byte) (Message, error) {
-	m := newMessage(t)
-	if m == nil {
-		return nil, FaultType
-	}
-	if err := m.UnmarshalBody(body); err != nil {
-		return nil, err
-	}
-	return m, nil
+	return ParseMessageVersion(ProtocolVersion, t, body)
 }
 
 // bodyScratch holds the messages a Decoder parses bodies into to check
@@ -536,12 +555,12 @@ type bodyScratch struct {
 	keys   SelfTestKeys
 }
 
-// checkBody is ParseMessage without the allocation: the Decoder's check that
-// an intact frame's body fits its type.
-func (sc *bodyScratch) checkBody(t Type, body []byte) error {
+// checkBody is ParseMessageVersion without the allocation: the Decoder's
+// check that an intact frame's body fits its type in its version.
+func (sc *bodyScratch) checkBody(version uint8, t Type, body []byte) error {
 	switch t {
 	case TypeHello:
-		return sc.hello.UnmarshalBody(body)
+		return sc.hello.unmarshalBodyVersion(body, version)
 	case TypeHostHello:
 		// Checked without building the string.
 		if len(body) < 3 || len(body) != 3+int(body[2]) {
@@ -551,7 +570,7 @@ func (sc *bodyScratch) checkBody(t Type, body []byte) error {
 			return err
 		}
 		sc.host = HostHello{Protocol: body[0], Seats: body[1]}
-		return sc.host.Validate()
+		return sc.host.validateVersion(version)
 	case TypeKeyEvent:
 		return sc.event.UnmarshalBody(body)
 	case TypeLights:
@@ -563,7 +582,7 @@ func (sc *bodyScratch) checkBody(t Type, body []byte) error {
 	case TypeStatsRequest, TypeSelfTestDumpKeys:
 		return checkLen(t, body, 0)
 	case TypeStats:
-		return checkLen(t, body, statsLen)
+		return checkLen(t, body, statsBodyLen(version))
 	case TypeSelfTestSetLED:
 		return sc.led.UnmarshalBody(body)
 	case TypeSelfTestKeys:

@@ -49,6 +49,64 @@ var messageTests = []struct {
 		h("1406" + "01000f" + "000000" + "000000" + "000000" + "000000" + "000000")},
 }
 
+// versionTests are messages whose body is particular to a version, with
+// their body in it.
+var versionTests = []struct {
+	name    string
+	version uint8
+	msg     Message
+	body    []byte
+}{
+	{"Stats 2", Version2, &Stats{CRCErrors: 1, Malformed: 2, Overruns: 3, QueueOverflows: 4, UptimeMillis: 5, ResetReason: ResetWatchdog},
+		h("00000001" + "00000002" + "00000003" + "00000004" + "00000005" + "02")},
+	{"Stats 2 unknown reason", Version2, &Stats{UptimeMillis: 1, ResetReason: 200},
+		h("00000000" + "00000000" + "00000000" + "00000000" + "00000001" + "c8")},
+	{"Stats 1 drops the reason", ProtocolVersion, &Stats{UptimeMillis: 1},
+		h("00000000" + "00000000" + "00000000" + "00000000" + "00000001")},
+	{"Hello 2", Version2, &Hello{Firmware: Version{0, 3, 0}, Protocol: 2, Seats: 12, KeysPerSeat: 17, Caps: CapPedal | CapChainFault},
+		h("00030002" + "0c1106")},
+	{"Hello 2 unknown caps", Version2, &Hello{Firmware: Version{0, 3, 0}, Protocol: 2, Seats: 6, KeysPerSeat: 16, Caps: 0xF9},
+		h("00030002" + "0610f9")},
+	{"HostHello 2", Version2, &HostHello{Protocol: 2, Seats: 10, Software: "wolftable"},
+		append(h("020a09"), "wolftable"...)},
+}
+
+// TestVersionBodies: the bodies that differ between versions encode and
+// parse as their version says, and a version's message is refused in the
+// other.
+func TestVersionBodies(t *testing.T) {
+	for _, tt := range versionTests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := ValidateVersion(tt.msg, tt.version); err != nil {
+				t.Fatalf("ValidateVersion = %v", err)
+			}
+			if body := AppendBodyVersion(nil, tt.msg, tt.version); !bytes.Equal(body, tt.body) {
+				t.Fatalf("AppendBodyVersion = %x, want %x", body, tt.body)
+			}
+			m, err := ParseMessageVersion(tt.version, tt.msg.Type(), tt.body)
+			if err != nil {
+				t.Fatalf("ParseMessageVersion: %v", err)
+			}
+			if !reflect.DeepEqual(m, tt.msg) {
+				t.Errorf("parsed %+v, want %+v", m, tt.msg)
+			}
+			other := uint8(Version2)
+			if tt.version == Version2 {
+				other = ProtocolVersion
+			}
+			if _, err := ParseMessageVersion(other, tt.msg.Type(), tt.body); err == nil {
+				t.Errorf("the body parses in version %d too", other)
+			}
+		})
+	}
+	if _, err := ParseMessageVersion(3, TypePing, h("00000001")); err != FaultVersion {
+		t.Errorf("version 3: %v, want FaultVersion", err)
+	}
+	if ResetReason(9).String() != "unknown" || ResetWatchdog.String() != "watchdog" {
+		t.Errorf("ResetReason names: %v %v", ResetReason(9), ResetWatchdog)
+	}
+}
+
 func TestMessageRoundtrip(t *testing.T) {
 	for _, tt := range messageTests {
 		t.Run(tt.name, func(t *testing.T) {

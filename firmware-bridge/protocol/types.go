@@ -2,9 +2,19 @@ package protocol
 
 import "strconv"
 
-// ProtocolVersion is the version byte this package writes into every frame
-// and the only one its Decoder accepts.
-const ProtocolVersion = 1
+// The protocol's versions (doc.go, "Version rules").
+const (
+	// ProtocolVersion is version 1, the first: every bridge and every host
+	// speaks it, and Encode and AppendFrame write it.
+	ProtocolVersion = 1
+	// Version2 adds the bridge's reset reason to Stats, and its receivers
+	// ignore caps bits they do not know.
+	Version2 = 2
+	// LatestVersion is the newest version this package writes
+	// (AppendFrameVersion) and reads: a Decoder accepts frames of
+	// ProtocolVersion to LatestVersion.
+	LatestVersion = Version2
+)
 
 // Limits of the wire format.
 const (
@@ -31,6 +41,12 @@ const (
 	// delimiters. A longer run is an overrun: the Decoder drops it and
 	// resynchronises at the next 0x00.
 	MaxFrameLen = 256
+
+	// A host sends at most HostPaceBytes bytes in any HostPaceMicros µs,
+	// so that the bridge's 128-byte USB receive buffer never overflows
+	// (see doc.go).
+	HostPaceBytes  = 64
+	HostPaceMicros = 2000
 
 	headerLen = 3 // version, type, seq
 	crcLen    = 2
@@ -158,8 +174,9 @@ func (e Edge) String() string {
 // Capabilities are the optional hardware a bridge reports in its Hello.
 type Capabilities uint8
 
-// The capability bits. The other bits are zero in this protocol version.
-// CapChainFault came after the first release of version 1: see doc.go.
+// The capability bits. In version 1 the other bits are zero; from version
+// 2 a receiver ignores the bits it does not know. CapChainFault came after
+// the first release of version 1: see doc.go.
 const (
 	CapPrivateLED Capabilities = 1 << 0 // each seat has a private indicator LED
 	CapPedal      Capabilities = 1 << 1 // the judge's pedal is wired to the bridge
@@ -167,6 +184,31 @@ const (
 
 	capAll = CapPrivateLED | CapPedal | CapChainFault
 )
+
+// ResetReason is why the bridge last started, as its Stats report it
+// (version 2; a version 1 Stats has none: ResetUnknown). A receiver shows a
+// value it does not know as unknown.
+type ResetReason uint8
+
+// The reset reasons.
+const (
+	ResetUnknown  ResetReason = 0 // not reported (version 1), or the bridge cannot tell
+	ResetPowerOn  ResetReason = 1 // power came on (or browned out): the USB cable, the supply
+	ResetWatchdog ResetReason = 2 // the firmware's watchdog: its main loop stalled
+	ResetPin      ResetReason = 3 // the RUN pin: a reset button
+	ResetSoftware ResetReason = 4 // a reset the software asked for: after flashing, a reboot
+)
+
+var resetNames = [...]string{"unknown", "power-on", "watchdog", "reset-pin", "software"}
+
+// String returns "unknown", "power-on", "watchdog", "reset-pin" or
+// "software"; a value this version does not know is "unknown" too.
+func (r ResetReason) String() string {
+	if int(r) < len(resetNames) {
+		return resetNames[r]
+	}
+	return resetNames[ResetUnknown]
+}
 
 // LightFlags modify one seat's light.
 type LightFlags uint8

@@ -6,13 +6,23 @@
 // Bridge.Poll with the USB CDC port every millisecond.
 //
 //	make firmware            # or, in firmware-bridge:
-//	tinygo build -target=pico -serial=usb -o wolftable-bridge.uf2 ./cmd/pico
+//	tinygo build -target=pico -serial=usb -scheduler=tasks -o wolftable-bridge.uf2 ./cmd/pico
 //
-// Built with TinyGo 0.39 (see docs/wiring.md). The board is set at build time
-// with -ldflags, for instance for 10 seats of two registers wired from the
-// last seat:
+// Built with TinyGo 0.39 (see docs/wiring.md) and its single-core "tasks"
+// scheduler: 0.39's rp2040 target defaults to "cores", which moves main
+// between the two cores while the USB interrupt runs on core 0 and guards
+// the CDC buffers on the calling core only (lost, doubled or stalled
+// packets). The firmware starts no goroutine and needs no second core.
+//
+// The board is set at build time with -ldflags -X, for instance for 10
+// seats of two registers wired from the last seat:
 //
 //	tinygo build … -ldflags "-X main.seats=10 -X main.registersPerSeat=2 -X main.chainFromLastSeat=1" ./cmd/pico
+//
+// TinyGo 0.39 sets only package-level strings declared without an
+// initializer (a variable with one keeps it, silently), so the three are
+// declared bare and read at start, an empty one taking its default
+// (core.ParseBoard). pico_test.go fails if one gets an initializer.
 //
 // The host must never open the port at 1200 baud: TinyGo's USB CDC stack
 // resets the RP2040 into its UF2 bootloader when the host sets 1200 baud and
@@ -21,15 +31,15 @@
 //
 // Only built by TinyGo (the tinygo build tag); go build and go vet skip it,
 // and its compile check (pico_test.go) type-checks it against stand-ins of
-// TinyGo's packages.
+// TinyGo's packages, with the build tags TinyGo 0.39 sets for this build.
 package main
 
 import (
 	"machine"
-	"strconv"
 	"time"
 
 	"device/arm"
+	"device/rp"
 
 	pio "github.com/tinygo-org/pio/rp2-pio"
 	"github.com/tinygo-org/pio/rp2-pio/piolib"
@@ -48,12 +58,13 @@ const (
 	pinFault = machine.LED    // the Pico's own LED: lit while the chain reads broken or the WS2812s fail
 )
 
-// The board, set with -ldflags "-X main.name=value" (strings: that is what
-// -X sets). Defaults: 12 seats of three 74HC165s each, chain from seat 1.
+// The board, set with -ldflags "-X main.name=value": strings without an
+// initializer, the only globals TinyGo 0.39's -X sets. Empty: the default
+// (core.DefaultBoard: 12 seats of three 74HC165s each, chains from seat 1).
 var (
-	seats             = "12"
-	registersPerSeat  = "3" // 2 or 3: 16 or 24 contacts per seat panel
-	chainFromLastSeat = "0" // 1: the register on GP4 is the last seat's
+	seats             string // 6…18
+	registersPerSeat  string // 2 or 3: 16 or 24 contacts per seat panel
+	chainFromLastSeat string // 1: the register on GP4 and the first LED are the last seat's
 )
 
 const (
@@ -62,31 +73,18 @@ const (
 	watchdogMillis = 500                   // the board restarts if the loop stalls this long
 )
 
-// config is this board: the reference key map, keys to ground with
-// pull-ups, the far register's DS to ground, the pedal on the bridge.
+// firmware is this firmware's version, reported in Hello.
+var firmware = protocol.Version{Major: 0, Minor: 3, Patch: 0}
+
+// config is this board: the build's board (seats, registers, chain
+// direction) with the reference key map, keys to ground with pull-ups, the
+// far register's DS to ground, the pedal on the bridge.
 func config() (core.Config, error) {
-	n, err := strconv.Atoi(seats)
+	board, err := core.ParseBoard(seats, registersPerSeat, chainFromLastSeat)
 	if err != nil {
 		return core.Config{}, err
 	}
-	regs, err := strconv.Atoi(registersPerSeat)
-	if err != nil {
-		return core.Config{}, err
-	}
-	return core.Config{
-		Firmware: protocol.Version{Major: 0, Minor: 2, Patch: 0},
-		Scan: core.ScanConfig{
-			Seats:             n,
-			BitsPerSeat:       8 * regs,
-			KeyMap:            core.DefaultKeyMap(8 * regs),
-			ActiveLow:         true,
-			ChainFromLastSeat: chainFromLastSeat == "1",
-			TailLow:           true,
-			Pedal:             pinPedal,
-			PedalActiveLow:    true,
-		},
-		PrivateLEDs: false,
-	}, nil
+	return board.Config(firmware, pinPedal), nil
 }
 
 // settleLoops is core.SettleNanos in CPU cycles at the clock the board runs
@@ -170,7 +168,13 @@ func main() {
 	pinPedal.Configure(machine.PinConfig{Mode: machine.PinInputPullup})
 	settleLoops = core.SettleCycles(machine.CPUFrequency(), core.SettleNanos)
 
+	// Why the board started, before this firmware's watchdog runs; the host
+	// sees it in Stats (protocol version 2).
+	reset := core.ResetReasonOf(rp.WATCHDOG.REASON.Get(), rp.WATCHDOG.SCRATCH4.Get(), rp.VREG_AND_CHIP_RESET.CHIP_RESET.Get())
+	println("bridge: started after a", reset.String(), "reset")
+
 	cfg, err := config()
+	cfg.ResetReason = reset
 	var bridge *core.Bridge
 	if err == nil {
 		bridge, err = core.NewBridge(cfg, chain{})
@@ -190,6 +194,9 @@ func main() {
 	if err := machine.Watchdog.Start(); err != nil {
 		println("watchdog:", err.Error())
 	}
+	// Marks the watchdog as this firmware's: its reset, and only its, then
+	// reads as a watchdog reset (core.ResetReasonOf).
+	rp.WATCHDOG.SCRATCH4.Set(core.WatchdogMagic)
 
 	var port core.Port = machine.Serial // USB CDC with -serial=usb
 	start := time.Now()
@@ -201,6 +208,9 @@ func main() {
 		if now-lastLights >= lightsEvery {
 			lastLights = now
 			lights.show(bridge.LightFrame())
+			// The LED frame took a millisecond or so: drain USB's receive
+			// buffer again (it holds 128 bytes and drops what does not fit).
+			bridge.Receive(port)
 			pinFault.Set(lights.failed || bridge.ChainFault().Any())
 		}
 		machine.Watchdog.Update()

@@ -1,12 +1,14 @@
 package main
 
-// The firmware's compile check. TinyGo does not run here, so main.go (built
-// only with the tinygo tag) is type-checked with go/types against the
+// The firmware's compile check. TinyGo does not run here, so the files
+// TinyGo 0.39 builds for the Makefile's firmware build (chosen by the build
+// tags it sets: tinygo_test.go) are type-checked with go/types against the
 // stand-ins in testdata/tinygo for the packages only TinyGo has (machine,
-// device/arm) and those built only for the RP2040 (the PIO library), and
-// against the real standard library, core and protocol. A call that does
-// not match a stand-in's signature fails the check, as it would fail
-// TinyGo's build; TestPicoCompileCheckCatchesSlips shows it does.
+// device/arm, device/rp, runtime/volatile) and those built only for the
+// RP2040 (the PIO library), and against the real standard library, core and
+// protocol. A call that does not match a stand-in's signature fails the
+// check, as it would fail TinyGo's build; TestPicoCompileCheckCatchesSlips
+// shows it does.
 
 import (
 	"bytes"
@@ -29,9 +31,6 @@ import (
 // standIns is where the stand-in packages live, a directory per import path.
 const standIns = "testdata/tinygo"
 
-// tinygoTags are the build tags TinyGo sets for -target=pico -serial=usb.
-var tinygoTags = []string{"tinygo", "pico", "rp2040", "rp", "baremetal", "arm", "cortexm", "armv6m", "serial.usb", "gc.conservative", "scheduler.tasks"}
-
 // firmwareFiles returns the .go files of cmd/pico TinyGo builds for the
 // Pico, by name.
 func firmwareFiles(t *testing.T) map[string][]byte {
@@ -40,6 +39,7 @@ func firmwareFiles(t *testing.T) map[string][]byte {
 	if err != nil {
 		t.Fatal(err)
 	}
+	tags := firmwareTags(t)
 	files := map[string][]byte{}
 	for _, name := range names {
 		if strings.HasSuffix(name, "_test.go") {
@@ -49,7 +49,7 @@ func firmwareFiles(t *testing.T) map[string][]byte {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if built(t, name, src) {
+		if built(t, name, src, tags) {
 			files[name] = src
 		}
 	}
@@ -59,8 +59,9 @@ func firmwareFiles(t *testing.T) map[string][]byte {
 	return files
 }
 
-// built reports whether TinyGo builds src for the Pico.
-func built(t *testing.T, name string, src []byte) bool {
+// built reports whether TinyGo builds src with tags (firmwareTags: the
+// Makefile's build).
+func built(t *testing.T, name string, src []byte, tags []string) bool {
 	f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.PackageClauseOnly|parser.ParseComments)
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +73,7 @@ func built(t *testing.T, name string, src []byte) bool {
 				if err != nil {
 					t.Fatal(err)
 				}
-				return expr.Eval(func(tag string) bool { return slices.Contains(tinygoTags, tag) })
+				return expr.Eval(func(tag string) bool { return slices.Contains(tags, tag) })
 			}
 		}
 	}
@@ -230,6 +231,9 @@ func TestPicoCompileCheckCatchesSlips(t *testing.T) {
 		{"result count", "ws, err := piolib.NewWS2812B(sm, pinLEDs)", "ws := piolib.NewWS2812B(sm, pinLEDs); var err error"},
 		{"CPU clock type", "core.SettleCycles(machine.CPUFrequency(), core.SettleNanos)", "core.SettleCycles(uint64(machine.CPUFrequency()), core.SettleNanos)"},
 		{"port lacking a method", "bridge.Poll(port, uint64(now/time.Microsecond))", "bridge.Poll(machine.UARTConfig{}, uint64(now/time.Microsecond))"},
+		{"a register for its value", "core.ResetReasonOf(rp.WATCHDOG.REASON.Get(),", "core.ResetReasonOf(rp.WATCHDOG.REASON,"},
+		{"a register the peripheral lacks", "rp.WATCHDOG.SCRATCH4.Set(", "rp.WATCHDOG.SCRATCH[4].Set("},
+		{"a peripheral the package lacks", "rp.VREG_AND_CHIP_RESET.CHIP_RESET.Get()", "rp.CHIP_RESET.Get()"},
 	} {
 		if !strings.Contains(src, slip.old) {
 			t.Errorf("%s: main.go no longer contains %q: update the test", slip.name, slip.old)
