@@ -226,16 +226,17 @@ func (h *hilTech) LightsNote(seat int) string {
 	return "HIL technician saw: " + strings.Join(parts, "; ")
 }
 
-// PressPedal implements Technician: the switch closed to ground for 10
-// polls (short: well past the 20 ms debounce, well short of the 1 s long
-// press), 220 (long), or twice 10 with 10 open between (double).
+// PressPedal implements Technician: the switch closed to ground for 150 ms
+// and 3 polls (short: past the 20 ms debounce, well short of the 2 s long
+// press), 2.5 s (long), or twice 150 ms with 150 ms open between (double).
 func (h *hilTech) PressPedal(ctx context.Context, p hw.PedalPress) error {
-	steps := []hilsim.Drive{{Level: "0", Reads: 10}}
+	tap := hilsim.Drive{Level: "0", Reads: 3, Min: 150 * time.Millisecond}
+	steps := []hilsim.Drive{tap}
 	switch p {
 	case hw.PedalLong:
-		steps = []hilsim.Drive{{Level: "0", Reads: 220}}
+		steps = []hilsim.Drive{{Level: "0", Reads: 3, Min: 2500 * time.Millisecond}}
 	case hw.PedalDouble:
-		steps = append(steps, hilsim.Drive{Level: "z", Reads: 10}, hilsim.Drive{Level: "0", Reads: 10})
+		steps = append(steps, hilsim.Drive{Level: "z", Reads: 3, Min: 150 * time.Millisecond}, tap)
 	}
 	if err := h.sim.Drive(0, append(steps, hilsim.Drive{Level: "z"})...); err != nil {
 		return err
@@ -243,12 +244,17 @@ func (h *hilTech) PressPedal(ctx context.Context, p hw.PedalPress) error {
 	return h.played(ctx)
 }
 
-// hold is how long a finger holds a key, in polls (10 ms debounce at 5 ms).
-const hold = 6
+// touch is a finger on a key, or off it: 3 polls and 50 ms, past the 10 ms
+// debounce however the polls come (a busy VM reads a poll's tick late). A
+// bouncy key's contact opens for 2 polls and 40 ms: inside the 200 ms
+// bounce window unless the polls come 100 ms apart.
+func touch(mask uint16) hilsim.Step {
+	return hilsim.Step{Closed: mask, Polls: 3, Min: 50 * time.Millisecond}
+}
 
-// PressKeys implements Technician: each key once, in order, each held for
-// hold polls; a missing contact never closes, a stuck one is closed
-// already, a bouncy one closes twice for one touch.
+// PressKeys implements Technician: each key once, in order; a missing
+// contact never closes, a stuck one is closed already, a bouncy one closes
+// twice for one touch.
 func (h *hilTech) PressKeys(ctx context.Context, seat int, keys []hw.Key) error {
 	for _, k := range keys {
 		addr, pin, ok := h.wired(seat, k)
@@ -259,9 +265,9 @@ func (h *hilTech) PressKeys(ctx context.Context, seat int, keys []hw.Key) error 
 			continue
 		}
 		bit := uint16(1) << pin
-		steps := []hilsim.Step{{Closed: bit, Polls: hold}, {Polls: hold}}
+		steps := []hilsim.Step{touch(bit), touch(0)}
 		if h.fault(FaultBouncyKey, seat, k) {
-			steps = append(steps, hilsim.Step{Closed: bit, Polls: hold}, hilsim.Step{Polls: hold})
+			steps = []hilsim.Step{touch(bit), {Polls: 2, Min: 40 * time.Millisecond}, touch(bit), touch(0)}
 		}
 		if err := h.sim.Keys(h.withStuck(addr, steps)); err != nil {
 			return err

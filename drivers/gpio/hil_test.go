@@ -14,6 +14,7 @@ package gpio
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -57,7 +58,10 @@ func hilKeys() []hilKey {
 func hilConfigText(extra string) string {
 	var b strings.Builder
 	b.WriteString("[table]\nseats = 18\nmode = \"gpio\"\n")
-	b.WriteString("[pedal]\npin = \"GPIO17\"\npull = \"up\"\nactive = \"low\"\nlong = \"1s\"\ndouble = \"500ms\"\n")
+	// Wide pedal windows: the driver dates a sample by its poll's tick, which
+	// a starved VM takes late; a 100 ms tap must not look long, nor a 100 ms
+	// gap end a double press.
+	b.WriteString("[pedal]\npin = \"GPIO17\"\npull = \"up\"\nactive = \"low\"\nlong = \"2s\"\ndouble = \"1500ms\"\n")
 	b.WriteString("[gpio]\nspi = \"SPI0.0\"\ni2c = \"0\"\nprivate_led = true\n")
 	b.WriteString(extra)
 	byAddr := map[uint16][]string{}
@@ -206,6 +210,21 @@ func (r *hilRig) pedalDone(n uint64) {
 		return err == nil && l.Step == l.Steps
 	})
 	r.settle(n)
+}
+
+// diag is the simulated hardware's state, for a failure's message.
+func (r *hilRig) diag() string {
+	var b strings.Builder
+	xs, err := r.sim.Expanders()
+	for _, x := range xs {
+		fmt.Fprintf(&b, "\n  expander %#x: gppu %04x closed %04x nak %v polls %d step %d/%d", x.Addr, x.GPPU, x.Closed, x.NAK, x.Polls, x.Step, x.Steps)
+	}
+	l, err2 := r.sim.Line(hilPedal)
+	fmt.Fprintf(&b, "\n  pedal: %+v", l)
+	if err := errors.Join(err, err2); err != nil {
+		fmt.Fprintf(&b, "\n  %v", err)
+	}
+	return b.String()
 }
 
 // take returns the events not looked at yet.

@@ -7,19 +7,24 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"wolftable/hw"
 	"wolftable/internal/hilsim"
 )
 
-// A key held for hold polls: long past the 10 ms debounce at 5 ms polls,
-// however late the polls come (each level is sampled hold times).
-const hold = 6
+// hold is a finger on a key: sampled 3 times, and for 50 ms, past the
+// 10 ms debounce however fast or slow the polls come (the debouncer dates
+// a sample by its poll's tick, which a busy VM reads late: 5 times the
+// debounce leaves room for that).
+const hold = 3
+
+func held(mask uint16) hilsim.Step {
+	return hilsim.Step{Closed: mask, Polls: hold, Min: 50 * time.Millisecond}
+}
 
 // press is the script of one clean press of the contacts in mask.
-func press(mask uint16) []hilsim.Step {
-	return []hilsim.Step{{Closed: mask, Polls: hold}, {Closed: 0, Polls: hold}}
-}
+func press(mask uint16) []hilsim.Step { return []hilsim.Step{held(mask), held(0)} }
 
 func keyEvent(k hilKey, e hw.Edge) string { return fmt.Sprintf("seat %d %v %v", k.seat, k.key, e) }
 
@@ -116,7 +121,7 @@ func TestHILEverySeatsKeys(t *testing.T) {
 		slices.Sort(got)
 		slices.Sort(want)
 		if !slices.Equal(got, want) {
-			t.Errorf("pin %v of every expander:\n got %v\nwant %v", pin, got, want)
+			t.Errorf("pin %v of every expander:\n got %v\nwant %v%s", pin, got, want, r.diag())
 		}
 	}
 	for s := 1; s <= hw.MaxSeats; s++ {
@@ -138,19 +143,19 @@ func TestHILKeyBounce(t *testing.T) {
 	for range 3 {
 		steps = append(steps, hilsim.Step{Closed: bit, Polls: 1}, hilsim.Step{Polls: 1})
 	}
-	steps = append(steps, hilsim.Step{Closed: bit, Polls: hold})
+	steps = append(steps, held(bit))
 	for range 3 {
 		steps = append(steps, hilsim.Step{Polls: 1}, hilsim.Step{Closed: bit, Polls: 1})
 	}
-	steps = append(steps, hilsim.Step{Polls: hold})
+	steps = append(steps, held(0))
 	if err := sim.Keys(hilsim.Script{Addr: k.addr, Steps: steps}); err != nil {
 		t.Fatal(err)
 	}
 	r.scriptsDone()
 	if got, want := keyEvents(t, r.take()), []string{keyEvent(k, hw.Down), keyEvent(k, hw.Up)}; !slices.Equal(got, want) {
-		t.Errorf("bouncing contact: %v, want %v", got, want)
+		t.Errorf("bouncing contact: %v, want %v%s", got, want, r.diag())
 	}
-	if err := sim.Keys(hilsim.Script{Addr: k.addr, Steps: []hilsim.Step{{Closed: bit, Polls: 1}, {Polls: hold}}}); err != nil {
+	if err := sim.Keys(hilsim.Script{Addr: k.addr, Steps: []hilsim.Step{{Closed: bit, Polls: 1}, held(0)}}); err != nil {
 		t.Fatal(err)
 	}
 	r.scriptsDone()
@@ -170,7 +175,10 @@ func TestHILTwoSeatsAtOnce(t *testing.T) {
 		t.Fatalf("keys %+v %+v %+v", a, b, c)
 	}
 	both := uint16(1)<<a.pin | uint16(1)<<b.pin
-	if err := sim.Keys(hilsim.Script{Addr: a.addr, Steps: []hilsim.Step{{Closed: both, Polls: 2 * hold}, {Polls: hold}}}, hilsim.Script{Addr: c.addr, Steps: []hilsim.Step{{Closed: 1 << c.pin, Polls: 2 * hold}, {Polls: hold}}}); err != nil {
+	long := func(mask uint16) hilsim.Step {
+		return hilsim.Step{Closed: mask, Polls: 4 * hold, Min: 200 * time.Millisecond}
+	}
+	if err := sim.Keys(hilsim.Script{Addr: a.addr, Steps: []hilsim.Step{long(both), held(0)}}, hilsim.Script{Addr: c.addr, Steps: []hilsim.Step{long(1 << c.pin), held(0)}}); err != nil {
 		t.Fatal(err)
 	}
 	r.scriptsDone()
@@ -203,7 +211,7 @@ func TestHILKeyHeldAtOpen(t *testing.T) {
 	if got := keyEvents(t, r.take()); !slices.Equal(got, []string{keyEvent(k, hw.Down)}) {
 		t.Errorf("held at open: %v", got)
 	}
-	if err := sim.Keys(hilsim.Script{Addr: k.addr, Steps: []hilsim.Step{{Polls: hold}}}); err != nil {
+	if err := sim.Keys(hilsim.Script{Addr: k.addr, Steps: []hilsim.Step{held(0)}}); err != nil {
 		t.Fatal(err)
 	}
 	r.scriptsDone()
@@ -243,7 +251,7 @@ func TestHILExpanderStopsAnswering(t *testing.T) {
 	}
 	r.scriptsDone()
 	if got := keyEvents(t, r.take()); !slices.Equal(got, []string{keyEvent(other, hw.Down), keyEvent(other, hw.Up)}) {
-		t.Errorf("a key on 0x20 while 0x23 is down: %v", got)
+		t.Errorf("a key on 0x20 while 0x23 is down: %v%s", got, r.diag())
 	}
 	if err := sim.SetNAK(0x23, false); err != nil {
 		t.Fatal(err)
@@ -258,6 +266,6 @@ func TestHILExpanderStopsAnswering(t *testing.T) {
 	}
 	r.scriptsDone()
 	if got := keyEvents(t, r.take()); !slices.Equal(got, []string{keyEvent(k, hw.Down), keyEvent(k, hw.Up)}) {
-		t.Errorf("a key on 0x23 once it answers again: %v", got)
+		t.Errorf("a key on 0x23 once it answers again: %v%s", got, r.diag())
 	}
 }

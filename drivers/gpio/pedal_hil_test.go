@@ -5,6 +5,7 @@ package gpio
 import (
 	"strings"
 	"testing"
+	"time"
 
 	pgpio "periph.io/x/conn/v3/gpio"
 	"periph.io/x/conn/v3/gpio/gpioreg"
@@ -14,18 +15,19 @@ import (
 	"wolftable/internal/hilsim"
 )
 
-// pedalSteps is the pedal's switch closed (to level) and open in turn, for
-// the given numbers of reads; the last step opens it for good. At 5 ms
-// polls 10 reads hold well past the 20 ms debounce; the test config's long
-// press is 1 s (220 reads hold longer) and its double window 500 ms.
-func pedalSteps(level string, reads ...int) []hilsim.Drive {
+// pedalSteps is the pedal's switch closed (to level) and open in turn, each
+// for at least the given time and 3 reads (past the 20 ms debounce however
+// the polls come); the last step opens it for good. The test config's long
+// press is 2 s and its double window 1.5 s: a 150 ms tap and gap fit in
+// them unless the VM stalls for most of a second.
+func pedalSteps(level string, ms ...int) []hilsim.Drive {
 	var d []hilsim.Drive
-	for i, n := range reads {
+	for i, n := range ms {
 		l := "z"
 		if i%2 == 0 {
 			l = level
 		}
-		d = append(d, hilsim.Drive{Level: l, Reads: n})
+		d = append(d, hilsim.Drive{Level: l, Reads: 3, Min: time.Duration(n) * time.Millisecond})
 	}
 	return append(d, hilsim.Drive{Level: "z"})
 }
@@ -39,14 +41,14 @@ func pedalOnly(t *testing.T, what string, evs []hw.Event, want hw.PedalPress) {
 }
 
 // waitPedal plays the pedal's script and waits for its press: a short one
-// comes once the double window (500 ms: at most 100 polls) has passed.
+// comes once the double window (1.5 s: at most 300 polls) has passed.
 func (r *hilRig) waitPedal(steps []hilsim.Drive) []hw.Event {
 	r.t.Helper()
 	if err := r.sim.Drive(0, steps...); err != nil {
 		r.t.Fatal(err)
 	}
 	r.pedalDone(0)
-	r.until("the pedal press", 150, func() bool {
+	r.until("the pedal press", 400, func() bool {
 		for _, ev := range r.evs[r.seen:] {
 			if ev.Kind == hw.EventPedal {
 				return true
@@ -77,9 +79,9 @@ func TestHILPedal(t *testing.T) {
 	if evs := r.take(); len(evs) > 0 {
 		t.Fatalf("the pedal untouched: %s", eventList(evs))
 	}
-	pedalOnly(t, "short", r.waitPedal(pedalSteps("0", 10)), hw.PedalShort)
-	pedalOnly(t, "long", r.waitPedal(pedalSteps("0", 220)), hw.PedalLong)
-	pedalOnly(t, "double", r.waitPedal(pedalSteps("0", 10, 10, 10)), hw.PedalDouble)
+	pedalOnly(t, "short", r.waitPedal(pedalSteps("0", 150)), hw.PedalShort)
+	pedalOnly(t, "long", r.waitPedal(pedalSteps("0", 2500)), hw.PedalLong)
+	pedalOnly(t, "double", r.waitPedal(pedalSteps("0", 150, 150, 150)), hw.PedalDouble)
 }
 
 // TestHILPedalActiveHigh: wired the other way (to 3.3 V, pull = "down",
@@ -103,6 +105,6 @@ func TestHILPedalActiveHigh(t *testing.T) {
 	if l, err := sim.Line(hilPedal); err != nil || l.Bias != "pull-down" || l.Level != 0 {
 		t.Fatalf("pedal pin after Open: %+v %v; want its pull-down on, reading 0", l, err)
 	}
-	pedalOnly(t, "short", r.waitPedal(pedalSteps("1", 10)), hw.PedalShort)
-	pedalOnly(t, "double", r.waitPedal(pedalSteps("1", 10, 10, 10)), hw.PedalDouble)
+	pedalOnly(t, "short", r.waitPedal(pedalSteps("1", 150)), hw.PedalShort)
+	pedalOnly(t, "double", r.waitPedal(pedalSteps("1", 150, 150, 150)), hw.PedalDouble)
 }

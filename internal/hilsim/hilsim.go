@@ -72,10 +72,17 @@ func (s *Sim) Reset() error {
 }
 
 // Step is one step of an expander's contacts: the closed contacts (bit 0 =
-// GPA0 … bit 15 = GPB7) for Polls polls; Polls 0 holds for good.
+// GPA0 … bit 15 = GPB7) for Polls polls, and at least Min from the first of
+// them (the model's clock, to the millisecond); Polls 0 holds for good.
+//
+// A step long enough to count is given in both: its polls let the driver
+// sample it, its time lets the debounce pass however fast the polls come.
+// A step meant to be short (a bounce, a double press's gap) is given in few
+// polls: a slow machine then stretches it by whole polls only.
 type Step struct {
 	Closed uint16
 	Polls  int
+	Min    time.Duration
 }
 
 // Script is the steps of one expander's contacts.
@@ -88,12 +95,20 @@ func (sc Script) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%#x", sc.Addr)
 	for _, st := range sc.Steps {
-		fmt.Fprintf(&b, " %04x", st.Closed)
-		if st.Polls > 0 {
-			fmt.Fprintf(&b, ":%d", st.Polls)
-		}
+		fmt.Fprintf(&b, " %04x%s", st.Closed, counts(st.Polls, st.Min))
 	}
 	return b.String()
+}
+
+// counts is a step's ":N[:MS]".
+func counts(n int, min time.Duration) string {
+	switch {
+	case n <= 0:
+		return ""
+	case min > 0:
+		return fmt.Sprintf(":%d:%d", n, min.Milliseconds())
+	}
+	return fmt.Sprintf(":%d", n)
 }
 
 // Keys arms the scripts together: each starts at its expander's next poll.
@@ -139,15 +154,12 @@ func (s *Sim) Expander(addr uint16) (Expander, error) {
 
 // Drive scripts the outside of line offset: each step's level ("0": the
 // switch closed to ground, "1": to 3.3 V, "z": open) for Reads reads of the
-// line; Reads 0 holds.
+// line and at least Min from the first (as Step); Reads 0 holds.
 func (s *Sim) Drive(offset int, steps ...Drive) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d", offset)
 	for _, st := range steps {
-		fmt.Fprintf(&b, " %s", st.Level)
-		if st.Reads > 0 {
-			fmt.Fprintf(&b, ":%d", st.Reads)
-		}
+		fmt.Fprintf(&b, " %s%s", st.Level, counts(st.Reads, st.Min))
 	}
 	return s.write(gpioDir, "drive", b.String()+"\n")
 }
@@ -156,6 +168,7 @@ func (s *Sim) Drive(offset int, steps ...Drive) error {
 type Drive struct {
 	Level string // "0", "1" or "z"
 	Reads int
+	Min   time.Duration
 }
 
 // Line returns the state of the line named name.

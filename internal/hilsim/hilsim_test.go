@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // encode is the WS2812 encoding at 2.5 MHz as a reference: 3 low bytes,
@@ -132,8 +133,8 @@ func TestParseTransfer(t *testing.T) {
 
 // The scripts are written the way the modules parse them.
 func TestScriptText(t *testing.T) {
-	sc := Script{Addr: 0x21, Steps: []Step{{Closed: 0x8001, Polls: 4}, {}}}
-	if s := sc.String(); s != "0x21 8001:4 0000" {
+	sc := Script{Addr: 0x21, Steps: []Step{{Closed: 0x8001, Polls: 4}, {Polls: 2, Min: 25 * time.Millisecond}, {}}}
+	if s := sc.String(); s != "0x21 8001:4 0000:2:25 0000" {
 		t.Errorf("%q", s)
 	}
 	dir := t.TempDir()
@@ -146,7 +147,7 @@ func TestScriptText(t *testing.T) {
 	if err := s.Keys(sc, Script{Addr: 0x20, Steps: []Step{{Closed: 1}}}); err != nil {
 		t.Fatal(err)
 	}
-	if b, _ := os.ReadFile(filepath.Join(dir, i2cDir, "hil_keys")); string(b) != "0x21 8001:4 0000\n0x20 0001\n" {
+	if b, _ := os.ReadFile(filepath.Join(dir, i2cDir, "hil_keys")); string(b) != "0x21 8001:4 0000:2:25 0000\n0x20 0001\n" {
 		t.Errorf("hil_keys: %q", b)
 	}
 	if err := s.Drive(0, Drive{Level: "0", Reads: 5}, Drive{Level: "z"}); err != nil {

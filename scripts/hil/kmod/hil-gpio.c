@@ -13,9 +13,10 @@
  * reads 0 when floating.
  *
  * Controls, in /sys/devices/platform/hil-gpio/:
- *   drive  (write) "OFFSET STEP...", STEP = "LEVEL[:N]" with LEVEL 0, 1 or
- *          z: the drive for the next N reads of the line's value; the last
- *          step without :N holds.
+ *   drive  (write) "OFFSET STEP...", STEP = "LEVEL[:N[:MS]]" with LEVEL 0,
+ *          1 or z: the drive for the next N reads of the line's value, and
+ *          at least MS milliseconds from the first of them; the last step
+ *          without :N holds.
  *   reset  (write) every line back to its power-on state: input, pull-down,
  *          open, counters zeroed.
  *   state  (read) one line per line:
@@ -28,6 +29,7 @@
 #include <linux/spinlock.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/ktime.h>
 
 #define HIL_MAXLINES 8
 #define HIL_MAXSTEPS 64
@@ -46,6 +48,7 @@ static const char *const drive_names[] = { "0", "1", "z" };
 struct hil_step {
 	u8 drive;
 	u32 reads; /* 0: holds */
+	u32 min_ms;
 };
 
 struct hil_line {
@@ -56,7 +59,8 @@ struct hil_line {
 	u64 reads;
 	struct hil_step steps[HIL_MAXSTEPS];
 	int nsteps, cur;
-	u32 used;
+	u32 used;      /* reads of steps[cur] so far */
+	ktime_t start; /* the first of them */
 };
 
 static struct hil_line state[HIL_MAXLINES];
@@ -85,6 +89,35 @@ static int line_level(struct hil_line *l)
 	}
 }
 
+/*
+ * The drive at this read: the current step's, until it has had its reads and
+ * its time; then the next one's. A step without a count holds, and ends the
+ * script.
+ */
+static void line_read(struct hil_line *l)
+{
+	ktime_t now = ktime_get();
+
+	l->reads++;
+	while (l->cur < l->nsteps) {
+		struct hil_step *st = &l->steps[l->cur];
+
+		if (!l->used)
+			l->start = now;
+		l->drive = st->drive;
+		if (!st->reads) {
+			l->cur = l->nsteps;
+			return;
+		}
+		if (l->used < st->reads || ktime_ms_delta(now, l->start) < st->min_ms) {
+			l->used++;
+			return;
+		}
+		l->cur++;
+		l->used = 0;
+	}
+}
+
 static int hil_get(struct gpio_chip *gc, unsigned int off)
 {
 	struct hil_line *l = &state[off];
@@ -92,15 +125,7 @@ static int hil_get(struct gpio_chip *gc, unsigned int off)
 	int v;
 
 	spin_lock_irqsave(&hil_lock, flags);
-	l->reads++;
-	if (l->cur < l->nsteps) {
-		l->drive = l->steps[l->cur].drive;
-		/* a step without a count holds: the script is done once it applies */
-		if (!l->steps[l->cur].reads || ++l->used >= l->steps[l->cur].reads) {
-			l->cur++;
-			l->used = 0;
-		}
-	}
+	line_read(l);
 	v = line_level(l);
 	spin_unlock_irqrestore(&hil_lock, flags);
 	return v;
@@ -205,7 +230,15 @@ static ssize_t drive_store(struct device *dev, struct device_attribute *a, const
 		}
 		cnt = strchr(tok, ':');
 		if (cnt) {
+			char *ms;
+
 			*cnt++ = 0;
+			ms = strchr(cnt, ':');
+			if (ms) {
+				*ms++ = 0;
+				if (kstrtou32(ms, 10, &steps[n].min_ms))
+					goto out;
+			}
 			if (kstrtou32(cnt, 10, &steps[n].reads) || !steps[n].reads)
 				goto out;
 		}

@@ -19,9 +19,10 @@
  * writes OLAT.
  *
  * Controls, in /sys/bus/i2c/devices/i2c-0/:
- *   hil_keys   (write) lines "ADDR STEP...", STEP = "MASK[:N]": the closed
- *              contacts (bit 0 = GPA0 ... bit 15 = GPB7, hex) for the next N
- *              polls, a poll being a read that starts at GPIOA or GPIOB; the
+ *   hil_keys   (write) lines "ADDR STEP...", STEP = "MASK[:N[:MS]]": the
+ *              closed contacts (bit 0 = GPA0 ... bit 15 = GPB7, hex) for the
+ *              next N polls, and at least MS milliseconds from the first of
+ *              them, a poll being a read that starts at GPIOA or GPIOB; the
  *              last step without :N holds. One write arms its lines at once.
  *   hil_nak    (write) "ADDR 1" makes the expander stop answering (every
  *              transfer to it fails with -EREMOTEIO, as a missing chip does
@@ -37,6 +38,7 @@
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/ktime.h>
 
 #define HIL_MAXCHIPS 8
 #define HIL_NREGS 0x16
@@ -62,6 +64,7 @@ MODULE_PARM_DESC(mcp, "the expanders' addresses (0x20-0x27)");
 struct hil_step {
 	u16 closed;
 	u32 polls; /* 0: holds */
+	u32 min_ms;
 };
 
 struct hil_chip {
@@ -73,7 +76,8 @@ struct hil_chip {
 	u64 polls;
 	struct hil_step steps[HIL_MAXSTEPS];
 	int nsteps, cur;
-	u32 used; /* polls of steps[cur] so far */
+	u32 used;      /* polls of steps[cur] so far */
+	ktime_t start; /* the first of them */
 };
 
 static struct hil_chip chips[HIL_MAXCHIPS];
@@ -105,15 +109,30 @@ static u16 reg16(struct hil_chip *c, int reg)
 	return c->regs[reg] | c->regs[reg + 1] << 8;
 }
 
-/* the next step of the contacts' script, once per poll */
+/*
+ * The contacts at this poll: the current step's, until it has had its polls
+ * and its time; then the next one's. A step without a count holds, and ends
+ * the script.
+ */
 static void chip_poll(struct hil_chip *c)
 {
+	ktime_t now = ktime_get();
+
 	c->polls++;
-	if (c->cur >= c->nsteps)
-		return;
-	c->closed = c->steps[c->cur].closed;
-	/* a step without a count holds: the script is done once it applies */
-	if (!c->steps[c->cur].polls || ++c->used >= c->steps[c->cur].polls) {
+	while (c->cur < c->nsteps) {
+		struct hil_step *st = &c->steps[c->cur];
+
+		if (!c->used)
+			c->start = now;
+		c->closed = st->closed;
+		if (!st->polls) {
+			c->cur = c->nsteps;
+			return;
+		}
+		if (c->used < st->polls || ktime_ms_delta(now, c->start) < st->min_ms) {
+			c->used++;
+			return;
+		}
 		c->cur++;
 		c->used = 0;
 	}
@@ -238,8 +257,17 @@ static int parse_script(char *line, struct hil_chip **cp, struct hil_step *steps
 			return -E2BIG;
 		cnt = strchr(tok, ':');
 		steps[*n].polls = 0;
+		steps[*n].min_ms = 0;
 		if (cnt) {
+			char *ms;
+
 			*cnt++ = 0;
+			ms = strchr(cnt, ':');
+			if (ms) {
+				*ms++ = 0;
+				if (kstrtou32(ms, 10, &steps[*n].min_ms))
+					return -EINVAL;
+			}
 			err = kstrtou32(cnt, 10, &steps[*n].polls);
 			if (err || steps[*n].polls == 0)
 				return -EINVAL;
