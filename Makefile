@@ -32,7 +32,7 @@ test: setup
 # ~/.cache/wolftable-hil); make test runs this too when they can be made.
 hil: setup
 	./scripts/hil/setup
-	GOARCH=arm64 CGO_ENABLED=0 $(GO) test -tags hil -count=1 -exec "$(CURDIR)/scripts/hil/exec" ./drivers/gpio ./selftest
+	GOARCH=arm64 CGO_ENABLED=0 $(GO) test -tags hil -count=1 -exec "$(CURDIR)/scripts/hil/exec" ./drivers/gpio ./selftest ./drivers/serial
 
 fuzz: setup
 	./scripts/fuzz 60s

@@ -6,10 +6,10 @@
 HIL_CACHE=${HIL_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/wolftable-hil}
 HIL_ARCH_DIR=$HIL_CACHE/arm64
 
-# hil_src_key: a hash of what the cached parts are built from here (the
-# modules' sources): a change to them makes the cache stale.
+# hil_src_key: a hash of what the cached parts are made from here (setup
+# and the modules' sources): a change to them makes the cache stale.
 hil_src_key() {
-  cat "$HIL_DIR"/kmod/Kbuild "$HIL_DIR"/kmod/*.c | sha256sum | cut -c1-16
+  cat "$HIL_DIR"/setup "$HIL_DIR"/kmod/Kbuild "$HIL_DIR"/kmod/*.c | sha256sum | cut -c1-16
 }
 
 # hil_ready: the cache has parts built from these sources.
