@@ -227,8 +227,10 @@ func (h *hilTech) LightsNote(seat int) string {
 }
 
 // PressPedal implements Technician: the switch closed to ground for 150 ms
-// and 3 polls (short: past the 20 ms debounce, well short of the 2 s long
-// press), 2.5 s (long), or twice 150 ms with 150 ms open between (double).
+// and 3 polls (short: past the 20 ms debounce, well short of the 1.2 s long
+// press), 2.5 s (long: a stall of the VM can make the driver date the
+// release a second early), or twice 150 ms with 150 ms open between
+// (double).
 func (h *hilTech) PressPedal(ctx context.Context, p hw.PedalPress) error {
 	tap := hilsim.Drive{Level: "0", Reads: 3, Min: 150 * time.Millisecond}
 	steps := []hilsim.Drive{tap}

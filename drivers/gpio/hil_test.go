@@ -59,9 +59,9 @@ func hilConfigText(extra string) string {
 	var b strings.Builder
 	b.WriteString("[table]\nseats = 18\nmode = \"gpio\"\n")
 	// Wide pedal windows: the driver dates a sample by its poll's tick, which
-	// a starved VM takes late; a 100 ms tap must not look long, nor a 100 ms
+	// a starved VM takes late; a 150 ms tap must not look long, nor a 150 ms
 	// gap end a double press.
-	b.WriteString("[pedal]\npin = \"GPIO17\"\npull = \"up\"\nactive = \"low\"\nlong = \"2s\"\ndouble = \"1500ms\"\n")
+	b.WriteString("[pedal]\npin = \"GPIO17\"\npull = \"up\"\nactive = \"low\"\nlong = \"1200ms\"\ndouble = \"800ms\"\n")
 	b.WriteString("[gpio]\nspi = \"SPI0.0\"\ni2c = \"0\"\nprivate_led = true\n")
 	b.WriteString(extra)
 	byAddr := map[uint16][]string{}

@@ -18,8 +18,10 @@ import (
 // pedalSteps is the pedal's switch closed (to level) and open in turn, each
 // for at least the given time and 3 reads (past the 20 ms debounce however
 // the polls come); the last step opens it for good. The test config's long
-// press is 2 s and its double window 1.5 s: a 150 ms tap and gap fit in
-// them unless the VM stalls for most of a second.
+// press is 1.2 s and its double window 800 ms: a 150 ms tap and gap fit in
+// them unless the VM stalls for over half a second; a long press is held
+// 2.5 s, since such a stall can also make the driver date its release
+// early (it dates a poll by its tick, which a late poll takes stale).
 func pedalSteps(level string, ms ...int) []hilsim.Drive {
 	var d []hilsim.Drive
 	for i, n := range ms {
@@ -41,7 +43,7 @@ func pedalOnly(t *testing.T, what string, evs []hw.Event, want hw.PedalPress) {
 }
 
 // waitPedal plays the pedal's script and waits for its press: a short one
-// comes once the double window (1.5 s: at most 300 polls) has passed.
+// comes once the double window (800 ms: at most 160 polls) has passed.
 func (r *hilRig) waitPedal(steps []hilsim.Drive) []hw.Event {
 	r.t.Helper()
 	if err := r.sim.Drive(0, steps...); err != nil {
