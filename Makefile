@@ -3,7 +3,7 @@ export PATH := /usr/local/go/bin:$(PATH)
 GO ?= go
 BIN := bin/wolftable
 
-.PHONY: setup build sim demo test fuzz bench measure deb deb-smoke firmware clean
+.PHONY: setup build sim demo test hil fuzz bench measure deb deb-smoke firmware clean
 
 setup:
 	./scripts/setup
@@ -25,6 +25,14 @@ demo: build
 # scenario file), the scenario suite through the CLI, and a short fuzz smoke.
 test: setup
 	./scripts/test
+
+# The HIL run (docs/wiring.md): the GPIO table's drivers and the self-test
+# on Debian's arm64 kernel under QEMU, with a simulated table of kernel
+# modules (scripts/hil). The VM's parts are cached (HIL_CACHE, default
+# ~/.cache/wolftable-hil); make test runs this too when they can be made.
+hil: setup
+	./scripts/hil/setup
+	GOARCH=arm64 CGO_ENABLED=0 $(GO) test -tags hil -count=1 -exec "$(CURDIR)/scripts/hil/exec" ./drivers/gpio ./selftest ./drivers/serial
 
 fuzz: setup
 	./scripts/fuzz 60s

@@ -102,7 +102,7 @@ func Open(cfg *hw.Config, d Deps) (t *Table, err error) {
 	if port == nil {
 		pc, err := spireg.Open(g.SPI)
 		if err != nil {
-			return t, fmt.Errorf("gpio: lights: opening SPI port %q: %w", g.SPI, err)
+			return t, fmt.Errorf("gpio: 燈串：設定檔 [gpio] spi 的 SPI 埠 %q 打不開%s：%w", g.SPI, portHint(), err)
 		}
 		t.closes = append(t.closes, pc.Close)
 		port = pc
@@ -118,7 +118,7 @@ func Open(cfg *hw.Config, d Deps) (t *Table, err error) {
 		if bus == nil {
 			bc, err := i2creg.Open(g.I2C)
 			if err != nil {
-				return t, fmt.Errorf("gpio: keys: opening I2C bus %q: %w", g.I2C, err)
+				return t, fmt.Errorf("gpio: 按鍵：設定檔 [gpio] i2c 的 I2C 匯流排 %q 打不開%s：%w", g.I2C, busHint(), err)
 			}
 			t.closes = append(t.closes, bc.Close)
 			bus = bc
@@ -136,7 +136,7 @@ func Open(cfg *hw.Config, d Deps) (t *Table, err error) {
 		if pin == nil {
 			p := gpioreg.ByName(cfg.Pedal.Pin)
 			if p == nil {
-				return t, fmt.Errorf("gpio: pedal: no GPIO pin named %q%s", cfg.Pedal.Pin, pinHint())
+				return t, fmt.Errorf("gpio: 踏板：設定檔 [pedal] pin 的腳位 %q 不存在%s", cfg.Pedal.Pin, pinHint())
 			}
 			pin = p
 		}
@@ -163,7 +163,10 @@ func Open(cfg *hw.Config, d Deps) (t *Table, err error) {
 	return t, nil
 }
 
-// pinHint lists a few registered pin names, to help with a typo.
+// The hints below name what this machine has, for a technician who typed
+// the wrong name in the config (they read Chinese; see docs/wiring.md).
+
+// pinHint lists a few registered pin names.
 func pinHint() string {
 	var names []string
 	for _, p := range gpioreg.All() {
@@ -174,9 +177,41 @@ func pinHint() string {
 		}
 	}
 	if len(names) == 0 {
-		return " (no GPIO pins are registered: is this a Raspberry Pi?)"
+		return "（這台機器沒有登記任何 GPIO 腳位：這是 Raspberry Pi 嗎？）"
 	}
-	return " (pins: " + strings.Join(names, ", ") + ")"
+	return "（這台機器的腳位：" + strings.Join(names, ", ") + "）"
+}
+
+// busHint lists the I2C buses by the numbers the config takes.
+func busHint() string {
+	var names []string
+	for _, r := range i2creg.All() {
+		if r.Number >= 0 {
+			names = append(names, fmt.Sprintf("%q（%s）", fmt.Sprint(r.Number), r.Name))
+		} else {
+			names = append(names, fmt.Sprintf("%q", r.Name))
+		}
+	}
+	if len(names) == 0 {
+		return "（這台機器沒有 I2C 匯流排：Pi 的 I2C 開了嗎？config.txt 要有 dtparam=i2c_arm=on）"
+	}
+	return "（這台機器的 I2C 匯流排：" + strings.Join(names, ", ") + "）"
+}
+
+// portHint lists the SPI ports by the names the config takes.
+func portHint() string {
+	var names []string
+	for _, r := range spireg.All() {
+		n := r.Name
+		if len(r.Aliases) > 0 {
+			n = r.Aliases[0]
+		}
+		names = append(names, fmt.Sprintf("%q", n))
+	}
+	if len(names) == 0 {
+		return "（這台機器沒有 SPI 埠：Pi 的 SPI 開了嗎？config.txt 要有 dtparam=spi=on）"
+	}
+	return "（這台機器的 SPI 埠：" + strings.Join(names, ", ") + "）"
 }
 
 func describe(cfg *hw.Config, port spi.Port, bus i2c.Bus) string {
