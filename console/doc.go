@@ -128,7 +128,13 @@
 // Sessions end after Options.SessionTTL (12 h). Only the SHA-256 of the
 // cookie is kept, in memory and in StateDir (sessions.json, mode 0600), so
 // a session survives a restart; the CSRF token is an HMAC of the cookie,
-// stored nowhere. The cookie is HttpOnly, SameSite=Strict, Secure over
+// stored nowhere. A session is bound to the PIN's generation (a random
+// line NewPIN writes beside the hash in pin_hash; console.pin_hash itself
+// when configured): a new PIN ends every session, in the running console
+// at its next request and, through the sessions file, after a restart. It
+// is bound to its scheme too: a cookie set by a plain-HTTP login, which
+// the LAN may have seen, is refused over HTTPS (and an HTTPS one over
+// HTTP). The cookie is HttpOnly, SameSite=Strict, Secure over
 // TLS. Every state-changing request needs the CSRF token in X-CSRF-Token,
 // a same-origin Origin and Sec-Fetch-Site when the browser sends them, and
 // a JSON body: otherwise 403 (415 for the body). Judge endpoints answer 401

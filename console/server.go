@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -157,7 +158,7 @@ func New(opt Options) (*Server, error) {
 		pubHub: hub{subs: map[chan struct{}]struct{}{}}, lim: defaultLimits, hosts: hostNames(opt.Hosts)}
 	s.rejects = rejectLog{log: s.log, every: time.Minute}
 	var hash [32]byte
-	var pinFile string
+	var gen, pinFile string
 	var pinStat os.FileInfo
 	switch {
 	case opt.PINHash != "":
@@ -165,24 +166,25 @@ func New(opt Options) (*Server, error) {
 		if err != nil {
 			return nil, err
 		}
-		hash = h
+		hash, gen = h, pinGeneration([]byte(strings.TrimSpace(opt.PINHash)))
 	case opt.StateDir != "" && fileExists(PINFile(opt.StateDir)):
 		pinFile = PINFile(opt.StateDir)
 		pinStat, _ = os.Stat(pinFile)
-		h, err := readPINFile(pinFile)
+		h, g, err := readPINFile(pinFile)
 		if err != nil {
 			return nil, fmt.Errorf("console: %s: %w (`wolftable console pin` makes a new PIN)", pinFile, err)
 		}
-		hash = h
+		hash, gen = h, g
 	default:
 		pin, err := generatePIN()
 		if err != nil {
 			return nil, err
 		}
 		s.pin = pin
-		hash, _ = parsePINHash(HashPIN(pin))
+		text := pinFileText(pin)
+		hash, gen, _ = parsePINFile(text)
 		if opt.StateDir != "" {
-			if err := writeState(opt.StateDir, pinFileName, []byte(HashPIN(pin)+"\n")); err != nil {
+			if err := writeState(opt.StateDir, pinFileName, text); err != nil {
 				s.log.Error("console: the new PIN's hash is not stored; the PIN holds for this run only", "err", err)
 			} else {
 				pinFile = PINFile(opt.StateDir)
@@ -192,7 +194,7 @@ func New(opt Options) (*Server, error) {
 		}
 	}
 	s.auth = newAuth(hash, opt.SessionTTL, opt.Now)
-	s.auth.log, s.auth.pinFile, s.auth.pinStat = s.log, pinFile, pinStat
+	s.auth.log, s.auth.pinFile, s.auth.pinStat, s.auth.pinGen = s.log, pinFile, pinStat, gen
 	if opt.StateDir != "" {
 		s.auth.store = filepath.Join(opt.StateDir, sessionsFileName)
 		s.auth.load()
@@ -630,7 +632,7 @@ func (s *Server) postLogin(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusUnauthorized, "pin", "PIN 錯誤")
 		return
 	}
-	token, sess := s.auth.newSession(r.RemoteAddr)
+	token, sess := s.auth.newSession(r.RemoteAddr, r.TLS != nil)
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: token, Path: "/", MaxAge: int(s.opt.SessionTTL / time.Second),
 		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
 	s.log.Info("console: judge logged in", "remote", r.RemoteAddr)

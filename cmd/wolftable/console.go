@@ -207,7 +207,7 @@ func cmdConsole(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "無法儲存新的 PIN：", err)
 			return 1
 		}
-		fmt.Fprintf(stdout, "新的裁判 PIN：%s\n舊的 PIN 從下一次登入起失效；已登入的裝置保持登入。\n", pin)
+		fmt.Fprintf(stdout, "新的裁判 PIN：%s\n舊的 PIN 立即失效，用它登入的裝置全部登出（主控台重新啟動後也一樣），請用新的 PIN 重新登入。\n", pin)
 	case "cert":
 		cert, src, err := console.LoadOrCreateCert(c.Console.TLSCert, c.Console.TLSKey, dir, c.Console.Hosts)
 		if err != nil {
