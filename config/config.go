@@ -41,7 +41,7 @@
 //	tls_listen = ""        # HTTPS; "" = listen's host on port 8443, "off" = none
 //	tls_cert = ""          # the venue's certificate and key (PEM); "" = self-signed in state_dir
 //	tls_key = ""
-//	redirect_http = false  # plain HTTP redirects to the HTTPS console
+//	redirect_http = true   # plain HTTP redirects to the HTTPS console; without the key, true when HTTPS is on
 //
 //	[desk]                 # report to the tournament desk (off by default)
 //	url = ""               # nats://HOST:PORT of the desk (several, comma-separated, for a cluster)
@@ -134,9 +134,21 @@ type Console struct {
 	// files, both or neither); "" = a self-signed one in StateDir.
 	TLSCert string `toml:"tls_cert"`
 	TLSKey  string `toml:"tls_key"`
-	// RedirectHTTP answers every plain-HTTP request with a redirect to
-	// the HTTPS console.
-	RedirectHTTP bool `toml:"redirect_http"`
+	// RedirectHTTP answers every plain-HTTP request (the login too) with
+	// a redirect to the HTTPS console; nil = true when there is an HTTPS
+	// console (RedirectsHTTP). false serves the console over plain HTTP
+	// too, where the PIN and the cookie cross the LAN in clear.
+	RedirectHTTP *bool `toml:"redirect_http"`
+}
+
+// RedirectsHTTP reports whether plain HTTP redirects to the HTTPS
+// console: console.redirect_http, or, without the key, whether there is
+// an HTTPS console (TLSAddr). serve redirects only while HTTPS is up.
+func (c *Config) RedirectsHTTP() bool {
+	if r := c.Console.RedirectHTTP; r != nil {
+		return *r
+	}
+	return c.TLSAddr() != ""
 }
 
 // StateDirPath is the console's state directory: console.state_dir, or
@@ -409,7 +421,7 @@ func (c *Config) validateConsoleTLS() error {
 			return &Error{Key: "console.tls_cert", Msg: fmt.Sprintf("憑證與金鑰無法一起使用（檔案壞了或不成對）/ %v", err)}
 		}
 	}
-	if k.RedirectHTTP && c.TLSAddr() == "" {
+	if r := k.RedirectHTTP; r != nil && *r && c.TLSAddr() == "" {
 		return &Error{Key: "console.redirect_http", Msg: "需要 HTTPS 主控台，但 console.tls_listen 是 off / needs the HTTPS console"}
 	}
 	return nil

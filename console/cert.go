@@ -192,7 +192,13 @@ func TLSConfig(cert tls.Certificate) *tls.Config {
 	return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12, NextProtos: []string{"http/1.1"}}
 }
 
-// Redirect is the plain-HTTP handler when console.redirect_http is set:
+// hstsValue is the Strict-Transport-Security of every HTTPS answer: a
+// browser that trusts the certificate goes to HTTPS by itself for a year
+// (one that only clicked through a warning ignores it, RFC 6797 8.1).
+const hstsValue = "max-age=31536000"
+
+// Redirect is the plain-HTTP handler when console.redirect_http is on (by
+// default while there is an HTTPS console):
 // the LAN and Host checks, then 308 to the same path on the HTTPS
 // console's port.
 func (s *Server) Redirect(httpsPort string) http.Handler {

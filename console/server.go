@@ -517,6 +517,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Referrer-Policy", "no-referrer")
+	if r.TLS != nil {
+		h.Set("Strict-Transport-Security", hstsValue)
+	}
 	ip, ok := remoteIP(r)
 	if !ok || !allowed(s.opt.Allow, ip) {
 		writeError(w, http.StatusForbidden, "not_lan", "只服務本桌的區域網路")

@@ -126,3 +126,25 @@ func TestSessionBoundToScheme(t *testing.T) {
 		}
 	}
 }
+
+// TestHSTSOverTLSOnly (issue 27 item 4): every HTTPS answer, a refusal too,
+// carries Strict-Transport-Security; a plain-HTTP one does not (browsers
+// ignore it there). Before the fix no answer carried it.
+func TestHSTSOverTLSOnly(t *testing.T) {
+	s := newTestServer(t, &fakeClock{now: rigStart}, nil)
+	for _, path := range []string{"/api/public/state", "/judge", "/api/judge/state"} {
+		r := request("GET", path, "", nil)
+		r.TLS = &tls.ConnectionState{}
+		if got := serve(s, r).Header().Get("Strict-Transport-Security"); got != hstsValue {
+			t.Errorf("%s over HTTPS: HSTS %q, want %q", path, got, hstsValue)
+		}
+		if got := serve(s, request("GET", path, "", nil)).Header().Get("Strict-Transport-Security"); got != "" {
+			t.Errorf("%s over HTTP: HSTS %q", path, got)
+		}
+	}
+	r := request("GET", "/", "", nil)
+	r.TLS, r.RemoteAddr = &tls.ConnectionState{}, "8.8.8.8:1"
+	if w := serve(s, r); w.Code != http.StatusForbidden || w.Header().Get("Strict-Transport-Security") != hstsValue {
+		t.Errorf("a refusal over HTTPS: %d, HSTS %q", w.Code, w.Header().Get("Strict-Transport-Security"))
+	}
+}

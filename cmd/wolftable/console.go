@@ -38,7 +38,7 @@ func consoleSetupFrom(c *config.Config, speed float64) consoleSetup {
 	k := c.Console
 	cat, _ := c.Boards() // read and checked by the config's Validate
 	return consoleSetup{addr: k.Listen, tlsAddr: c.TLSAddr(), pinHash: k.PINHash, stateDir: c.StateDirPath(),
-		certFile: k.TLSCert, keyFile: k.TLSKey, hosts: k.Hosts, redirect: k.RedirectHTTP, speed: speed,
+		certFile: k.TLSCert, keyFile: k.TLSKey, hosts: k.Hosts, redirect: c.RedirectsHTTP(), speed: speed,
 		boards: cat, seats: c.Table.Seats}
 }
 
