@@ -115,6 +115,8 @@ type Server struct {
 	closeOnce sync.Once
 	wg        sync.WaitGroup
 	onApplied atomic.Pointer[func()] // tests: after each batch is applied
+
+	studioChanges studioChanges // the studio's changes in flight, cancelled by a game's start (studio.go)
 }
 
 var _ http.Handler = (*Server)(nil)
@@ -255,6 +257,9 @@ func (s *Server) Attach(spec GameSpec, g *engine.Game) func(daemon.Event) {
 	gen := s.gen
 	s.push(item{gen: gen, begin: &spec, at: s.now()})
 	s.qmu.Unlock()
+	if n := s.studioChanges.cancelAll(errGameStarted); n > 0 { // after the push: see studioAPI
+		s.log.Warn("console: a game started: the studio's changes in flight are cancelled", "requests", n)
+	}
 	return func(e daemon.Event) {
 		it := item{gen: gen, ev: copyEvent(e)}
 		if g != nil {
