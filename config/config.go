@@ -60,9 +60,11 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
@@ -277,10 +279,16 @@ func Load(path string, mustExist bool) (*Config, error) {
 	return c, nil
 }
 
+// utf8BOM is the UTF-8 byte order mark.
+var utf8BOM = []byte("\xef\xbb\xbf")
+
 // Parse reads a configuration from TOML text over the defaults. An error is
 // an *Error naming the line the user wrote, the key and the problem in
 // words (Chinese first), never a Go type.
 func Parse(data []byte) (*Config, error) {
+	// a UTF-8 byte order mark, which Windows editors write, is not TOML:
+	// it is dropped (it is on line 1, so every line number stays right)
+	data = bytes.TrimPrefix(data, utf8BOM)
 	c := Default()
 	f := file{Game: &c.Game, Voice: &c.Voice, Journal: &c.Journal, Console: &c.Console, Actions: &c.Pedal, Desk: &c.Desk}
 	dec := toml.NewDecoder(bytes.NewReader(data))
@@ -362,7 +370,7 @@ func (c *Config) Validate() error {
 	} else if _, _, err := net.SplitHostPort(l); err != nil {
 		return &Error{Key: "console.listen", Msg: fmt.Sprintf("%q 不行：%s / want host:port", c.Console.Listen, want("console.listen"))}
 	}
-	if h := c.Console.PINHash; h != "" && (!strings.HasPrefix(h, "sha256:") || len(h) != len("sha256:")+64) {
+	if h := c.Console.PINHash; h != "" && (!strings.HasPrefix(h, "sha256:") || len(h) != len("sha256:")+64 || !isHex(h[len("sha256:"):])) {
 		return &Error{Key: "console.pin_hash", Msg: want("console.pin_hash") + " / want sha256:<64 hex digits>"}
 	}
 	if err := c.validateConsoleTLS(); err != nil {
@@ -375,6 +383,9 @@ func (c *Config) Validate() error {
 	}
 	if d := c.Desk; d.URL != "" && (d.Table == "" || d.Creds == "") {
 		return &Error{Key: "desk.url", Msg: "有 desk.url 時也要寫 desk.table 與 desk.creds（`wolftable desk table add` 給的憑證檔）/ desk.url needs desk.table and desk.creds"}
+	}
+	if err := DeskURLProblem(c.Desk.URL); err != nil {
+		return &Error{Key: "desk.url", Msg: fmt.Sprintf("%q 不行：%s / %v", c.Desk.URL, want("desk.url"), err)}
 	}
 	if c.Table != nil && c.Table.Seats != 0 {
 		if b, err := cat.Get(c.Game.Board); err == nil && b.Players != c.Table.Seats {
@@ -425,6 +436,62 @@ func (c *Config) validateConsoleTLS() error {
 		return &Error{Key: "console.redirect_http", Msg: "需要 HTTPS 主控台，但 console.tls_listen 是 off / needs the HTTPS console"}
 	}
 	return nil
+}
+
+// DeskURLProblem checks a desk URL as the table's NATS client reads it
+// (serve and sim's --desk too): comma-separated servers, each
+// nats://HOST:PORT or tls://HOST:PORT (ws:// and wss://, not mixed with
+// the others; the scheme may be left out: nats://), the port a number.
+// "" is no desk.
+func DeskURLProblem(s string) error {
+	if s == "" {
+		return nil
+	}
+	n, ws := 0, 0
+	for _, u := range strings.Split(s, ",") {
+		if u = strings.TrimSpace(u); u == "" {
+			continue
+		}
+		if !strings.Contains(u, "://") {
+			u = "nats://" + u
+		}
+		p, err := url.Parse(u)
+		if err != nil {
+			return fmt.Errorf("%q: not a URL", u)
+		}
+		switch p.Scheme {
+		case "nats", "tls":
+		case "ws", "wss":
+			ws++
+		default:
+			return fmt.Errorf("%q: want nats://, tls://, ws:// or wss://", u)
+		}
+		if p.Hostname() == "" || (p.Path != "" && p.Path != "/") || p.RawQuery != "" {
+			return fmt.Errorf("%q: want SCHEME://HOST:PORT", u)
+		}
+		if port := p.Port(); port != "" {
+			if v, err := strconv.Atoi(port); err != nil || v < 1 || v > 65535 {
+				return fmt.Errorf("%q: the port is not 1..65535", u)
+			}
+		}
+		n++
+	}
+	if n == 0 {
+		return errors.New("no server")
+	}
+	if ws != 0 && ws != n {
+		return errors.New("ws:// and wss:// cannot be mixed with nats:// or tls://")
+	}
+	return nil
+}
+
+func isHex(s string) bool {
+	for _, r := range s {
+		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f' || r >= 'A' && r <= 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 // validHostName: letters, digits, '-' and '.', labels of 1..63, at most 253.

@@ -99,6 +99,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("[table]\nseats = 12\n[game]\nboard = \"預女獵愚\"\n"))
 	f.Add([]byte("[journal]\ndir = \"\"\n"))
 	f.Add([]byte("[[x]]\n= \x00"))
+	f.Add([]byte("\xef\xbb\xbf[voice]\nvolume = 0.5\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, err := Parse(data)
 		if err != nil {

@@ -174,7 +174,7 @@ func New(opt Options) (*Server, error) {
 		pinStat, _ = os.Stat(pinFile)
 		h, g, err := readPINFile(pinFile)
 		if err != nil {
-			return nil, fmt.Errorf("console: %s: %w (`wolftable console pin` makes a new PIN)", pinFile, err)
+			return nil, pinFileError(pinFile, err)
 		}
 		hash, gen = h, g
 	default:

@@ -92,6 +92,24 @@ func readSmall(path string) ([]byte, error) {
 	return b, nil
 }
 
+// CheckState reports what New would refuse in a state directory: a stored
+// PIN hash that cannot be read (`wolftable config check` runs it, so
+// that serve never meets it first).
+func CheckState(stateDir string) error {
+	f := PINFile(stateDir)
+	if !fileExists(f) {
+		return nil
+	}
+	if _, _, err := readPINFile(f); err != nil {
+		return pinFileError(f, err)
+	}
+	return nil
+}
+
+func pinFileError(path string, err error) error {
+	return fmt.Errorf("console: %s: %w (`wolftable console pin` makes a new PIN)", path, err)
+}
+
 // NewPIN draws a new 6-digit PIN and stores its hash in stateDir (made if
 // missing), with a new generation: every session of the old PIN ends, in
 // a running console at its next request and in one started later as it

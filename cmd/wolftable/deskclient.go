@@ -45,12 +45,9 @@ func startDesk(url, table, creds, journalDir string, log *slog.Logger, out io.Wr
 	if journalDir == "" {
 		return nil, fmt.Errorf("--desk needs a journal folder (--journal): the journals are the desk's records")
 	}
-	c, err := desk.ReadCreds(creds)
+	c, err := deskCreds(table, creds) // as config check reads them
 	if err != nil {
 		return nil, err
-	}
-	if c.Table != table {
-		return nil, fmt.Errorf("the credentials %s are table %s's, not %s's", creds, c.Table, table)
 	}
 	p, err := desk.Start(desk.PublisherConfig{URL: url, Creds: c, JournalDir: journalDir, Log: log})
 	if err != nil {
