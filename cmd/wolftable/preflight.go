@@ -56,6 +56,11 @@ func preflight(c *config.Config) (notes []string, err error) {
 	if err := journalProblem(c); err != nil {
 		return notes, err
 	}
+	if cat, err := c.Boards(); err == nil {
+		for _, sk := range cat.Skipped {
+			notes = append(notes, "game.boards_dir：略過 "+sk.String())
+		}
+	}
 	for key, d := range map[string]string{"journal.dir": c.Journal.Dir, "console.state_dir": c.StateDirPath()} {
 		if rel, err := filepath.Rel("/var/lib/wolftable", filepath.Clean(d)); err != nil || strings.HasPrefix(rel, "..") {
 			notes = append(notes, fmt.Sprintf("%s：%s 不在 /var/lib/wolftable 之下：systemd 服務只能寫 /var/lib/wolftable（ProtectSystem=strict），請以 sudo systemctl edit wolftable 加上 [Service] ReadWritePaths=%s", key, d, d))

@@ -171,6 +171,9 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 2
 	}
+	for _, sk := range cat.Skipped {
+		log.Warn("boards: a file of the venue's folder is not a board file; skipped", "file", sk.File, "reason", sk.Reason)
+	}
 	for {
 		b, err := c.Board()
 		if err != nil {
