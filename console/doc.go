@@ -155,7 +155,11 @@
 // configured name (Options.Hosts), localhost, the machine's name and
 // NAME.local, or one of its addresses; anything else, such as a
 // DNS-rebinding page's name, gets 421. Redirect is the plain-HTTP handler
-// that sends every request to the HTTPS console.
+// that sends every request to the HTTPS console (serve's default while
+// HTTPS is up); every HTTPS answer carries Strict-Transport-Security.
+// The self-signed certificate is a CA with critical name constraints
+// (its own names and addresses, no CA below it): a phone that installs
+// it trusts nothing else its key could sign (cert.go).
 //
 // Live streams have no read deadline and a write deadline per message
 // (10 s): a client that stops reading loses its stream when its socket's
