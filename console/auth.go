@@ -17,6 +17,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"wolftable/internal/webguard"
 )
 
 // The judge's PIN, sessions, CSRF tokens and the PIN throttle (doc.go
@@ -27,25 +29,19 @@ const (
 	csrfHeader    = "X-CSRF-Token"
 	pinPrefix     = "sha256:"
 
-	// A remote address may fail the PIN failLimit times in failWindow; then
-	// it waits lockBase, doubling with each further lockout up to lockMax.
-	failLimit  = 5
-	failWindow = time.Minute
-	lockBase   = time.Minute
-	lockMax    = time.Hour
-	// An address's lockouts are forgotten a day after its last failure.
-	forgetAfter = 24 * time.Hour
-	// Every address together may fail globalLimit times in failWindow (a
-	// guess spread over many addresses); then new logins wait for the window.
-	globalLimit = 30
-	// maxTracked bounds the throttle's memory; past it the address whose
-	// last failure is the oldest is forgotten.
-	maxTracked = 4096
-	// A long press of the pedal opens presenceWindow, in which the global
-	// limit holds no login and a locked-out address may still try
-	// presenceTries PINs (the judge at the table, against a flood).
+	// The PIN throttle is the desk's too (internal/webguard): an address
+	// (an IPv6 /64) may fail failLimit times in failWindow, every address
+	// together globalLimit times; the table holds at most maxTracked.
+	failLimit   = webguard.FailLimit
+	failWindow  = webguard.FailWindow
+	globalLimit = webguard.GlobalLimit
+	maxTracked  = webguard.MaxTracked
+	// A long press of the pedal opens presenceWindow, in which a login the
+	// throttle would hold gets presenceTries attempt past it per address
+	// (webguard.WindowPasses in all), until the first login that succeeds
+	// (the judge at the table, against a flood).
 	presenceWindow = 2 * time.Minute
-	presenceTries  = 3
+	presenceTries  = 1
 	maxSessions    = 64
 	maxPINLen      = 64
 )
@@ -103,13 +99,6 @@ type session struct {
 	tls     bool
 }
 
-type failures struct {
-	recent  []time.Time // failures in the last failWindow
-	until   time.Time   // locked until
-	strikes int         // lockouts so far (the backoff's exponent)
-	last    time.Time
-}
-
 type auth struct {
 	now     func() time.Time
 	ttl     time.Duration
@@ -120,16 +109,14 @@ type auth struct {
 	store   string      // the sessions file; "" = memory only
 	log     *slog.Logger
 
+	throttle *webguard.Throttle
+
 	mu       sync.Mutex
 	sessions map[[32]byte]*session
-	fails    map[netip.Addr]*failures // by addrKey
-	global   []time.Time
-	presence time.Time          // the pedal's window is open until then
-	bypass   map[netip.Addr]int // PINs each address tried past its own lockout in the window
 }
 
 func newAuth(pinHash [32]byte, ttl time.Duration, now func() time.Time) *auth {
-	return &auth{now: now, ttl: ttl, pinHash: pinHash, sessions: map[[32]byte]*session{}, fails: map[netip.Addr]*failures{},
+	return &auth{now: now, ttl: ttl, pinHash: pinHash, sessions: map[[32]byte]*session{}, throttle: webguard.NewThrottle(now),
 		log: slog.New(slog.DiscardHandler)}
 }
 
@@ -150,85 +137,14 @@ func csrfFor(token string) string {
 }
 
 // openPresence opens the pedal's window (the judge held the pedal): until
-// it closes, a login is not held by the throttle's global limit, and an
-// address locked out by its own failures may still try presenceTries
-// PINs. Wrong PINs still count as failures.
-func (a *auth) openPresence() {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.presence = a.now().Add(presenceWindow)
-	a.bypass = map[netip.Addr]int{}
-}
+// it closes, a login the throttle would hold gets one attempt past it per
+// address (webguard.WindowPasses in all), and the first login that
+// succeeds closes it. Wrong PINs still count as failures.
+func (a *auth) openPresence() { a.throttle.OpenWindow(presenceWindow) }
 
 // admit reports how long the address must wait before trying a PIN; 0
-// admits the attempt (and, in the pedal's window, counts a bypass).
-func (a *auth) admit(ip netip.Addr) time.Duration {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	now := a.now()
-	a.prune(now)
-	key := addrKey(ip)
-	var wait time.Duration
-	if f := a.fails[key]; f != nil && now.Before(f.until) {
-		wait = f.until.Sub(now)
-	}
-	if now.Before(a.presence) {
-		if wait == 0 {
-			return 0
-		}
-		if n, ok := a.bypass[key]; (ok || len(a.bypass) < maxTracked) && n < presenceTries {
-			a.bypass[key] = n + 1
-			return 0
-		}
-		return wait
-	}
-	if wait > 0 {
-		return wait
-	}
-	if len(a.global) >= globalLimit {
-		return a.global[0].Add(failWindow).Sub(now)
-	}
-	return 0
-}
-
-// prune drops failures older than the window and addresses with nothing
-// to remember: one without a lockout as soon as its failures leave the
-// window, one locked out before a day after its last failure. a.mu is held.
-func (a *auth) prune(now time.Time) {
-	cut := now.Add(-failWindow)
-	i := 0
-	for i < len(a.global) && !a.global[i].After(cut) {
-		i++
-	}
-	a.global = a.global[i:]
-	if !now.Before(a.presence) {
-		a.bypass = nil
-	}
-	for ip, f := range a.fails {
-		j := 0
-		for j < len(f.recent) && !f.recent[j].After(cut) {
-			j++
-		}
-		f.recent = f.recent[j:]
-		if len(f.recent) == 0 && !now.Before(f.until) && (f.strikes == 0 || now.Sub(f.last) > forgetAfter) {
-			delete(a.fails, ip)
-		}
-	}
-}
-
-// evict makes room in a full table: the address whose last failure is the
-// oldest goes (the global limit, not the table, bounds the guesses of many
-// addresses). a.mu is held.
-func (a *auth) evict() {
-	var old netip.Addr
-	var at time.Time
-	for ip, f := range a.fails {
-		if at.IsZero() || f.last.Before(at) {
-			old, at = ip, f.last
-		}
-	}
-	delete(a.fails, old)
-}
+// admits the attempt.
+func (a *auth) admit(ip netip.Addr) time.Duration { return a.throttle.Admit(ip) }
 
 // check verifies a PIN, counting a failure against the address.
 func (a *auth) check(ip netip.Addr, pin string) bool {
@@ -237,30 +153,11 @@ func (a *auth) check(ip netip.Addr, pin string) bool {
 	defer a.mu.Unlock()
 	a.reloadPIN()
 	ok := subtle.ConstantTimeCompare(sum[:], a.pinHash[:]) == 1
-	now := a.now()
-	key := addrKey(ip)
 	if ok {
-		delete(a.fails, key)
-		a.presence = time.Time{} // the judge is in: the window closes
-		a.bypass = nil
+		a.throttle.Succeeded(ip) // the judge is in: the pedal's window closes
 		return true
 	}
-	a.global = append(a.global, now)
-	f := a.fails[key]
-	if f == nil {
-		if len(a.fails) >= maxTracked {
-			a.evict()
-		}
-		f = &failures{}
-		a.fails[key] = f
-	}
-	f.last = now
-	f.recent = append(f.recent, now)
-	if len(f.recent) >= failLimit {
-		f.until = now.Add(min(lockBase<<min(f.strikes, 10), lockMax))
-		f.strikes++
-		f.recent = nil
-	}
+	a.throttle.Failed(ip)
 	return false
 }
 
@@ -393,17 +290,7 @@ func DefaultAllow() []netip.Prefix {
 	return out
 }
 
-func remoteIP(r *http.Request) (netip.Addr, bool) {
-	ap, err := netip.ParseAddrPort(r.RemoteAddr)
-	if err != nil {
-		a, err2 := netip.ParseAddr(r.RemoteAddr)
-		if err2 != nil {
-			return netip.Addr{}, false
-		}
-		return a.Unmap().WithZone(""), true
-	}
-	return ap.Addr().Unmap().WithZone(""), true
-}
+func remoteIP(r *http.Request) (netip.Addr, bool) { return webguard.RemoteIP(r) }
 
 func allowed(allow []netip.Prefix, ip netip.Addr) bool {
 	for _, p := range allow {
@@ -412,70 +299,4 @@ func allowed(allow []netip.Prefix, ip netip.Addr) bool {
 		}
 	}
 	return false
-}
-
-// rejectLog logs refused logins without flooding the system log: the first
-// after a quiet minute at once, then one summary a minute while they go
-// on. Its timer runs only while logins are being refused.
-type rejectLog struct {
-	log   *slog.Logger
-	every time.Duration
-
-	mu        sync.Mutex
-	timer     *time.Timer
-	stopped   bool
-	wrong     int
-	throttled int
-	addrs     map[netip.Addr]bool
-}
-
-// note counts a refused login: a wrong PIN, or one the throttle held.
-func (l *rejectLog) note(wrong bool, remote string, ip netip.Addr) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.stopped {
-		return
-	}
-	if l.timer == nil {
-		reason := "throttled"
-		if wrong {
-			reason = "wrong PIN"
-		}
-		l.log.Warn("console: login refused", "reason", reason, "remote", remote)
-		l.timer = time.AfterFunc(l.every, l.flush)
-		return
-	}
-	if wrong {
-		l.wrong++
-	} else {
-		l.throttled++
-	}
-	if l.addrs == nil {
-		l.addrs = map[netip.Addr]bool{}
-	}
-	if len(l.addrs) < maxTracked {
-		l.addrs[addrKey(ip)] = true
-	}
-}
-
-func (l *rejectLog) flush() {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.stopped || l.wrong+l.throttled == 0 {
-		l.timer = nil
-		return
-	}
-	l.log.Warn("console: logins refused since the last report", "wrong_pin", l.wrong, "throttled", l.throttled,
-		"addresses", len(l.addrs), "period", l.every)
-	l.wrong, l.throttled, l.addrs = 0, 0, nil
-	l.timer.Reset(l.every)
-}
-
-func (l *rejectLog) stop() {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.stopped = true
-	if l.timer != nil {
-		l.timer.Stop()
-	}
 }

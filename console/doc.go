@@ -115,10 +115,13 @@
 // The global limit lets anyone on the LAN hold every login. The judge is
 // at the table: a long press of the pedal (Server.PedalHeld; `serve`
 // passes the table's long presses to it) opens a two-minute window in
-// which the global limit holds no login and an address locked out by its
-// own failures may still try 3 PINs; wrong PINs still count, and the
-// window closes at the first good login. What an attacker gains from a
-// window: 3 guesses per locked-out address, 5 per fresh one.
+// which a login the throttle would hold (the global limit, or the
+// address's own lockout) gets one attempt past it per address, 8 in all
+// (webguard.WindowPasses); wrong PINs still count, and the window closes
+// at the first good login. What an attacker gains from a window: at most 8
+// guesses, never two minutes of free guessing. If a flood takes the 8
+// before the judge, hold the pedal again. The throttle is the tournament
+// desk's too (internal/webguard).
 //
 // Refused logins are logged without flooding the system log: the first
 // after a quiet minute at once, then one summary line a minute (wrong PINs,

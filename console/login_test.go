@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"wolftable/internal/webguard"
 )
 
 // TestLoginDoSPedal (item 4): six addresses sending wrong PINs over the
@@ -34,7 +36,7 @@ func TestLoginDoSPedal(t *testing.T) {
 	}
 	s.PedalHeld()
 	// the attackers go on: an address locked out by its own failures gets
-	// presenceTries more guesses in the window, then waits again
+	// presenceTries more guess in the window, then waits again
 	locked := "127.0.2.1"
 	got := 0
 	for i := 0; i < 10; i++ {
@@ -54,6 +56,53 @@ func TestLoginDoSPedal(t *testing.T) {
 	}
 }
 
+// TestPedalWindowOnePass (issue 27 item 4): with the global limit reached,
+// the pedal's window lets the first good login past it, not everyone for
+// two minutes: a fresh address gets one guess, not five, twenty more
+// addresses at most webguard.WindowPasses-1 in all; after the judge is in,
+// nobody passes. On the old console the fresh address guessed 5 times and
+// every one of the twenty once.
+func TestPedalWindowOnePass(t *testing.T) {
+	clock := &fakeClock{now: rigStart}
+	s := newTestServer(t, clock, nil)
+	try := func(remote, pin string) int {
+		r := request("POST", "/api/login", `{"pin":"`+pin+`"}`, nil)
+		r.RemoteAddr = remote
+		return serve(s, r).Code
+	}
+	for i := range globalLimit {
+		if code := try(fmt.Sprintf("192.168.9.%d:1", 1+i), "000000"); code != http.StatusUnauthorized {
+			t.Fatalf("attack %d: %d", i, code)
+		}
+	}
+	s.PedalHeld()
+	guessed := 0
+	for range failLimit {
+		if try("192.168.10.1:1", "000001") == http.StatusUnauthorized {
+			guessed++
+		}
+	}
+	if guessed != 1 {
+		t.Errorf("a fresh address guessed %d PINs in the pedal's window; want 1", guessed)
+	}
+	spread := 0
+	for i := range 20 {
+		if try(fmt.Sprintf("192.168.11.%d:1", 1+i), "000002") == http.StatusUnauthorized {
+			spread++
+		}
+	}
+	if spread != webguard.WindowPasses-1 {
+		t.Errorf("twenty more addresses guessed %d PINs in the window; want %d", spread, webguard.WindowPasses-1)
+	}
+	s.PedalHeld() // the judge presses again and is first in
+	if code := try("192.168.12.1:1", rigPIN); code != http.StatusOK {
+		t.Fatalf("the judge in a fresh window: %d", code)
+	}
+	if code := try("192.168.12.2:1", "000003"); code != http.StatusTooManyRequests {
+		t.Errorf("a guess after the judge is in: %d, want 429 (the window is closed)", code)
+	}
+}
+
 // TestThrottleTable (item 4): a failure with no lockout is forgotten once
 // it leaves the minute (it held a place in the table for a day); a table
 // full of locked-out addresses makes room instead of holding every login
@@ -67,7 +116,7 @@ func TestThrottleTable(t *testing.T) {
 	}
 	clock.Advance(failWindow + time.Second)
 	a.admit(ip(0))
-	if n := len(a.fails); n != 0 {
+	if n := a.throttle.Tracked(); n != 0 {
 		t.Errorf("%d addresses with one failure each still tracked a minute later", n)
 	}
 	for i := 0; i < maxTracked+500; i++ {
@@ -75,15 +124,15 @@ func TestThrottleTable(t *testing.T) {
 			a.check(ip(i), "x")
 		}
 	}
-	if n := len(a.fails); n > maxTracked {
+	if n := a.throttle.Tracked(); n > maxTracked {
 		t.Errorf("%d addresses tracked; at most %d", n, maxTracked)
 	}
 	clock.Advance(failWindow + time.Second) // the global window has passed
 	if wait := a.admit(ip(1 << 20)); wait != 0 {
 		t.Errorf("a new address waits %v with the table full; want 0", wait)
 	}
-	if f := a.fails[ip(maxTracked+499)]; f == nil || f.strikes != 1 {
-		t.Errorf("the latest locked-out address is forgotten: %+v", f)
+	if n := a.throttle.Strikes(ip(maxTracked + 499)); n != 1 {
+		t.Errorf("the latest locked-out address is forgotten: %d strikes", n)
 	}
 }
 
@@ -228,7 +277,7 @@ func TestRejectedLoginsSummarised(t *testing.T) {
 	}
 	defer s.Close()
 	pin, _, _ := s.GeneratedPIN()
-	s.rejects.every = 200 * time.Millisecond
+	s.rejects.Every = 200 * time.Millisecond
 	for i := 0; i < 200; i++ {
 		r := request("POST", "/api/login", `{"pin":"x"}`, nil)
 		r.RemoteAddr = fmt.Sprintf("192.168.3.%d:1", 1+i%20)

@@ -1,7 +1,6 @@
 package console
 
 import (
-	"log/slog"
 	"net"
 	"net/http"
 	"net/netip"
@@ -9,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"wolftable/internal/webguard"
 )
 
 // The connection layer (doc.go "Connections"): the listener refuses peers
@@ -45,41 +46,18 @@ var defaultLimits = limits{
 }
 
 // addrKey is what per-address limits count: an IPv4 address, or an IPv6
-// address's /64 (one host can use a whole /64).
-func addrKey(ip netip.Addr) netip.Addr {
-	ip = ip.Unmap().WithZone("")
-	if ip.Is4() || !ip.IsValid() {
-		return ip
-	}
-	return netip.PrefixFrom(ip, 64).Masked().Addr()
-}
+// address's /64 (webguard.Key).
+func addrKey(ip netip.Addr) netip.Addr { return webguard.Key(ip) }
 
-func netAddrIP(a net.Addr) (netip.Addr, bool) {
-	switch a := a.(type) {
-	case *net.TCPAddr:
-		ip, ok := netip.AddrFromSlice(a.IP)
-		return ip.Unmap(), ok
-	case nil:
-		return netip.Addr{}, false
-	}
-	ap, err := netip.ParseAddrPort(a.String())
-	if err != nil {
-		return netip.Addr{}, false
-	}
-	return ap.Addr().Unmap().WithZone(""), true
-}
+func netAddrIP(a net.Addr) (netip.Addr, bool) { return webguard.AddrIP(a) }
 
 // HTTPServer is the http.Server to serve the console with: read, write and
 // idle timeouts, a bound on the headers. Serve it on Listener(ln), and for
 // HTTPS set TLSConfig and call ServeTLS(Listener(ln), "", "").
 func (s *Server) HTTPServer() *http.Server {
 	l := s.lim
-	proto := new(http.Protocols)
-	proto.SetHTTP1(true) // no HTTP/2 over TLS: the limits and deadlines are per connection
-	return &http.Server{Handler: s, Protocols: proto, ReadHeaderTimeout: l.readHeader, ReadTimeout: l.read, WriteTimeout: l.write,
-		IdleTimeout: l.idle, MaxHeaderBytes: l.maxHeader,
-		// a LAN scanner's TLS handshakes and cut connections: debug only
-		ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelDebug)}
+	return webguard.NewServer(s, webguard.Limits{ReadHeader: l.readHeader, Read: l.read, Write: l.write, Idle: l.idle,
+		MaxHeader: l.maxHeader}, s.log)
 }
 
 // Listener wraps ln: a peer outside Options.Allow is closed at accept,
@@ -87,66 +65,7 @@ func (s *Server) HTTPServer() *http.Server {
 // connections of one address (an IPv6 /64 counts as one), counted over
 // every listener of the console (HTTP and HTTPS together).
 func (s *Server) Listener(ln net.Listener) net.Listener {
-	return &limitListener{Listener: ln, allow: s.opt.Allow, max: s.lim.connsPerIP, open: &s.conns}
-}
-
-// connCount counts the open connections of each address key.
-type connCount struct {
-	mu sync.Mutex
-	n  map[netip.Addr]int
-}
-
-type limitListener struct {
-	net.Listener
-	allow []netip.Prefix
-	max   int
-	open  *connCount
-}
-
-func (l *limitListener) Accept() (net.Conn, error) {
-	for {
-		c, err := l.Listener.Accept()
-		if err != nil {
-			return nil, err
-		}
-		ip, ok := netAddrIP(c.RemoteAddr())
-		if !ok || !allowed(l.allow, ip) {
-			_ = c.Close()
-			continue
-		}
-		key := addrKey(ip)
-		o := l.open
-		o.mu.Lock()
-		if o.n[key] >= l.max {
-			o.mu.Unlock()
-			_ = c.Close()
-			continue
-		}
-		if o.n == nil {
-			o.n = map[netip.Addr]int{}
-		}
-		o.n[key]++
-		o.mu.Unlock()
-		return &countedConn{Conn: c, release: func() {
-			o.mu.Lock()
-			if o.n[key]--; o.n[key] <= 0 {
-				delete(o.n, key)
-			}
-			o.mu.Unlock()
-		}}, nil
-	}
-}
-
-type countedConn struct {
-	net.Conn
-	once    sync.Once
-	release func()
-}
-
-func (c *countedConn) Close() error {
-	err := c.Conn.Close()
-	c.once.Do(c.release)
-	return err
+	return webguard.Listener(ln, func(ip netip.Addr) bool { return allowed(s.opt.Allow, ip) }, s.lim.connsPerIP, &s.conns)
 }
 
 // hostNames are the names the console answers to besides addresses:

@@ -24,6 +24,7 @@ import (
 	"wolftable/daemon"
 	"wolftable/engine"
 	"wolftable/internal/jsonreply"
+	"wolftable/internal/webguard"
 )
 
 //go:embed web
@@ -105,11 +106,11 @@ type Server struct {
 	hub       hub // the judge's live streams
 	pubHub    hub // the public live streams
 	streams   streamSlots
-	conns     connCount
+	conns     webguard.ConnCount
 	lim       limits
 	hosts     map[string]bool
 	own       ownAddrs
-	rejects   rejectLog
+	rejects   webguard.RejectLog
 	startMu   sync.Mutex
 	quit      chan struct{}
 	closeOnce sync.Once
@@ -158,7 +159,7 @@ func New(opt Options) (*Server, error) {
 	s := &Server{opt: opt, log: opt.Log, now: opt.Now, speed: opt.Speed, wake: make(chan struct{}, 1),
 		progress: make(chan struct{}), quit: make(chan struct{}), hub: hub{subs: map[chan struct{}]struct{}{}},
 		pubHub: hub{subs: map[chan struct{}]struct{}{}}, lim: defaultLimits, hosts: hostNames(opt.Hosts)}
-	s.rejects = rejectLog{log: s.log, every: time.Minute}
+	s.rejects = webguard.RejectLog{Log: s.log, Every: time.Minute, Name: "console"}
 	var hash [32]byte
 	var gen, pinFile string
 	var pinStat os.FileInfo
@@ -235,7 +236,7 @@ func fileExists(path string) bool {
 // afterwards, from the last state.
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() { close(s.quit) })
-	s.rejects.stop()
+	s.rejects.Stop()
 	s.wg.Wait()
 	return nil
 }
@@ -516,14 +517,9 @@ func staticFiles(fsys fs.FS) http.Handler {
 
 // ServeHTTP serves the table's LAN only, with strict security headers.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	h := w.Header()
-	h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "+
-		"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("X-Frame-Options", "DENY")
-	h.Set("Referrer-Policy", "no-referrer")
+	webguard.SecurityHeaders(w.Header())
 	if r.TLS != nil {
-		h.Set("Strict-Transport-Security", hstsValue)
+		w.Header().Set("Strict-Transport-Security", hstsValue)
 	}
 	ip, ok := remoteIP(r)
 	if !ok || !allowed(s.opt.Allow, ip) {
@@ -621,7 +617,7 @@ func (s *Server) postLogin(w http.ResponseWriter, r *http.Request) {
 	if wait := s.auth.admit(ip); wait > 0 {
 		secs := int((wait + time.Second - 1) / time.Second)
 		w.Header().Set("Retry-After", strconv.Itoa(secs))
-		s.rejects.note(false, r.RemoteAddr, ip)
+		s.rejects.Note(false, r.RemoteAddr, ip)
 		writeError(w, http.StatusTooManyRequests, "throttled", fmt.Sprintf("嘗試太多次，請 %d 秒後再試", secs))
 		return
 	}
@@ -636,7 +632,7 @@ func (s *Server) postLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !s.auth.check(ip, req.PIN) {
-		s.rejects.note(true, r.RemoteAddr, ip)
+		s.rejects.Note(true, r.RemoteAddr, ip)
 		writeError(w, http.StatusUnauthorized, "pin", "PIN 錯誤")
 		return
 	}

@@ -2,26 +2,16 @@ package desk
 
 import (
 	"context"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
-	"path/filepath"
-	"sort"
 	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
-
-	"wolftable/internal/atomicfile"
-	"wolftable/journal"
 )
-
-// SentSuffix marks a journal the desk acknowledged: "<file>.sent".
-const SentSuffix = ".sent"
 
 // PublisherConfig is what a table needs to report to a desk.
 type PublisherConfig struct {
@@ -31,6 +21,13 @@ type PublisherConfig struct {
 	Log        *slog.Logger
 	// Heartbeat: how often the last status is sent again (default 5 s).
 	Heartbeat time.Duration
+	// OnRefused is told of a record the desk refused (the journal's path
+	// and the desk's reason, Chinese), once, when its .refused marker is
+	// written; nil: logged only.
+	OnRefused func(path, reason string)
+	// Confirm bounds the wait for the desk's verdict on one record
+	// (default 20 s); past it the record stays in the outbox.
+	Confirm time.Duration
 }
 
 // Publisher is a table's link to the desk. It never blocks the game: the
@@ -55,6 +52,8 @@ type Publisher struct {
 	scanned  bool // a scan completed since the last Kick
 	scanDone chan struct{}
 	sent     int
+	// onRefused: PublisherConfig.OnRefused, then what OnRefused set
+	onRefused func(path, reason string)
 }
 
 type liveMsg struct {
@@ -78,10 +77,13 @@ func Start(cfg PublisherConfig) (*Publisher, error) {
 	if cfg.Heartbeat == 0 {
 		cfg.Heartbeat = 5 * time.Second
 	}
+	if cfg.Confirm == 0 {
+		cfg.Confirm = 20 * time.Second
+	}
 	p := &Publisher{cfg: cfg, log: cfg.Log, live: make(chan liveMsg, 64), kick: make(chan struct{}, 1),
-		stop: make(chan struct{}), scanDone: make(chan struct{})}
+		stop: make(chan struct{}), scanDone: make(chan struct{}), onRefused: cfg.OnRefused}
 	kick := func(*nats.Conn) { p.Kick() }
-	nc, err := nats.Connect(cfg.URL, nats.UserInfo(cfg.Creds.User, cfg.Creds.Password),
+	nc, err := Dial(cfg.URL, cfg.Creds,
 		nats.Name("wolftable table "+cfg.Creds.Table),
 		nats.RetryOnFailedConnect(true), nats.MaxReconnects(-1),
 		nats.ReconnectWait(500*time.Millisecond), nats.ReconnectJitter(200*time.Millisecond, time.Second),
@@ -232,97 +234,17 @@ func (p *Publisher) sendOutbox() {
 	}
 }
 
-// Outbox lists the journals of dir that wait for the desk's
-// acknowledgement: finished (an end record) and without a .sent marker.
-// Unfinished journals are the game in progress (or one to resume).
-func Outbox(dir string) ([]string, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "*"+journal.Extension))
-	if err != nil {
-		return nil, err
-	}
-	sort.Strings(files)
-	var out []string
-	for _, f := range files {
-		if fileExists(f + SentSuffix) {
-			continue
-		}
-		j, err := journal.Read(f)
-		if err != nil || !j.Finished() {
-			continue // a damaged one is for the judge (record verify), not the desk
-		}
-		out = append(out, f)
-	}
-	return out, nil
-}
-
-// scan sends every finished, unacknowledged journal; it returns how many
-// are left.
-func (p *Publisher) scan() int {
-	list, err := Outbox(p.cfg.JournalDir)
-	if err != nil {
-		p.log.Warn("desk: outbox", "err", err)
-		return 0
-	}
-	for i, path := range list {
-		if !p.nc.IsConnected() {
-			return len(list) - i
-		}
-		select {
-		case <-p.stop:
-			return len(list) - i
-		default:
-		}
-		if err := p.sendRecord(path); err != nil {
-			p.log.Warn("desk: record not acknowledged yet; it stays in the outbox", "journal", filepath.Base(path), "err", err)
-			return len(list) - i
-		}
-	}
-	return 0
-}
-
-// Marker is what a .sent file holds.
-type Marker struct {
-	Hash      string    `json:"hash"`
-	Stream    string    `json:"stream"`
-	Seq       uint64    `json:"seq"`
-	Duplicate bool      `json:"duplicate"` // the desk had it already
-	At        time.Time `json:"at"`
-}
-
-func (p *Publisher) sendRecord(path string) error {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	j, err := journal.Read(path)
-	if err != nil {
-		return err
-	}
-	head := j.Head()
-	hash := hex.EncodeToString(head[:])
-	m := nats.NewMsg(Subject(p.cfg.Creds.Table, KindRecord))
-	m.Data = data
-	m.Header.Set(jetstream.MsgIDHeader, hash)
-	m.Header.Set("Wolftable-File", filepath.Base(path))
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	ack, err := p.js.PublishMsg(ctx, m)
-	if err != nil {
-		return err
-	}
-	beforeMark()
-	mk, _ := json.Marshal(Marker{Hash: hash, Stream: ack.Stream, Seq: ack.Sequence, Duplicate: ack.Duplicate, At: time.Now()})
-	if err := atomicfile.Write(path+SentSuffix, append(mk, '\n'), 0o640); err != nil {
-		return err
-	}
+// OnRefused replaces the function told of each record the desk refuses
+// (PublisherConfig.OnRefused): serve points it at the judge's console once
+// the console runs.
+func (p *Publisher) OnRefused(f func(path, reason string)) {
 	p.mu.Lock()
-	p.sent++
+	p.onRefused = f
 	p.mu.Unlock()
-	p.log.Info("desk: record acknowledged", "journal", filepath.Base(path), "hash", hash[:8], "duplicate", ack.Duplicate)
-	return nil
 }
 
-// Sent is how many records this publisher had acknowledged.
+// Sent is how many records the desk confirmed it holds (stored, or held
+// already) since the start.
 func (p *Publisher) Sent() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -3,8 +3,6 @@ package desk
 import (
 	"bytes"
 	"crypto/ed25519"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -13,6 +11,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nkeys"
 	"github.com/pelletier/go-toml/v2"
 
 	"wolftable/internal/atomicfile"
@@ -20,19 +20,96 @@ import (
 )
 
 // Creds is a table's credentials file, as `wolftable desk table add`
-// writes it (TOML, mode 0600):
+// writes it (TOML, mode 0600): everything a table needs to reach its desk.
 //
 //	table = "T1"
-//	user = "table-T1"
-//	password = "…"
+//	nkey = "SUA…"                 # the table's NATS identity (an NKEY seed: secret)
 //	subject = "wolftable.table.T1"
-//	url = "nats://192.0.2.5:4222"   # optional: the desk's address
+//	url = "nats://192.0.2.5:4222" # optional: the desk's address
+//	tls_pins = ["sha256:…"]       # the desk's certificate (its public key's SHA-256)
+//
+// The table proves its NKEY by signing the server's nonce: no password
+// travels, and the link is TLS to the pinned certificate only.
 type Creds struct {
-	Table    string `toml:"table"`
-	User     string `toml:"user"`
-	Password string `toml:"password"`
-	Subject  string `toml:"subject"`
-	URL      string `toml:"url,omitempty"`
+	Table   string   `toml:"table"`
+	NKey    string   `toml:"nkey"`
+	Subject string   `toml:"subject"`
+	URL     string   `toml:"url,omitempty"`
+	TLSPins []string `toml:"tls_pins"`
+}
+
+// credsFile is Creds as read: with the fields of the old format (a user
+// and a password in clear), which are refused with the remedy.
+type credsFile struct {
+	Table    string   `toml:"table"`
+	NKey     string   `toml:"nkey"`
+	Subject  string   `toml:"subject"`
+	URL      string   `toml:"url"`
+	TLSPins  []string `toml:"tls_pins"`
+	User     string   `toml:"user"`
+	Password string   `toml:"password"`
+}
+
+// NKeyPublic is the public NKEY (U…) of the credentials' seed: the user
+// the broker knows the table by.
+func (c Creds) NKeyPublic() (string, error) {
+	kp, err := nkeys.FromSeed([]byte(c.NKey))
+	if err != nil {
+		return "", fmt.Errorf("nkey: %w", err)
+	}
+	pub, err := kp.PublicKey()
+	if err != nil {
+		return "", err
+	}
+	if !nkeys.IsValidPublicUserKey(pub) {
+		return "", errors.New("nkey: not a user seed (SU…)")
+	}
+	return pub, nil
+}
+
+// InboxPrefix is a table's inbox prefix: the only subjects it may
+// subscribe to, so that no table reads another's replies.
+func InboxPrefix(table string) string { return "_INBOX_TABLE." + table }
+
+// Dial connects to the desk's broker at url with c: the NKEY, TLS to the
+// pinned certificate, and (a table's credentials) the table's own inbox
+// prefix. opts come after, so a caller may add its handlers.
+func Dial(url string, c Creds, opts ...nats.Option) (*nats.Conn, error) {
+	base, err := c.natsOptions()
+	if err != nil {
+		return nil, err
+	}
+	return nats.Connect(url, append(base, opts...)...)
+}
+
+// NKeyOption is the nats.go option that signs the server's nonce with
+// the credentials' NKEY (the desk's in-process connection uses it alone).
+func (c Creds) NKeyOption() (nats.Option, error) {
+	kp, err := nkeys.FromSeed([]byte(c.NKey))
+	if err != nil {
+		return nil, fmt.Errorf("總台憑證的 nkey 不對：%w", err)
+	}
+	pub, err := c.NKeyPublic()
+	if err != nil {
+		return nil, err
+	}
+	return nats.Nkey(pub, kp.Sign), nil
+}
+
+func (c Creds) natsOptions() ([]nats.Option, error) {
+	nk, err := c.NKeyOption()
+	if err != nil {
+		return nil, err
+	}
+	tc, err := ClientTLS(c.TLSPins)
+	if err != nil {
+		return nil, err
+	}
+	opts := []nats.Option{nk, nats.Secure(tc)}
+	if c.Subject == Prefix(c.Table) {
+		opts = append(opts, nats.CustomInboxPrefix(InboxPrefix(c.Table)))
+	}
+	return opts, nil
 }
 
 // Table is a registered table.
@@ -87,12 +164,13 @@ func SubjectTable(subject string) (table, kind string) {
 // NAME.creds, NAME.pub (and NAME.key when the desk made the table's key).
 func TablesDir(data string) string { return filepath.Join(data, "tables") }
 
-// AddTable registers a table in the desk's data folder: a fresh NATS
-// password, its credentials file (returned: the path to give the table)
-// and its public key. pub is the table's public key (`wolftable record
-// pubkey` on the table); nil makes a key pair here and exports the private
-// key beside the credentials (NAME.key) for the table's
-// /var/lib/wolftable/table.key. A table already registered is refused.
+// AddTable registers a table in the desk's data folder: a fresh NKEY,
+// the desk's certificate pin, its credentials file (returned: the path to
+// give the table) and its public key. pub is the table's public key
+// (`wolftable record pubkey` on the table); nil makes a key pair here and
+// exports the private key beside the credentials (NAME.key) for the
+// table's /var/lib/wolftable/table.key. A table already registered is
+// refused.
 func AddTable(data, name string, pub ed25519.PublicKey, url string) (string, error) {
 	if err := ValidName(name); err != nil {
 		return "", err
@@ -114,13 +192,52 @@ func AddTable(data, name string, pub ed25519.PublicKey, url string) (string, err
 	} else if err := atomicfile.Write(filepath.Join(dir, name+".pub"), []byte(journal.FormatPublicKey(pub)+"\n"), 0o644); err != nil {
 		return "", err
 	}
-	var pw [18]byte
-	rand.Read(pw[:])
-	c := Creds{Table: name, User: "table-" + name, Password: hex.EncodeToString(pw[:]), Subject: Prefix(name), URL: url}
-	if err := WriteCreds(path, c); err != nil {
+	return path, writeTableCreds(data, path, name, url)
+}
+
+// RenewTable gives a registered table a new NKEY and the desk's current
+// pin (`wolftable desk table renew`): a credentials file of the old
+// format, or one that leaked. The old file stops working at the desk's
+// next registry reload (within seconds); the table's signing key stays.
+func RenewTable(data, name, url string) (string, error) {
+	if err := ValidName(name); err != nil {
 		return "", err
 	}
-	return path, nil
+	path := filepath.Join(TablesDir(data), name+".creds")
+	if _, err := os.Stat(path); err != nil {
+		return "", fmt.Errorf("桌子 %s 沒有登記（%s）/ table %s is not registered", name, path, name)
+	}
+	if url == "" {
+		if b, err := os.ReadFile(path); err == nil {
+			var old credsFile
+			if toml.Unmarshal(b, &old) == nil {
+				url = old.URL
+			}
+		}
+	}
+	return path, writeTableCreds(data, path, name, url)
+}
+
+func writeTableCreds(data, path, name, url string) error {
+	cert, err := DeskCert(data)
+	if err != nil {
+		return err
+	}
+	seed, err := NewNKey()
+	if err != nil {
+		return err
+	}
+	return WriteCreds(path, Creds{Table: name, NKey: seed, Subject: Prefix(name), URL: url, TLSPins: []string{TLSPin(cert.Leaf)}})
+}
+
+// NewNKey draws an NKEY user seed (SU…).
+func NewNKey() (string, error) {
+	kp, err := nkeys.CreateUser()
+	if err != nil {
+		return "", err
+	}
+	seed, err := kp.Seed()
+	return string(seed), err
 }
 
 // WriteCreds writes a credentials file (mode 0600), atomically.
@@ -133,23 +250,38 @@ func WriteCreds(path string, c Creds) error {
 	return atomicfile.Write(path, append([]byte(head), body...), 0o600)
 }
 
+// ErrOldCreds is a credentials file of the old format (a password).
+var ErrOldCreds = errors.New("old credentials format")
+
 // ReadCreds reads a credentials file.
 func ReadCreds(path string) (Creds, error) {
-	var c Creds
+	var f credsFile
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return c, fmt.Errorf("總台憑證 %s：%w", path, err)
+		return Creds{}, fmt.Errorf("總台憑證 %s：%w", path, err)
 	}
 	dec := toml.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&c); err != nil {
-		return c, fmt.Errorf("總台憑證 %s 無法讀取：%v", path, err)
+	if err := dec.Decode(&f); err != nil {
+		return Creds{}, fmt.Errorf("總台憑證 %s 無法讀取：%v", path, err)
 	}
+	c := Creds{Table: f.Table, NKey: f.NKey, Subject: f.Subject, URL: f.URL, TLSPins: f.TLSPins}
 	if err := ValidName(c.Table); err != nil {
 		return c, fmt.Errorf("總台憑證 %s：%v", path, err)
 	}
-	if c.User == "" || c.Password == "" {
-		return c, fmt.Errorf("總台憑證 %s 缺少 user 或 password", path)
+	if f.Password != "" || f.User != "" {
+		return c, fmt.Errorf("總台憑證 %s 是舊格式（密碼明文傳送），不再接受：請在總台執行 wolftable desk table renew %s --data 資料夾，把新的憑證檔交給該桌（%w）", path, c.Table, ErrOldCreds)
+	}
+	if _, err := c.NKeyPublic(); err != nil {
+		return c, fmt.Errorf("總台憑證 %s 的 nkey 不對：%v", path, err)
+	}
+	if len(c.TLSPins) == 0 {
+		return c, fmt.Errorf("總台憑證 %s 缺少 tls_pins（總台憑證的指紋）", path)
+	}
+	for _, p := range c.TLSPins {
+		if err := ValidPin(p); err != nil {
+			return c, fmt.Errorf("總台憑證 %s：%v", path, err)
+		}
 	}
 	if c.Subject == "" {
 		c.Subject = Prefix(c.Table)

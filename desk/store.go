@@ -1,7 +1,6 @@
 package desk
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/ed25519"
 	"crypto/sha256"
@@ -23,10 +22,13 @@ import (
 // Game is one finished game the desk stored: what a record proves, for the
 // results, the standings and the public JSON.
 type Game struct {
-	Hash        string    `json:"hash"` // the journal's final hash (hex): the record's id
-	Fingerprint string    `json:"fingerprint"`
-	Table       string    `json:"table"`
-	Round       int       `json:"round"` // the table's n-th game at the desk (by start time)
+	Hash        string `json:"hash"` // the journal's final hash (hex): the record's id
+	Fingerprint string `json:"fingerprint"`
+	Table       string `json:"table"`
+	// Round is the table's round at the desk, given at arrival (the
+	// table's next) and never renumbered; a late game has none (0) until
+	// the operator accepts it into one (late.go).
+	Round       int       `json:"round"`
 	GameID      string    `json:"game"`
 	File        string    `json:"file"` // the journal's file name on the table
 	Board       string    `json:"board"`
@@ -39,6 +41,12 @@ type Game struct {
 	MVP         int       `json:"mvp,omitempty"` // entered at the desk (0 = none)
 	SVP         int       `json:"svp,omitempty"`
 	Received    time.Time `json:"received"`
+	// Late says why the desk held the game for the operator instead of
+	// counting it (Chinese; "" = counted at arrival), Decision what the
+	// operator decided: DecisionAccepted (counted, in Round) or
+	// DecisionSetAside.
+	Late     string `json:"late,omitempty"`
+	Decision string `json:"decision,omitempty"`
 }
 
 // Seat is one seat of a finished game.
@@ -66,6 +74,8 @@ type Refusal struct {
 	Hash    string    `json:"hash,omitempty"` // the final hash, when the journal reads
 	Digest  string    `json:"digest"`         // sha256 of the bytes received
 	Reason  string    `json:"reason"`
+	Bytes   int       `json:"bytes"` // the record's size
+	Kept    bool      `json:"kept"`  // its bytes are in DATA/refused/<digest>.wtj (false: past the table's quota)
 }
 
 // Outcome is what Ingest did with a record.
@@ -93,9 +103,17 @@ type Store struct {
 	mu      sync.Mutex
 	games   map[string]*Game
 	refused []Refusal
-	seenBad map[string]bool // digests of refused bytes
-	awards  map[string]Award
-	names   map[string]string // table/seat → player name (DATA/players.csv)
+	seenBad map[string]bool          // subject and digest of the refused records listed
+	quota   map[string]*refusedQuota // per table (refused.go)
+
+	// RefusedBytes and RefusedList are each table's quota of refused
+	// records: the bytes kept (DATA/refused/), and the refusals listed
+	// (DATA/refused.jsonl); past them a refusal is only counted
+	// (DefaultRefusedBytes, DefaultRefusedList when 0).
+	RefusedBytes int64
+	RefusedList  int
+	awards       map[string]Award
+	names        map[string]string // table/seat → player name (DATA/players.csv)
 }
 
 // Award is the desk's MVP and SVP of a game (0 = none).
@@ -110,7 +128,8 @@ func OpenStore(data string, get journal.BoardSource) (*Store, error) {
 	if get == nil {
 		get = journal.BoardSource(builtinBoards)
 	}
-	s := &Store{data: data, boards: get, games: map[string]*Game{}, seenBad: map[string]bool{}, awards: map[string]Award{}}
+	s := &Store{data: data, boards: get, games: map[string]*Game{}, seenBad: map[string]bool{}, awards: map[string]Award{},
+		quota: map[string]*refusedQuota{}}
 	s.Keys = s.registryKey
 	for _, d := range []string{s.recordsDir(), filepath.Join(data, "refused")} {
 		if err := os.MkdirAll(d, 0o750); err != nil {
@@ -132,16 +151,9 @@ func OpenStore(data string, get journal.BoardSource) (*Store, error) {
 		}
 		s.games[g.Hash] = &g
 	}
-	if b, err := os.ReadFile(s.refusedPath()); err == nil {
-		sc := bufio.NewScanner(bytes.NewReader(b))
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			var r Refusal
-			if json.Unmarshal(sc.Bytes(), &r) == nil {
-				s.refused = append(s.refused, r)
-				s.seenBad[r.Subject+" "+r.Digest] = true
-			}
-		}
+	numberLegacy(s.games)
+	if err := s.loadRefused(); err != nil {
+		return nil, err
 	}
 	if b, err := os.ReadFile(filepath.Join(data, "awards.json")); err == nil {
 		if err := json.Unmarshal(b, &s.awards); err != nil {
@@ -156,8 +168,7 @@ func OpenStore(data string, get journal.BoardSource) (*Store, error) {
 
 func builtinBoards(id string) (*engine.Board, error) { return boardsGet(id) }
 
-func (s *Store) recordsDir() string  { return filepath.Join(s.data, "records") }
-func (s *Store) refusedPath() string { return filepath.Join(s.data, "refused.jsonl") }
+func (s *Store) recordsDir() string { return filepath.Join(s.data, "records") }
 
 func (s *Store) registryKey(table string) (ed25519.PublicKey, bool) {
 	ts, err := Tables(s.data)
@@ -173,15 +184,26 @@ func (s *Store) registryKey(table string) (ed25519.PublicKey, bool) {
 }
 
 // Ingest takes a record received on subject (wolftable.table.<name>.record)
-// with its message id (the final hash, "" if none): verified and stored
-// once, or refused with the reason. The error is the store's own trouble
-// (the disk): the message must be delivered again.
+// with its message id ("" if none: a table sets none), verified and
+// stored once, or refused with the reason. The error is the store's own
+// trouble (the disk): the message must be delivered again.
 func (s *Store) Ingest(subject, msgID, file string, data []byte) (Outcome, error) {
+	out, _, err := s.IngestVerdict(subject, msgID, file, data)
+	return out, err
+}
+
+// IngestVerdict is Ingest, with the verdict a table is answered (what it
+// asked about its attempt): the fingerprint of a stored record, the
+// reason of a refused one.
+func (s *Store) IngestVerdict(subject, msgID, file string, data []byte) (Outcome, Verdict, error) {
 	table, kind := SubjectTable(subject)
 	sum := sha256.Sum256(data)
 	digest := hex.EncodeToString(sum[:])
-	refuse := func(hash, reason string) (Outcome, error) {
-		return Refused, s.refuse(Refusal{At: time.Now(), Table: table, Subject: subject, File: file, Hash: hash, Digest: digest, Reason: reason}, data)
+	file = clipName(file)
+	refuse := func(hash, reason string) (Outcome, Verdict, error) {
+		reason = ClipReason(reason)
+		err := s.refuse(Refusal{At: time.Now(), Table: table, Subject: subject, File: file, Hash: hash, Digest: digest, Reason: reason}, data)
+		return Refused, Verdict{State: VerdictRefused, Reason: reason}, err
 	}
 	if table == "" || kind != KindRecord {
 		return refuse("", fmt.Sprintf("主題 %q 不是桌子的紀錄主題（wolftable.table.<桌名>.record）", subject))
@@ -201,29 +223,49 @@ func (s *Store) Ingest(subject, msgID, file string, data []byte) (Outcome, error
 	g.File = file
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, ok := s.games[g.Hash]; ok {
-		return Duplicate, nil
+	if o, ok := s.games[g.Hash]; ok {
+		if o.Table != g.Table { // two tables registered with one key
+			s.mu.Unlock()
+			defer s.mu.Lock()
+			return refuse(g.Hash, fmt.Sprintf("這份紀錄已經以桌子 %s 的名義收過（%s）：兩張桌子用了同一把簽章金鑰", o.Table, o.Fingerprint))
+		}
+		return Duplicate, Verdict{State: VerdictStored, Fingerprint: o.Fingerprint, Duplicate: true}, nil
 	}
 	for _, o := range s.games {
 		if o.Table == g.Table && o.GameID == g.GameID {
 			s.mu.Unlock()
-			out, err := refuse(g.Hash, fmt.Sprintf("同一局（%s，桌子 %s）已有另一份紀錄 %s：同一局只算一次，結果不得更改", g.GameID, g.Table, o.Fingerprint))
-			s.mu.Lock()
-			return out, err
+			defer s.mu.Lock()
+			return refuse(g.Hash, fmt.Sprintf("同一局（%s，桌子 %s）已有另一份紀錄 %s：同一局只算一次，結果不得更改", g.GameID, g.Table, o.Fingerprint))
 		}
 	}
 	g.Received = time.Now().UTC()
+	g.Round, g.Late = s.placeLocked(g)
 	meta, _ := json.MarshalIndent(g, "", "  ")
 	base := filepath.Join(s.recordsDir(), g.Hash)
 	if err := atomicfile.Write(base+".json", meta, 0o640); err != nil {
-		return Stored, err
+		return Stored, Verdict{}, err
 	}
 	if err := atomicfile.Write(base+journal.Extension, data, 0o640); err != nil {
-		return Stored, err
+		return Stored, Verdict{}, err
 	}
 	s.games[g.Hash] = g
-	return Stored, nil
+	return Stored, Verdict{State: VerdictStored, Fingerprint: g.Fingerprint}, nil
 }
+
+// Holds reports whether the store holds the record with this final hash
+// for table (never another table's: issue 28 D1).
+func (s *Store) Holds(table, hash string) (fingerprint string, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	g, ok := s.games[hash]
+	if !ok || g.Table != table {
+		return "", false
+	}
+	return g.Fingerprint, true
+}
+
+// clipName bounds a file name a table sent (a header: its own words).
+func clipName(s string) string { return clip(s, 128) }
 
 // verify checks a record for table: the hash chain and the end record's
 // signature (journal.Load), its replay through the rules engine (the
@@ -272,62 +314,16 @@ func (s *Store) verify(table string, data []byte) (*Game, error) {
 	return g, nil
 }
 
-func (s *Store) refuse(r Refusal, data []byte) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.seenBad[r.Subject+" "+r.Digest] {
-		return nil // the same bytes on the same subject again: listed once
-	}
-	if err := atomicfile.Write(filepath.Join(s.data, "refused", r.Digest+journal.Extension), data, 0o640); err != nil {
-		return err
-	}
-	line, _ := json.Marshal(r)
-	f, err := os.OpenFile(s.refusedPath(), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o640)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(append(line, '\n'))
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	s.refused = append(s.refused, r)
-	s.seenBad[r.Subject+" "+r.Digest] = true
-	return nil
-}
-
-// Refuse lists a refusal that did not come with a record: a table that
-// published under another table's subject (the broker refused it).
-func (s *Store) Refuse(r Refusal) error {
-	if r.At.IsZero() {
-		r.At = time.Now()
-	}
-	if r.Digest == "" {
-		sum := sha256.Sum256([]byte(r.Subject + "\x00" + r.Table + "\x00" + r.Reason + r.At.Format(time.RFC3339)))
-		r.Digest = hex.EncodeToString(sum[:])
-	}
-	return s.refuse(r, nil)
-}
-
-// Refused lists the refused records, oldest first.
-func (s *Store) Refused() []Refusal {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]Refusal(nil), s.refused...)
-}
-
-// Games are the stored games as the desk counts them: with their rounds,
-// the desk's awards and the players' names, ordered by end time (then hash).
+// Games are the stored games the desk counts (a late game only once the
+// operator accepted it): with their rounds, the desk's awards and the
+// players' names, ordered by end time (then hash).
 func (s *Store) Games() []Game {
 	s.mu.Lock()
 	list := make([]Game, 0, len(s.games))
 	for _, g := range s.games {
-		list = append(list, *g)
+		if g.Counted() {
+			list = append(list, *g)
+		}
 	}
 	awards, names := s.awards, s.names
 	s.mu.Unlock()
@@ -364,29 +360,31 @@ func (s *Store) Recompute() ([]Game, error) {
 			return nil, fmt.Errorf("%s holds the record %s", filepath.Base(f), g.Hash)
 		}
 		g.File, g.Received = m.File, m.Received
+		g.Round, g.Late, g.Decision = m.Round, m.Late, m.Decision
 		list = append(list, *g)
 	}
+	all := map[string]*Game{}
+	for i := range list {
+		all[list[i].Hash] = &list[i]
+	}
+	numberLegacy(all)
+	counted := list[:0:0]
+	for _, g := range list {
+		if g.Counted() {
+			counted = append(counted, g)
+		}
+	}
+	list = counted
 	s.mu.Lock()
 	awards, names := s.awards, s.names
 	s.mu.Unlock()
 	return finish(list, awards, names), nil
 }
 
-// finish orders games, numbers each table's rounds and adds the awards
-// and the players' names.
+// finish orders games and adds the awards and the players' names.
 func finish(list []Game, awards map[string]Award, names map[string]string) []Game {
-	sort.Slice(list, func(i, j int) bool {
-		a, b := list[i], list[j]
-		if !a.Started.Equal(b.Started) {
-			return a.Started.Before(b.Started)
-		}
-		return a.Hash < b.Hash
-	})
-	rounds := map[string]int{}
 	for i := range list {
 		g := &list[i]
-		rounds[g.Table]++
-		g.Round = rounds[g.Table]
 		if a, ok := awards[g.Hash]; ok {
 			g.MVP, g.SVP = a.MVP, a.SVP
 		}

@@ -27,11 +27,13 @@ import (
 const usage = `wolftable desk — the tournament desk (賽事總台)
 
 usage:
-  wolftable desk --data DIR [--nats ADDR] [--http ADDR] [--config FILE] [--pack NAME|FILE]
+  wolftable desk --data DIR [--nats ADDR] [--http ADDR] [--https ADDR] [--config FILE] [--pack NAME|FILE]
         [--cluster URLS --cluster-creds FILE --replicas N] [--feed-delay D] [--verbose]
                     start the desk: prints "desk: nats://HOST:PORT" and "desk: http://HOST:PORT/"
                     --nats   the embedded NATS server's address (default :4222)
                     --http   the web page's address (default :8090)
+                    --https  the operator's login over TLS with the desk's certificate (e.g. :8091):
+                             then the plain page offers no login, only a link to it
                     --pack   the scoring pack: default, league, or a TOML file
                     --cluster  a venue's NATS cluster instead of the embedded server
                     --feed-delay  the audience feed's delay (/feed/TABLE; default 60s)
@@ -40,9 +42,19 @@ usage:
                     --pubkey the table's public key (` + "`wolftable record pubkey`" + ` on the table);
                              without it the desk makes the table's key pair: NAME.key goes to
                              the table as /var/lib/wolftable/table.key
+  wolftable desk table renew NAME --data DIR [--url URL]
+                    a new credentials file for a registered table (a new NKEY; the old file stops
+                    working within seconds): a file of the old format (a password), or one that leaked
   wolftable desk table list --data DIR
+  wolftable desk tls --data DIR     the desk's TLS certificate (made if missing) and its pin
+  wolftable desk venue-config --data DIR --store DIR [--listen ADDR]
+        [--cluster-name NAME --route-listen ADDR --routes URLS] [--cert-dir DIR]
+                    a nats-server configuration for a venue that runs its own NATS (docs: deploy/README.md)
   wolftable desk pin --data DIR     draw a new operator PIN (the desk's login for MVP/SVP)
   wolftable desk packs              the shipped scoring packs
+
+The tables reach the desk over TLS, pinned to the desk's own certificate (DATA/tls), and
+log in with their own NKEY: no password travels.
 `
 
 // fileConfig is --config: a TOML file with the same settings as the flags.
@@ -50,6 +62,7 @@ type fileConfig struct {
 	Data         string `toml:"data"`
 	NATS         string `toml:"nats"`
 	HTTP         string `toml:"http"`
+	HTTPS        string `toml:"https"`
 	Pack         string `toml:"pack"`
 	Cluster      string `toml:"cluster"`
 	ClusterCreds string `toml:"cluster_creds"`
@@ -63,6 +76,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		switch args[0] {
 		case "table":
 			return cmdTable(args[1:], stdout, stderr)
+		case "tls":
+			return cmdTLS(args[1:], stdout, stderr)
+		case "venue-config":
+			return cmdVenueConfig(args[1:], stdout, stderr)
 		case "packs":
 			for _, p := range desk.Packs() {
 				pk, _ := desk.LoadPack(p)
@@ -95,6 +112,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	data := fs.String("data", "", "the desk's data folder")
 	natsAddr := fs.String("nats", "", "the embedded NATS server's host:port (default :4222)")
 	httpAddr := fs.String("http", "", "the web page's host:port (default :8090)")
+	httpsAddr := fs.String("https", "", "the operator's login over TLS, host:port (default: none)")
 	conf := fs.String("config", "", "a TOML file with the same settings")
 	pack := fs.String("pack", "", "scoring pack: default, league or a TOML file")
 	cluster := fs.String("cluster", "", "a venue's NATS cluster (URLs, comma-separated) instead of the embedded server")
@@ -129,7 +147,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return fileV
 	}
-	o := deskserver.Options{Data: pick(data, fc.Data), NATS: pick(natsAddr, fc.NATS), HTTP: pick(httpAddr, fc.HTTP),
+	o := deskserver.Options{Data: pick(data, fc.Data), NATS: pick(natsAddr, fc.NATS), HTTP: pick(httpAddr, fc.HTTP), HTTPS: pick(httpsAddr, fc.HTTPS),
 		External: pick(cluster, fc.Cluster), Replicas: fc.Replicas, FeedDelay: *feedDelay}
 	if *feedDelay <= 0 {
 		fmt.Fprint(stderr, "desk: --feed-delay 要大於 0 / must be more than 0\n\n"+usage)
@@ -173,6 +191,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "desk: scoring pack %s (%s)\n", p.ID(), p.Title)
 	fmt.Fprintf(stdout, "desk: %s\n", d.NATSURL())
 	fmt.Fprintf(stdout, "desk: %s\n", d.HTTPURL())
+	if u := d.HTTPSURL(); u != "" {
+		if cert, err := desk.DeskCert(o.Data); err == nil {
+			fmt.Fprintf(stdout, "desk: %s （總台登入；瀏覽器顯示的憑證 SHA-256 指紋 %s） / the operator's login\n", u, desk.CertFingerprint(cert.Leaf))
+		}
+	}
 	if d.NewPIN != "" {
 		fmt.Fprintf(stdout, "desk: 總台登入密碼 %s（只顯示這一次；換一個：wolftable desk pin --data DIR） / the operator PIN, shown once\n", d.NewPIN)
 	}
@@ -186,7 +209,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func cmdTable(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || (args[0] != "add" && args[0] != "list") {
+	if len(args) == 0 || (args[0] != "add" && args[0] != "list" && args[0] != "renew") {
 		fmt.Fprint(stderr, usage)
 		return 2
 	}
@@ -223,13 +246,24 @@ func cmdTable(args []string, stdout, stderr io.Writer) int {
 			if t.PublicKey != nil {
 				fp = journal.KeyFingerprint([32]byte(t.PublicKey))
 			}
-			fmt.Fprintf(stdout, "%s\t%s\t%s\n", t.Name, fp, t.CredsPath)
+			nk, _ := t.Creds.NKeyPublic()
+			fmt.Fprintf(stdout, "%s\t%s\t%s\t%s\n", t.Name, fp, nk, t.CredsPath)
 		}
 		return 0
 	}
 	if len(pos) != 1 {
-		fmt.Fprintln(stderr, "desk table add: 要給一個桌名 / give one table name")
+		fmt.Fprintf(stderr, "desk table %s: 要給一個桌名 / give one table name\n", args[0])
 		return 2
+	}
+	if args[0] == "renew" {
+		path, err := desk.RenewTable(*data, pos[0], *url)
+		if err != nil {
+			fmt.Fprintln(stderr, "desk table renew:", err)
+			return 1
+		}
+		fmt.Fprintln(stdout, path)
+		fmt.Fprintf(stderr, "desk table renew: 桌子 %s 的新憑證檔：把它交給該桌（--desk-creds 或 [desk] creds）；舊的幾秒內失效\n", pos[0])
+		return 0
 	}
 	var pub []byte
 	if *pubkey != "" {
@@ -250,5 +284,51 @@ func cmdTable(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "desk table add: 已為桌子 %s 產生簽章金鑰：把 %s 複製到該桌的 /var/lib/wolftable/table.key（權限 0600） / copy it to the table\n",
 			pos[0], strings.TrimSuffix(path, ".creds")+".key")
 	}
+	return 0
+}
+
+func cmdTLS(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("desk tls", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	data := fs.String("data", "", "the desk's data folder")
+	if err := fs.Parse(args); err != nil || *data == "" || fs.NArg() > 0 {
+		fmt.Fprint(stderr, "desk tls: 要給 --data 資料夾 / --data DIR is required\n\n"+usage)
+		return 2
+	}
+	cert, err := desk.DeskCert(*data)
+	if err != nil {
+		fmt.Fprintln(stderr, "desk tls:", err)
+		return 1
+	}
+	crt, key := desk.TLSFiles(*data)
+	fmt.Fprintf(stdout, "certificate: %s\nkey: %s\npin: %s\nsha256 fingerprint: %s\nexpires: %s\n", crt, key, desk.TLSPin(cert.Leaf),
+		desk.CertFingerprint(cert.Leaf), cert.Leaf.NotAfter.Format("2006-01-02"))
+	return 0
+}
+
+func cmdVenueConfig(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("desk venue-config", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	data := fs.String("data", "", "the desk's data folder")
+	var o deskserver.VenueOptions
+	fs.StringVar(&o.StoreDir, "store", "", "JetStream's folder on the node")
+	fs.StringVar(&o.Listen, "listen", "", "the client port (default 0.0.0.0:4222)")
+	fs.StringVar(&o.ClusterName, "cluster-name", "", "the cluster's name (none: a single node)")
+	fs.StringVar(&o.RouteListen, "route-listen", "", "the routes' port (default 0.0.0.0:6222)")
+	routes := fs.String("routes", "", "every node's nats-route://HOST:PORT, comma-separated")
+	fs.StringVar(&o.CertDir, "cert-dir", "", "where the node keeps desk.crt and desk.key (default DATA/tls)")
+	if err := fs.Parse(args); err != nil || *data == "" || o.StoreDir == "" || fs.NArg() > 0 {
+		fmt.Fprint(stderr, "desk venue-config: 要給 --data 與 --store / --data and --store are required\n\n"+usage)
+		return 2
+	}
+	if *routes != "" {
+		o.Routes = strings.Split(*routes, ",")
+	}
+	conf, err := deskserver.VenueConfig(*data, o)
+	if err != nil {
+		fmt.Fprintln(stderr, "desk venue-config:", err)
+		return 1
+	}
+	fmt.Fprint(stdout, conf)
 	return 0
 }

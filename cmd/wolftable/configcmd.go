@@ -37,7 +37,7 @@ func cmdConfig(args []string, stdout, stderr io.Writer) int {
 	}
 	var notes []string
 	if err == nil && !*noPaths {
-		notes, err = preflight(c) // what else serve refuses at start
+		notes, err = preflight(c) // what else serve refuses at start: [desk]'s credentials, the console, the journal
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, err)

@@ -234,3 +234,121 @@ func TestDeskRound(t *testing.T) {
 	}
 	t.Logf("%d games at the desk, once each; %d standings rows; top: %+v", len(games), len(live.Rows), live.Rows[0])
 }
+
+// TestDeskRefusalShown (issue 27 item 3): a table whose records the desk
+// refuses (its registered key is another) hears it: sim prints the desk's
+// reason in Chinese, the journal is marked .refused, not .sent; once the
+// organiser registers the right key, `wolftable record resend` puts it
+// back and the next run sends it, with its new game: both stored. The
+// old table printed nothing and marked the refused record sent.
+func TestDeskRefusalShown(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts real processes")
+	}
+	bin := buildBinary(t)
+	root := t.TempDir()
+	data, tdir := filepath.Join(root, "desk"), filepath.Join(root, "T1")
+	os.MkdirAll(tdir, 0o750)
+	for _, k := range []string{"table.key", "other.key"} {
+		if out, err := exec.Command(bin, "record", "keygen", "--key", filepath.Join(tdir, k)).CombinedOutput(); err != nil {
+			t.Fatalf("keygen: %v\n%s", err, out)
+		}
+	}
+	out, err := exec.Command(bin, "desk", "table", "add", "T1", "--data", data, "--pubkey", filepath.Join(tdir, "other.pub")).Output()
+	if err != nil {
+		t.Fatalf("table add: %v", err)
+	}
+	creds := strings.TrimSpace(string(out))
+	d := startDeskProc(t, bin, "--data", data, "--nats", "127.0.0.1:0", "--http", "127.0.0.1:0")
+	defer d.stop(t)
+	jdir := filepath.Join(tdir, "journals")
+	sim := func(seed int) string {
+		out, err := exec.Command(bin, "sim", "--bots", "--no-tui", "--speed", "400", "--seed", fmt.Sprint(seed), "--voice", "off",
+			"--journal", jdir, "--desk", d.nats, "--table", "T1", "--desk-creds", creds).CombinedOutput()
+		if err != nil || resultLine(out) == "" {
+			t.Fatalf("sim: %v\n%s", err, lastLines(string(out), 10))
+		}
+		return string(out)
+	}
+	first := sim(71)
+	if !strings.Contains(first, "總台拒收本桌紀錄") || !strings.Contains(first, "簽章金鑰不符") {
+		t.Fatalf("sim did not say the desk refused its record:\n%s", lastLines(first, 10))
+	}
+	files, _ := filepath.Glob(filepath.Join(jdir, "*.wtj"))
+	if len(files) != 1 {
+		t.Fatalf("journals: %v", files)
+	}
+	if _, err := os.Stat(files[0] + desk.SentSuffix); err == nil {
+		t.Fatal("the refused record is marked sent")
+	}
+	if _, err := os.Stat(files[0] + desk.RefusedSuffix); err != nil {
+		t.Fatalf("no .refused marker: %v", err)
+	}
+	pub, _ := os.ReadFile(filepath.Join(tdir, "table.pub"))
+	if err := os.WriteFile(filepath.Join(data, "tables", "T1.pub"), pub, 0o644); err != nil { // the organiser's fix
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(bin, "record", "resend", "--journal", jdir).CombinedOutput(); err != nil || !strings.Contains(string(out), "已放回待送") {
+		t.Fatalf("record resend: %v\n%s", err, out)
+	}
+	sim(72)
+	files, _ = filepath.Glob(filepath.Join(jdir, "*.wtj"))
+	for _, f := range files {
+		if _, err := os.Stat(f + desk.SentSuffix); err != nil {
+			t.Errorf("%s is not marked sent after the resend", filepath.Base(f))
+		}
+	}
+	var games []struct{ Table string }
+	getJSON(t, d.http+"api/public/games", &games)
+	if len(games) != 2 {
+		t.Errorf("the desk has %d games, want 2", len(games))
+	}
+}
+
+// TestRefusedNotice: the judge console's notice of refused records names
+// each journal, its fingerprint (the score sheet's) and the desk's reason.
+func TestRefusedNotice(t *testing.T) {
+	dir := t.TempDir()
+	if n := refusedNotice(dir); n != "" {
+		t.Errorf("a notice without refusals: %q", n)
+	}
+	var h [32]byte
+	h[0] = 0xab
+	mk, _ := json.Marshal(desk.RefusedMarker{Hash: fmt.Sprintf("%x", h), Reason: "簽章金鑰不符"})
+	os.WriteFile(filepath.Join(dir, "g1.wtj"), []byte("x"), 0o640)
+	os.WriteFile(filepath.Join(dir, "g1.wtj"+desk.RefusedSuffix), mk, 0o640)
+	n := refusedNotice(dir)
+	for _, want := range []string{"總台拒收", "g1.wtj", journal.Fingerprint(h), "簽章金鑰不符", "wolftable record resend"} {
+		if !strings.Contains(n, want) {
+			t.Errorf("the notice %q does not say %q", n, want)
+		}
+	}
+}
+
+// TestConfigCheckDeskCreds: `config check` refuses what serve refuses at
+// its start in [desk]: a credentials file of the old format (a password),
+// another table's, a missing one; it takes this table's.
+func TestConfigCheckDeskCreds(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "desk")
+	good, err := desk.AddTable(data, "T1", nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, _ := desk.AddTable(data, "T2", nil, "")
+	old := filepath.Join(dir, "old.creds")
+	os.WriteFile(old, []byte("table = 'T1'\nuser = 'table-T1'\npassword = 'abc'\nsubject = 'wolftable.table.T1'\n"), 0o600)
+	for _, c := range []struct {
+		creds string
+		code  int
+		says  string
+	}{{good, 0, ""}, {old, 1, "舊格式"}, {other, 1, "T2"}, {filepath.Join(dir, "none.creds"), 1, "none.creds"}} {
+		conf := filepath.Join(dir, "config.toml")
+		os.WriteFile(conf, []byte(fmt.Sprintf("[journal]\ndir = %q\n[desk]\nurl = \"nats://192.0.2.5:4222\"\ntable = \"T1\"\ncreds = %q\n", dir, c.creds)), 0o644)
+		var out, errb strings.Builder
+		code := run([]string{"config", "check", "--config", conf}, &out, &errb)
+		if code != c.code || !strings.Contains(errb.String(), c.says) {
+			t.Errorf("%s: exit %d, want %d; %s", filepath.Base(c.creds), code, c.code, errb.String())
+		}
+	}
+}

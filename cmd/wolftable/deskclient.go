@@ -10,6 +10,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -17,6 +19,8 @@ import (
 	"wolftable/daemon"
 	"wolftable/desk"
 	"wolftable/engine"
+	"wolftable/internal/cliflag"
+	"wolftable/journal"
 )
 
 // deskFlags are --desk, --table and --desk-creds of sim and serve: the
@@ -33,6 +37,24 @@ func addDeskFlags(fs *flag.FlagSet) *deskFlags {
 	}
 }
 
+// checkDeskCreds is `config check`'s look at [desk]: the credentials file
+// reads (the current format: an NKEY and the desk's pin; an old one with a
+// password is refused with its remedy) and is this table's, as serve
+// requires before it starts (nil when no desk is configured).
+func checkDeskCreds(url, table, creds string) error {
+	if url == "" {
+		return nil
+	}
+	c, err := desk.ReadCreds(creds)
+	if err != nil {
+		return fmt.Errorf("desk.creds: %v", err)
+	}
+	if c.Table != table {
+		return fmt.Errorf("desk.creds: 憑證 %s 是桌子 %s 的，不是 desk.table = %q / the credentials are table %s's", creds, c.Table, table, c.Table)
+	}
+	return nil
+}
+
 // startDesk starts the table's publisher when a desk is configured (nil
 // otherwise: nothing connects). The journals folder is its outbox.
 func startDesk(url, table, creds, journalDir string, log *slog.Logger, out io.Writer) (*desk.Publisher, error) {
@@ -45,17 +67,119 @@ func startDesk(url, table, creds, journalDir string, log *slog.Logger, out io.Wr
 	if journalDir == "" {
 		return nil, fmt.Errorf("--desk needs a journal folder (--journal): the journals are the desk's records")
 	}
-	c, err := deskCreds(table, creds) // as config check reads them
+	c, err := desk.ReadCreds(creds)
 	if err != nil {
 		return nil, err
 	}
-	p, err := desk.Start(desk.PublisherConfig{URL: url, Creds: c, JournalDir: journalDir, Log: log})
+	if c.Table != table {
+		return nil, fmt.Errorf("the credentials %s are table %s's, not %s's", creds, c.Table, table)
+	}
+	p, err := desk.Start(desk.PublisherConfig{URL: url, Creds: c, JournalDir: journalDir, Log: log,
+		OnRefused: func(path, reason string) { fmt.Fprintln(out, refusedLine(path, reason)) }})
 	if err != nil {
 		return nil, err
 	}
 	fmt.Fprintf(out, "desk: reporting to %s as table %s\n", url, table)
+	if ref, err := desk.RefusedJournals(journalDir); err == nil {
+		for _, f := range sortedKeys(ref) {
+			fmt.Fprintln(out, refusedLine(f, ref[f].Reason))
+		}
+	}
 	return p, nil
 }
+
+// refusedLine is what sim and serve print of a record the desk refused.
+func refusedLine(path, reason string) string {
+	return fmt.Sprintf("總台拒收本桌紀錄 %s：%s（修正後執行 wolftable record resend %s 重送）", filepath.Base(path), reason, filepath.Base(path))
+}
+
+// refusedNotice is the judge console's notice of the records the desk
+// refused ("" when none): each with its fingerprint, which is also the
+// score sheet's.
+func refusedNotice(journalDir string) string {
+	ref, err := desk.RefusedJournals(journalDir)
+	if err != nil || len(ref) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("總台拒收本桌紀錄：")
+	for i, f := range sortedKeys(ref) {
+		if i > 0 {
+			b.WriteString("；")
+		}
+		fp := ""
+		if h, err := hex.DecodeString(ref[f].Hash); err == nil && len(h) == 32 {
+			fp = "（指紋 " + journal.Fingerprint([32]byte(h)) + "）"
+		}
+		fmt.Fprintf(&b, "%s%s：%s", filepath.Base(f), fp, ref[f].Reason)
+	}
+	b.WriteString("。修正後執行 wolftable record resend 重送。")
+	return b.String()
+}
+
+// noticeRefusals shows the judge's console the desk's refusals: each new
+// one as it comes, printed as well (serve). serve notices the ones already
+// marked after each game's attach (a new game's view starts without them).
+func noticeRefusals(pub *desk.Publisher, notice func(string), journalDir string, out io.Writer) {
+	if pub == nil || notice == nil {
+		return
+	}
+	pub.OnRefused(func(path, reason string) {
+		fmt.Fprintln(out, refusedLine(path, reason))
+		if n := refusedNotice(journalDir); n != "" {
+			notice(n)
+		}
+	})
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// cmdRecordResend is `wolftable record resend [--config F] [--journal DIR]
+// [FILE...]`: the journals the desk refused go back in the outbox (all of
+// them without FILE); a running table sends them within 30 s, else at its
+// next start.
+func cmdRecordResend(args []string, stdout, stderr io.Writer) int {
+	fs := cliflag.New("record resend", resendUsage, stderr)
+	path := fs.String("config", "", "config file (default "+defaultConfigPath+" if present): its journal folder")
+	dir := fs.String("journal", "", "the journal folder (default: the config's)")
+	files, err := cliflag.Interspersed(fs, args)
+	if err != nil {
+		return 2
+	}
+	if *dir == "" {
+		c, err := loadConfig(*path)
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return 2
+		}
+		*dir = c.Journal.Dir
+	}
+	back, err := desk.Resend(*dir, files)
+	for _, f := range back {
+		fmt.Fprintf(stdout, "已放回待送：%s\n", f)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "record resend:", err)
+		return 1
+	}
+	if len(back) == 0 {
+		fmt.Fprintln(stdout, "沒有被總台拒收的紀錄")
+		return 0
+	}
+	fmt.Fprintf(stdout, "%d 份紀錄放回待送：執行中的本桌會在 30 秒內重送，否則在下次啟動時\n", len(back))
+	return 0
+}
+
+const resendUsage = `usage: wolftable record resend [--config FILE] [--journal DIR] [FILE...]
+  put the journals the desk refused back in the outbox (all without FILE)
+`
 
 // stopDesk waits up to wait for the outbox to be acknowledged, then
 // closes the publisher: what is left is sent at the next start.
@@ -186,8 +310,8 @@ func (ds *deskStatus) end(tg *tableGame, result string) {
 	s := ds.snapshot()
 	ds.mu.Unlock()
 	e := desk.Event{Game: s.Game, Board: s.Board, Result: result}
-	if tg.end != nil {
-		e.Hash = hex.EncodeToString(tg.final[:])
+	if tg.end != nil { // the fingerprint only: the desk publishes the hash once it stores the record
+		e.Fingerprint = journal.Fingerprint(tg.final)
 	}
 	ds.pub.Event(desk.KindEnd, e)
 	ds.pub.Status(s)

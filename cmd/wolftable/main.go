@@ -49,6 +49,8 @@ const usageTail = `  wolftable desk --data DIR [--nats ADDR] [--http ADDR] [--co
                                         the tournament desk (runs wolftable-desk: its own usage)
   wolftable desk table add NAME --data DIR [--pubkey KEY|FILE]
                                         register a table; prints its credentials file
+  wolftable desk table renew NAME --data DIR
+                                        a new credentials file for a registered table
   wolftable bridge emulate --link PATH [--seats N]
                                         the seat-panel bridge's emulator behind a pty
   wolftable bridge probe --port PATH    handshake; print the bridge's hello as JSON
@@ -66,6 +68,8 @@ const usageTail = `  wolftable desk --data DIR [--nats ADDR] [--http ADDR] [--co
                                         the game record (復盤) of a journal, with its fingerprint
   wolftable record keygen | pubkey [--key FILE]
                                         the table's signing key; its public key for the organiser
+  wolftable record resend [--config FILE] [--journal DIR] [FILE...]
+                                        send the records the desk refused again, once fixed
   wolftable config check [--config FILE] [--no-paths]
                                         validate the configuration
   wolftable console pin [--config FILE] a new judge's PIN (printed once, only its hash kept)
@@ -104,6 +108,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "desk":
 		return execDesk(args[1:], stderr)
 	case "record":
+		if len(args) > 1 && args[1] == "resend" {
+			return cmdRecordResend(args[2:], stdout, stderr)
+		}
 		return journal.Command(args[1:], stdout, stderr)
 	case "config":
 		return cmdConfig(args[1:], stdout, stderr)

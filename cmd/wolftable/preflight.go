@@ -17,7 +17,6 @@ import (
 
 	"wolftable/config"
 	"wolftable/console"
-	"wolftable/desk"
 	"wolftable/journal"
 )
 
@@ -30,8 +29,8 @@ import (
 // (no HTTPS, a port a running wolftable holds).
 func preflight(c *config.Config) (notes []string, err error) {
 	if d := c.Desk; d.URL != "" {
-		if _, err := deskCreds(d.Table, d.Creds); err != nil {
-			return notes, c.Problem("desk.creds", err.Error())
+		if err := checkDeskCreds(d.URL, d.Table, d.Creds); err != nil {
+			return notes, c.Problem("desk.creds", strings.TrimPrefix(err.Error(), "desk.creds: "))
 		}
 	}
 	if c.Console.Listen != "off" {
@@ -68,19 +67,6 @@ func preflight(c *config.Config) (notes []string, err error) {
 	}
 	slices.Sort(notes)
 	return notes, nil
-}
-
-// deskCreds reads the desk's credentials for table, as serve's and sim's
-// desk client does before it connects.
-func deskCreds(table, creds string) (desk.Creds, error) {
-	c, err := desk.ReadCreds(creds)
-	if err != nil {
-		return c, err
-	}
-	if c.Table != table {
-		return c, fmt.Errorf("憑證 %s 是桌子 %s 的，不是 %s 的 / the credentials %s are table %s's, not %s's", creds, c.Table, table, creds, c.Table, table)
-	}
-	return c, nil
 }
 
 // journalProblem: the table's signing key, when there is one, must be

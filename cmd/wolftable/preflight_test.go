@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"wolftable/boards"
+	"wolftable/desk"
 	"wolftable/engine"
 	"wolftable/journal"
 )
@@ -35,9 +36,17 @@ type refusal struct {
 // console (console.New's PIN, net.Listen's address), the journal folder
 // (the unfinished game, the signing key).
 func serveRefusals() []refusal {
-	creds := func(table string) func(*testing.T, string) {
+	creds := func(table string) func(*testing.T, string) { // the desk's own credentials file of table
 		return func(t *testing.T, dir string) {
-			write(t, filepath.Join(dir, "desk.creds"), fmt.Sprintf("table = %q\nuser = \"u\"\npassword = \"p\"\n", table), 0o600)
+			made, err := desk.AddTable(filepath.Join(dir, "desk"), table, nil, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(made)
+			if err != nil {
+				t.Fatal(err)
+			}
+			write(t, filepath.Join(dir, "desk.creds"), string(b), 0o600)
 		}
 	}
 	return []refusal{

@@ -158,6 +158,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	defer stopConsole()
 	if con != nil {
 		table = watchPedal(table, con.PedalHeld) // a long press lets the judge's PIN past the throttle
+		noticeRefusals(pub, con.Notice, c.Journal.Dir, stdout)
 	}
 	tr := &transcript{w: stdout, speed: *speed, cues: false} // gameRun sets each game's start
 	// The voice pack decodes in the background (seconds on a Pi): the table
@@ -243,6 +244,10 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 			tg.replayTo(onConsole) // a resumed game's history, up to the power cut
 			if tg.notice != "" {
 				con.Notice(tg.notice) // the new game's view starts without it
+			} else if pub != nil {
+				if n := refusedNotice(c.Journal.Dir); n != "" {
+					con.Notice(n) // records the desk refused, until resent
+				}
 			}
 		}
 		wdCtx, wdStop := context.WithCancel(ctx)

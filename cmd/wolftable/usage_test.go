@@ -34,7 +34,7 @@ func TestUsageListsEveryFlag(t *testing.T) {
 		{"sim"}, {"serve"}, {"config", "check"}, {"console", "pin"}, {"console", "cert"}, {"selftest"},
 		{"bridge", "emulate"}, {"bridge", "probe"}, {"bridge", "watch"}, {"bridge", "lights"},
 		{"voice", "script"}, {"voice", "check"}, {"voice", "say"}, {"voice", "export"}, {"voice", "generate"},
-		{"scenario", "run"}, {"scenario", "check"}, {"boards"},
+		{"scenario", "run"}, {"scenario", "check"}, {"boards"}, {"record", "resend"},
 	}
 	flags := 0
 	for _, c := range commands {

@@ -1,8 +1,6 @@
 package deskserver
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -13,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -20,23 +19,36 @@ import (
 	"wolftable/desk"
 )
 
-// DeskUser is the desk's own user on the broker (all subjects).
-const DeskUser = "desk"
+// MaxPayload bounds every message the broker takes (a record is a whole
+// journal: tens of kilobytes; journal.MaxBody bounds one line): the
+// server refuses a larger one before it is read in full, and closes the
+// connection (issue 28 D3).
+const MaxPayload = 4 << 20
 
-// DeskCreds is the desk's own credentials: made once in DATA/desk.creds.
+// DeskCreds is the desk's own credentials: made once in DATA/desk.creds
+// (an NKEY and the desk's certificate pin). One of the old format (a
+// password) is replaced: only the desk reads it.
 func DeskCreds(data string) (desk.Creds, error) {
 	path := filepath.Join(data, "desk.creds")
-	if c, err := desk.ReadCreds(path); err == nil {
+	c, err := desk.ReadCreds(path)
+	if err == nil {
 		return c, nil
-	} else if _, serr := os.Stat(path); serr == nil {
+	}
+	if _, serr := os.Stat(path); serr == nil && !errors.Is(err, desk.ErrOldCreds) {
 		return c, err
 	}
-	var pw [18]byte
-	rand.Read(pw[:])
-	c := desk.Creds{Table: "desk", User: DeskUser, Password: hex.EncodeToString(pw[:]), Subject: "wolftable.>"}
 	if err := os.MkdirAll(data, 0o750); err != nil {
 		return c, err
 	}
+	cert, err := desk.DeskCert(data)
+	if err != nil {
+		return c, err
+	}
+	seed, err := desk.NewNKey()
+	if err != nil {
+		return c, err
+	}
+	c = desk.Creds{Table: "desk", NKey: seed, Subject: "wolftable.>", TLSPins: []string{desk.TLSPin(cert.Leaf)}}
 	return c, desk.WriteCreds(path, c)
 }
 
@@ -46,17 +58,18 @@ type BrokerOptions struct {
 	Listen string // host:port ("127.0.0.1:0" picks a port)
 	// Cluster: a node of a cluster (all three optional): its name, its
 	// node name, the route listener and the other nodes' routes
-	// (nats-route://host:port).
+	// (nats-route://host:port). The routes are TLS with the desk's
+	// certificate on both ends: a node joins only with the desk's key.
 	ClusterName string
 	NodeName    string
 	RouteListen string
 	Routes      []string
 	StoreDir    string // default DATA/nats
 	Log         *slog.Logger
-	// OnViolation is called when a user publishes where it may not (a
-	// table under another table's subject): the broker refuses the
-	// message, and the desk reports it.
-	OnViolation func(user, subject string)
+	// OnViolation is called when a table publishes or subscribes where it
+	// may not (under another table's subject, another table's inbox): the
+	// broker refuses it, and the desk reports it.
+	OnViolation func(table, subject string)
 }
 
 // Broker is the embedded server.
@@ -65,30 +78,60 @@ type Broker struct {
 	opts BrokerOptions
 	base server.Options
 	sig  string // the registry's users as last loaded
+
+	mu     sync.Mutex
+	tables map[string]string // public NKEY → table
 }
 
-// users are the desk's user and each registered table's, allowed to
-// publish only under its own prefix (and to hear its JetStream acks).
-func users(data string) ([]*server.User, string, error) {
+// registry is the broker's users: the desk's NKEY with every subject, and
+// each registered table's, allowed to publish only under its own prefix
+// and to subscribe only to its own inbox prefix (its replies and
+// JetStream acknowledgements: no table reads another's).
+type registry struct {
+	users  []*server.NkeyUser
+	tables map[string]string // public NKEY → table
+	sig    string
+}
+
+func loadRegistry(data string) (registry, error) {
+	var r registry
 	dc, err := DeskCreds(data)
 	if err != nil {
-		return nil, "", err
+		return r, err
 	}
 	ts, err := desk.Tables(data)
 	if err != nil {
-		return nil, "", err
+		return r, err
 	}
-	us := []*server.User{{Username: dc.User, Password: dc.Password}}
-	sig := dc.User
+	dpub, err := dc.NKeyPublic()
+	if err != nil {
+		return r, err
+	}
+	r.users = []*server.NkeyUser{{Nkey: dpub}}
+	r.tables = map[string]string{}
+	r.sig = dpub
 	for _, t := range ts {
-		us = append(us, &server.User{Username: t.Creds.User, Password: t.Creds.Password, Permissions: &server.Permissions{
-			Publish:   &server.SubjectPermission{Allow: []string{desk.Prefix(t.Name) + ".>"}},
-			Subscribe: &server.SubjectPermission{Allow: []string{"_INBOX.>"}},
-		}})
-		sig += "," + t.Creds.User + ":" + t.Creds.Password
+		pub, err := t.Creds.NKeyPublic()
+		if err != nil {
+			return r, fmt.Errorf("桌子 %s：%v", t.Name, err)
+		}
+		r.users = append(r.users, &server.NkeyUser{Nkey: pub, Permissions: tablePermissions(t.Name)})
+		r.tables[pub] = t.Name
+		r.sig += "," + t.Name + ":" + pub
 	}
-	return us, sig, nil
+	return r, nil
 }
+
+func tablePermissions(table string) *server.Permissions {
+	return &server.Permissions{
+		Publish:   &server.SubjectPermission{Allow: []string{desk.Prefix(table) + ".>"}},
+		Subscribe: &server.SubjectPermission{Allow: []string{desk.InboxPrefix(table) + ".>"}},
+	}
+}
+
+// tlsTimeout is the TLS handshake's bound (the server's default, 2 s, is
+// short for a Pi on a busy venue's Wi-Fi).
+const tlsTimeout = 10
 
 // StartBroker starts the embedded server and waits until it takes
 // connections.
@@ -104,7 +147,11 @@ func StartBroker(o BrokerOptions) (*Broker, error) {
 	if port == 0 {
 		port = server.RANDOM_PORT
 	}
-	us, sig, err := users(o.Data)
+	reg, err := loadRegistry(o.Data)
+	if err != nil {
+		return nil, err
+	}
+	cert, err := desk.DeskCert(o.Data)
 	if err != nil {
 		return nil, err
 	}
@@ -114,15 +161,16 @@ func StartBroker(o BrokerOptions) (*Broker, error) {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
-	so := server.Options{Host: host, Port: port, JetStream: true, StoreDir: o.StoreDir, Users: us, NoSigs: true,
-		MaxPayload: 8 << 20, ServerName: o.NodeName}
+	so := server.Options{Host: host, Port: port, JetStream: true, StoreDir: o.StoreDir, Nkeys: reg.users, NoSigs: true,
+		MaxPayload: MaxPayload, ServerName: o.NodeName, TLSConfig: desk.ServerTLS(cert), TLSTimeout: tlsTimeout}
 	if o.ClusterName != "" {
 		h, p, err := net.SplitHostPort(o.RouteListen)
 		if err != nil {
 			return nil, fmt.Errorf("cluster listen %q: %v", o.RouteListen, err)
 		}
 		pn, _ := strconv.Atoi(p)
-		so.Cluster = server.ClusterOpts{Name: o.ClusterName, Host: h, Port: pn}
+		so.Cluster = server.ClusterOpts{Name: o.ClusterName, Host: h, Port: pn, TLSConfig: desk.RouteTLS(cert), TLSTimeout: tlsTimeout,
+			TLSPinnedCerts: server.PinnedCertSet{strings.TrimPrefix(desk.TLSPin(cert.Leaf), "sha256:"): {}}}
 		for _, r := range o.Routes {
 			u, err := url.Parse(r)
 			if err != nil {
@@ -136,7 +184,7 @@ func StartBroker(o BrokerOptions) (*Broker, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Broker{S: s, opts: o, base: so, sig: sig}
+	b := &Broker{S: s, opts: o, base: so, sig: reg.sig, tables: reg.tables}
 	s.SetLogger(&logger{log: o.Log, b: b}, false, false)
 	go s.Start()
 	if !s.ReadyForConnections(20 * time.Second) {
@@ -146,18 +194,25 @@ func StartBroker(o BrokerOptions) (*Broker, error) {
 	return b, nil
 }
 
-// URL is the broker's client address, nats://host:port.
-func (b *Broker) URL() string { return b.S.ClientURL() }
+// URL is the broker's client address, nats://host:port (TLS is required
+// all the same: desk.Dial asks for it; the server would say tls://).
+func (b *Broker) URL() string {
+	u := b.S.ClientURL()
+	if rest, ok := strings.CutPrefix(u, "tls://"); ok {
+		return "nats://" + rest
+	}
+	return u
+}
 
 // Reload takes tables registered since the start (or the last Reload):
 // their users join the broker without a restart.
 func (b *Broker) Reload() error {
-	us, sig, err := users(b.opts.Data)
-	if err != nil || sig == b.sig {
+	reg, err := loadRegistry(b.opts.Data)
+	if err != nil || reg.sig == b.sig {
 		return err
 	}
 	o := b.base
-	o.Users = us
+	o.Nkeys = reg.users
 	o.Port = b.S.Addr().(*net.TCPAddr).Port
 	if o.Cluster.Port != 0 || b.opts.ClusterName != "" {
 		o.Cluster.Port = b.S.ClusterAddr().Port
@@ -165,7 +220,10 @@ func (b *Broker) Reload() error {
 	if err := b.S.ReloadOptions(&o); err != nil {
 		return err
 	}
-	b.base.Users, b.sig = us, sig
+	b.base.Nkeys, b.sig = reg.users, reg.sig
+	b.mu.Lock()
+	b.tables = reg.tables
+	b.mu.Unlock()
 	return nil
 }
 
@@ -175,40 +233,46 @@ func (b *Broker) Shutdown() {
 	b.S.WaitForShutdown()
 }
 
-// logger sends the server's log to slog and catches the publish
-// violations of its clients ("cid:7 - … - Publish Violation - Subject …").
+// tableOf is the table a public NKEY is registered for ("" if none).
+func (b *Broker) tableOf(nkey string) string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.tables[nkey]
+}
+
+// logger sends the server's log to slog and catches the permission
+// violations of its clients ("cid:7 - … - Publish Violation - Subject …",
+// "Subscription Violation - Subject …").
 type logger struct {
 	log *slog.Logger
 	b   *Broker
 }
 
-var violationRE = regexp.MustCompile(`cid:(\d+).*Publish Violation - Subject "([^"]+)"`)
+var violationRE = regexp.MustCompile(`cid:(\d+).*(?:Publish|Subscription) Violation - Subject "([^"]+)"`)
 
 func (l *logger) Noticef(f string, v ...any) { l.log.Debug("nats: " + fmt.Sprintf(f, v...)) }
-func (l *logger) Warnf(f string, v ...any) {
-	if msg := fmt.Sprintf(f, v...); !strings.Contains(msg, "Plaintext passwords") { // the creds files are the secret
-		l.log.Warn("nats: " + msg)
-	}
-}
-func (l *logger) Fatalf(f string, v ...any) { l.log.Error("nats: " + fmt.Sprintf(f, v...)) }
-func (l *logger) Debugf(f string, v ...any) {}
-func (l *logger) Tracef(f string, v ...any) {}
+func (l *logger) Warnf(f string, v ...any)   { l.log.Warn("nats: " + fmt.Sprintf(f, v...)) }
+func (l *logger) Fatalf(f string, v ...any)  { l.log.Error("nats: " + fmt.Sprintf(f, v...)) }
+func (l *logger) Debugf(f string, v ...any)  {}
+func (l *logger) Tracef(f string, v ...any)  {}
 func (l *logger) Errorf(f string, v ...any) {
 	msg := fmt.Sprintf(f, v...)
 	if m := violationRE.FindStringSubmatch(msg); m != nil && l.b.opts.OnViolation != nil {
 		cid, _ := strconv.ParseUint(m[1], 10, 64)
 		subject := m[2]
 		go func() { // the server holds the client's lock here
-			user := "?"
+			table := "?"
 			if cz, err := l.b.S.Connz(&server.ConnzOptions{CID: cid, Username: true}); err == nil && len(cz.Conns) == 1 {
-				user = cz.Conns[0].AuthorizedUser
+				if t := l.b.tableOf(cz.Conns[0].AuthorizedUser); t != "" {
+					table = t
+				}
 			}
-			l.b.opts.OnViolation(user, subject)
+			l.b.opts.OnViolation(table, subject)
 		}()
-		l.log.Warn("nats: refused a publication", "user_cid", cid, "subject", subject)
+		l.log.Warn("nats: refused a publication or subscription", "cid", cid, "subject", subject)
 		return
 	}
-	if strings.Contains(msg, "Publish Violation") || strings.Contains(msg, "Authorization Error") {
+	if strings.Contains(msg, "Violation") || strings.Contains(msg, "Authorization Error") {
 		l.log.Warn("nats: " + msg)
 		return
 	}

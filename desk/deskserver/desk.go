@@ -6,13 +6,10 @@ package deskserver
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
 
@@ -20,12 +17,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"wolftable/desk"
-)
-
-// Stream and Consumer are the JetStream names of the records.
-const (
-	Stream   = "WOLFTABLE_RECORDS"
-	Consumer = "desk"
+	"wolftable/internal/webguard"
 )
 
 // Options is a desk.
@@ -33,13 +25,23 @@ type Options struct {
 	Data string // the desk's data folder
 	NATS string // the embedded server's host:port (default ":4222")
 	HTTP string // the web page's host:port (default ":8090")
-	Pack *desk.Pack
+	// HTTPS: the operator's host:port over TLS (https.go); "" = none,
+	// then the operator logs in over plain HTTP.
+	HTTPS string
+	Pack  *desk.Pack
 	// External: the URLs of a venue's NATS cluster (comma-separated);
 	// then nothing is embedded and the desk logs in with ExternalCreds
 	// (default: DATA/desk.creds).
 	External      string
 	ExternalCreds *desk.Creds
 	Replicas      int // the records stream's replicas (default 1)
+	// StreamMaxBytes bounds the records stream: what the desk has not
+	// consumed yet (a consumed record leaves it; default
+	// DefaultStreamMaxBytes). RefusedBytes and RefusedList are each
+	// table's quota of refused records (desk.Store).
+	StreamMaxBytes int64
+	RefusedBytes   int64
+	RefusedList    int
 	// FeedDelay is the audience feed's delay (default DefaultFeedDelay).
 	FeedDelay time.Duration
 	Broker    BrokerOptions
@@ -59,23 +61,20 @@ type Desk struct {
 	pack   *desk.Pack
 	httpLn net.Listener
 	srv    *http.Server
-	log    *slog.Logger
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
-	cc     jetstream.ConsumeContext
+	// the operator's HTTPS (https.go; nil without Options.HTTPS)
+	httpsLn net.Listener
+	srvTLS  *http.Server
+	log     *slog.Logger
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+	cc      jetstream.ConsumeContext
+
+	verdicts verdicts // the answers to the tables' attempts (ask.go)
+	conns    webguard.ConnCount
 
 	mu     sync.Mutex
-	tables map[string]*Live
+	tables map[string]*tableState // live.go
 	ingest struct{ stored, duplicate, refused int }
-}
-
-// Live is what the desk knows of a table now.
-type Live struct {
-	Name     string       `json:"name"`
-	Status   *desk.Status `json:"status,omitempty"`
-	LastSeen time.Time    `json:"last_seen"` // the last message from it
-	Events   []desk.Event `json:"events"`    // the last starts, ends and penalties
-	feed     []feedEntry  // the statuses received, for the audience feed (feed.go)
 }
 
 // Start starts a desk.
@@ -99,46 +98,24 @@ func Start(o Options) (*Desk, error) {
 	if o.HTTP == "" {
 		o.HTTP = ":8090"
 	}
+	if o.StreamMaxBytes == 0 {
+		o.StreamMaxBytes = DefaultStreamMaxBytes
+	}
 	st, err := desk.OpenStore(o.Data, nil)
 	if err != nil {
 		return nil, err
 	}
+	st.RefusedBytes, st.RefusedList = o.RefusedBytes, o.RefusedList
 	op, pin, err := openOperator(o.Data)
 	if err != nil {
 		return nil, err
 	}
-	d := &Desk{opts: o, Store: st, pack: o.Pack, log: o.Log, tables: map[string]*Live{}, op: op, NewPIN: pin}
-	ts, err := desk.Tables(o.Data)
-	if err != nil {
+	op.rejects.Log = o.Log
+	d := &Desk{opts: o, Store: st, pack: o.Pack, log: o.Log, tables: map[string]*tableState{}, op: op, NewPIN: pin}
+	if err := d.loadTables(); err != nil {
 		return nil, err
 	}
-	for _, t := range ts {
-		d.tables[t.Name] = &Live{Name: t.Name, Events: []desk.Event{}}
-	}
-	var nopts []nats.Option
-	url := o.External
-	creds := o.ExternalCreds
-	if o.External == "" {
-		bo := o.Broker
-		bo.Data, bo.Listen, bo.Log = o.Data, o.NATS, o.Log
-		bo.OnViolation = d.violation
-		if d.broker, err = StartBroker(bo); err != nil {
-			return nil, err
-		}
-		url = d.broker.URL()
-		nopts = append(nopts, nats.InProcessServer(d.broker.S))
-	}
-	if creds == nil {
-		c, err := DeskCreds(o.Data)
-		if err != nil {
-			d.Close()
-			return nil, err
-		}
-		creds = &c
-	}
-	nopts = append(nopts, nats.UserInfo(creds.User, creds.Password), nats.Name("wolftable desk"),
-		nats.MaxReconnects(-1), nats.ReconnectWait(250*time.Millisecond), nats.RetryOnFailedConnect(true))
-	if d.nc, err = nats.Connect(url, nopts...); err != nil {
+	if err := d.connect(); err != nil {
 		d.Close()
 		return nil, err
 	}
@@ -148,84 +125,77 @@ func Start(o Options) (*Desk, error) {
 		d.Close()
 		return nil, err
 	}
-	for _, k := range []string{desk.KindStatus, desk.KindStart, desk.KindEnd, desk.KindPenalty} {
-		if _, err := d.nc.Subscribe("wolftable.table.*."+k, d.onLive); err != nil {
-			d.Close()
-			return nil, err
-		}
+	if err := d.subscribe(); err != nil {
+		d.Close()
+		return nil, err
 	}
 	if d.httpLn, err = net.Listen("tcp", o.HTTP); err != nil {
 		d.Close()
 		return nil, fmt.Errorf("--http %s: %w", o.HTTP, err)
 	}
-	d.srv = &http.Server{Handler: d.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	d.srv = webguard.NewServer(d.Handler(), webguard.DefaultLimits, o.Log)
 	d.wg.Add(1)
-	go func() { defer d.wg.Done(); d.srv.Serve(d.httpLn) }()
-	if d.broker != nil {
-		d.wg.Add(1)
-		go d.watchRegistry(ctx)
+	go func() {
+		defer d.wg.Done()
+		d.srv.Serve(webguard.Listener(d.httpLn, nil, webguard.DefaultLimits.ConnsPerIP, &d.conns))
+	}()
+	if err := d.startHTTPS(); err != nil {
+		d.Close()
+		return nil, err
 	}
+	d.wg.Add(1)
+	go d.watchRegistry(ctx)
 	return d, nil
 }
 
-// consume makes the records stream and the desk's durable pull consumer
-// (idempotent) and stores every record; a record is acknowledged once
-// stored, or refused and listed.
-func (d *Desk) consume(ctx context.Context) error {
-	js, err := jetstream.New(d.nc)
+// connect starts the embedded broker (unless the desk uses a venue's
+// cluster) and connects the desk to it: in process with its NKEY, or to
+// the cluster with its NKEY over TLS to the pinned certificate.
+func (d *Desk) connect() error {
+	o := d.opts
+	creds := o.ExternalCreds
+	if creds == nil {
+		c, err := DeskCreds(o.Data)
+		if err != nil {
+			return err
+		}
+		creds = &c
+	}
+	common := []nats.Option{nats.Name("wolftable desk"), nats.MaxReconnects(-1), nats.ReconnectWait(250 * time.Millisecond),
+		nats.RetryOnFailedConnect(true)}
+	var err error
+	if o.External != "" {
+		d.nc, err = desk.Dial(o.External, *creds, common...)
+		return err
+	}
+	bo := o.Broker
+	bo.Data, bo.Listen, bo.Log = o.Data, o.NATS, o.Log
+	bo.OnViolation = d.violation
+	if d.broker, err = StartBroker(bo); err != nil {
+		return err
+	}
+	nk, err := creds.NKeyOption()
 	if err != nil {
 		return err
 	}
-	var stream jetstream.Stream
-	for try := 0; ; try++ { // a cluster elects its meta leader first
-		sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		stream, err = js.CreateOrUpdateStream(sctx, jetstream.StreamConfig{Name: Stream, Subjects: []string{"wolftable.table.*.record"},
-			Storage: jetstream.FileStorage, Replicas: d.opts.Replicas, Duplicates: time.Hour, MaxMsgSize: 8 << 20})
-		cancel()
-		if err == nil || try == 20 {
-			break
-		}
-		time.Sleep(500 * time.Millisecond)
-	}
-	if err != nil {
-		return fmt.Errorf("desk: the records stream: %w", err)
-	}
-	sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	cons, err := stream.CreateOrUpdateConsumer(sctx, jetstream.ConsumerConfig{Durable: Consumer, AckPolicy: jetstream.AckExplicitPolicy,
-		AckWait: 30 * time.Second, MaxAckPending: 256, Replicas: d.opts.Replicas})
-	if err != nil {
-		return fmt.Errorf("desk: the records consumer: %w", err)
-	}
-	d.cc, err = cons.Consume(d.onRecord, jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
-		if !errors.Is(err, nats.ErrConnectionClosed) {
-			d.log.Debug("desk: consumer", "err", err)
-		}
-	}))
+	d.nc, err = nats.Connect(d.broker.URL(), append(common, nats.InProcessServer(d.broker.S), nk)...)
 	return err
 }
 
-func (d *Desk) onRecord(m jetstream.Msg) {
-	h := m.Headers()
-	out, err := d.Store.Ingest(m.Subject(), h.Get(jetstream.MsgIDHeader), h.Get("Wolftable-File"), m.Data())
-	if err != nil {
-		d.log.Error("desk: a record could not be stored; it will come again", "subject", m.Subject(), "err", err)
-		m.NakWithDelay(time.Second)
-		return
+// subscribe takes the tables' live messages and their questions.
+func (d *Desk) subscribe() error {
+	for _, k := range []string{desk.KindStatus, desk.KindStart, desk.KindEnd, desk.KindPenalty} {
+		sub, err := d.nc.Subscribe("wolftable.table.*."+k, d.onLive)
+		if err != nil {
+			return err
+		}
+		sub.SetPendingLimits(4096, 8<<20) // a flood is dropped, not queued
 	}
-	m.Ack()
-	d.mu.Lock()
-	switch out {
-	case desk.Stored:
-		d.ingest.stored++
-	case desk.Duplicate:
-		d.ingest.duplicate++
-	case desk.Refused:
-		d.ingest.refused++
+	sub, err := d.nc.Subscribe("wolftable.table.*."+desk.KindAsk, d.onAsk)
+	if err == nil {
+		sub.SetPendingLimits(4096, 8<<20)
 	}
-	d.mu.Unlock()
-	table, _ := desk.SubjectTable(m.Subject())
-	d.log.Info("desk: record", "table", table, "outcome", out.String(), "file", h.Get("Wolftable-File"))
+	return err
 }
 
 // Counts are the records stored, received again and refused since the start.
@@ -235,76 +205,24 @@ func (d *Desk) Counts() (stored, duplicate, refused int) {
 	return d.ingest.stored, d.ingest.duplicate, d.ingest.refused
 }
 
-func (d *Desk) onLive(m *nats.Msg) {
-	table, kind := desk.SubjectTable(m.Subject)
-	if table == "" {
-		return
-	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	l := d.tables[table]
-	if l == nil {
-		l = &Live{Name: table, Events: []desk.Event{}}
-		d.tables[table] = l
-	}
-	l.LastSeen = time.Now()
-	if kind == desk.KindStatus {
-		var s desk.Status
-		if json.Unmarshal(m.Data, &s) == nil {
-			s.Table = table
-			l.Status = &s
-			l.record(s, l.LastSeen)
-		}
-		return
-	}
-	var e desk.Event
-	if json.Unmarshal(m.Data, &e) != nil {
-		return
-	}
-	e.Table = table
-	l.Events = append(l.Events, e)
-	if len(l.Events) > 20 {
-		l.Events = l.Events[len(l.Events)-20:]
-	}
-	_ = kind
-}
-
-// Tables are the live tables, by name.
-func (d *Desk) Tables() []Live {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	out := make([]Live, 0, len(d.tables))
-	for _, l := range d.tables {
-		c := *l
-		c.Events = append([]desk.Event{}, l.Events...)
-		c.feed = nil
-		if l.Status != nil {
-			s := *l.Status
-			c.Status = &s
-		}
-		out = append(out, c)
-	}
-	sortLive(out)
-	return out
-}
-
-// violation: the broker refused a publication (a table under another
-// table's subject): listed with the refused records.
-func (d *Desk) violation(user, subject string) {
-	table := strings.TrimPrefix(user, "table-")
+// violation: the broker refused a publication or a subscription (a
+// table under another table's subject, or at another table's inbox):
+// listed with the refused records.
+func (d *Desk) violation(table, subject string) {
 	owner, _ := desk.SubjectTable(subject)
-	reason := fmt.Sprintf("使用者 %s 試圖在 %s 發布，被伺服器拒絕：每張桌子只能在自己的主題（%s.>）發布", user, subject, desk.Prefix(table))
+	reason := fmt.Sprintf("桌子 %s 試圖在 %s 發布或訂閱，被伺服器拒絕：每張桌子只能在自己的主題（%s.>）發布、只收自己的回覆（%s.>）",
+		table, subject, desk.Prefix(table), desk.InboxPrefix(table))
 	if owner != "" && owner != table {
 		reason = fmt.Sprintf("桌子 %s 試圖以桌子 %s 的名義發布（%s），被伺服器拒絕：每張桌子只能在自己的主題發布", table, owner, subject)
 	}
-	d.log.Warn("desk: a publication refused by the broker", "user", user, "subject", subject)
+	d.log.Warn("desk: a publication or subscription refused by the broker", "table", table, "subject", subject)
 	if err := d.Store.Refuse(desk.Refusal{Table: table, Subject: subject, Reason: reason}); err != nil {
 		d.log.Error("desk: refused list", "err", err)
 	}
 }
 
-// watchRegistry reloads the broker's users when a table is registered
-// while the desk runs.
+// watchRegistry takes the tables registered (or renewed) while the desk
+// runs: the broker's users, and the tables the desk shows.
 func (d *Desk) watchRegistry(ctx context.Context) {
 	defer d.wg.Done()
 	t := time.NewTicker(2 * time.Second)
@@ -314,20 +232,14 @@ func (d *Desk) watchRegistry(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			if err := d.broker.Reload(); err != nil {
-				d.log.Warn("desk: registry reload", "err", err)
-			}
-			ts, err := desk.Tables(d.opts.Data)
-			if err != nil {
-				continue
-			}
-			d.mu.Lock()
-			for _, tb := range ts {
-				if d.tables[tb.Name] == nil {
-					d.tables[tb.Name] = &Live{Name: tb.Name, Events: []desk.Event{}}
+			if d.broker != nil {
+				if err := d.broker.Reload(); err != nil {
+					d.log.Warn("desk: registry reload", "err", err)
 				}
 			}
-			d.mu.Unlock()
+			if err := d.loadTables(); err != nil {
+				d.log.Warn("desk: registry", "err", err)
+			}
 		}
 	}
 }
@@ -342,14 +254,7 @@ func (d *Desk) NATSURL() string {
 }
 
 // HTTPURL is the web page's address.
-func (d *Desk) HTTPURL() string {
-	a := d.httpLn.Addr().(*net.TCPAddr)
-	host := a.IP.String()
-	if a.IP.IsUnspecified() {
-		host = "127.0.0.1"
-	}
-	return fmt.Sprintf("http://%s/", net.JoinHostPort(host, fmt.Sprint(a.Port)))
-}
+func (d *Desk) HTTPURL() string { return "http://" + hostPort(d.httpLn.Addr()) + "/" }
 
 // Broker is the embedded server (nil with an external cluster).
 func (d *Desk) Broker() *Broker { return d.broker }
@@ -359,10 +264,15 @@ func (d *Desk) Close() {
 	if d.cancel != nil {
 		d.cancel()
 	}
-	if d.srv != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		d.srv.Shutdown(ctx)
-		cancel()
+	for _, srv := range []*http.Server{d.srv, d.srvTLS} {
+		if srv != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			srv.Shutdown(ctx)
+			cancel()
+		}
+	}
+	if d.op != nil {
+		d.op.rejects.Stop()
 	}
 	if d.cc != nil {
 		d.cc.Stop()
@@ -377,5 +287,10 @@ func (d *Desk) Close() {
 	d.wg.Wait()
 	if d.broker != nil {
 		d.broker.Shutdown()
+	}
+	if d.Store != nil {
+		if err := d.Store.Flush(); err != nil {
+			d.log.Error("desk: the refused records' counts", "err", err)
+		}
 	}
 }

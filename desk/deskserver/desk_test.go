@@ -90,8 +90,8 @@ func TestRecordsCountedOnce(t *testing.T) {
 	waitFor(t, "the record stored", func() bool { return len(d.Store.Games()) == 1 })
 	os.Remove(path + desk.SentSuffix) // as if killed before the marker
 	flush(t, p)
-	// JetStream's own dedupe (Nats-Msg-Id) answers a duplicate ack; and
-	// bypassing it, a raw second delivery is a duplicate for the store.
+	// The table asks the desk first: it holds the record, the marker says
+	// so; and a raw second delivery is a duplicate for the store.
 	mk, _ := os.ReadFile(path + desk.SentSuffix)
 	if !strings.Contains(string(mk), `"duplicate":true`) {
 		t.Fatalf("the second send was not acknowledged as a duplicate: %s", mk)
@@ -149,7 +149,7 @@ func TestForgedRecordsRefused(t *testing.T) {
 	}
 	defer p.Close()
 	flush(t, p)
-	nc, err := nats.Connect(d.NATSURL(), nats.UserInfo(cs[0].User, cs[0].Password),
+	nc, err := desk.Dial(d.NATSURL(), cs[0],
 		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) { t.Logf("T1's connection: %v", err) }))
 	if err != nil {
 		t.Fatal(err)
@@ -182,5 +182,67 @@ func TestForgedRecordsRefused(t *testing.T) {
 	}
 	if g := d.Store.Games(); len(g) != 1 || g[0].Table != "T1" {
 		t.Fatalf("games: %+v", g)
+	}
+}
+
+// TestRefusedRecordMarked (issue 27 item 3): a record the desk refuses
+// (signed with a key that is not the table's registered one) is marked
+// .refused with the desk's reason, never .sent, the table is told once,
+// and it leaves the outbox; once the organiser registers the right key
+// (the fix) and the table resends it, the desk stores it and it is
+// marked .sent. The old table marked a refused record .sent at
+// JetStream's acknowledgement and the judge never heard of it.
+func TestRefusedRecordMarked(t *testing.T) {
+	data, cs := setup(t, 1)
+	d := startDesk(t, data)
+	defer d.Close()
+	jdir := t.TempDir()
+	path := desktest.Play(t, jdir, "seer-witch-hunter-idiot", 71, key(9), 0) // the table signs with key 9; the desk knows key 1
+	told := make(chan string, 4)
+	p, err := desk.Start(desk.PublisherConfig{URL: d.NATSURL(), Creds: cs[0], JournalDir: jdir,
+		OnRefused: func(file, reason string) { told <- reason }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	flush(t, p)
+	var reason string
+	select {
+	case reason = <-told:
+	default:
+		t.Fatal("the table was not told of the refusal")
+	}
+	if !strings.Contains(reason, "簽章金鑰不符") {
+		t.Errorf("the reason: %q", reason)
+	}
+	if _, err := os.Stat(path + desk.SentSuffix); err == nil {
+		t.Fatal("a refused record is marked sent")
+	}
+	ref, err := desk.RefusedJournals(jdir)
+	if err != nil || ref[path].Reason != reason {
+		t.Fatalf("the .refused marker: %+v %v", ref, err)
+	}
+	if out, _ := desk.Outbox(jdir); len(out) != 0 {
+		t.Errorf("a refused record is still in the outbox: %v", out)
+	}
+	// the fix: the organiser registers the key the table signs with
+	pub := key(9).Public().(ed25519.PublicKey)
+	if err := os.WriteFile(filepath.Join(desk.TablesDir(data), "T1.pub"), []byte(journal.FormatPublicKey(pub)+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if back, err := desk.Resend(jdir, nil); err != nil || len(back) != 1 {
+		t.Fatalf("resend: %v %v", back, err)
+	}
+	flush(t, p)
+	if _, err := os.Stat(path + desk.SentSuffix); err != nil {
+		t.Fatalf("the resent record is not marked sent: %v", err)
+	}
+	if g := d.Store.Games(); len(g) != 1 {
+		t.Fatalf("games after the resend: %+v", g)
+	}
+	select {
+	case r := <-told:
+		t.Errorf("told of a refusal again: %s", r)
+	default:
 	}
 }

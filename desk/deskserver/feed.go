@@ -2,7 +2,6 @@ package deskserver
 
 import (
 	"fmt"
-	"html/template"
 	"net/http"
 	"time"
 
@@ -20,8 +19,13 @@ import (
 // DefaultFeedDelay is the audience feed's delay when Options.FeedDelay is 0.
 const DefaultFeedDelay = 60 * time.Second
 
-// feedKeep bounds each table's feed history.
-const feedKeep = 2000
+// feedKeep bounds each table's feed history (on top of the pruning to
+// the delay, and feedCoalesce: a status less than that after the last
+// one replaces it, so a flood keeps at most delay/feedCoalesce entries).
+const (
+	feedKeep     = 1024
+	feedCoalesce = 250 * time.Millisecond
+)
 
 // feedEntry is a status as the desk received it.
 type feedEntry struct {
@@ -36,11 +40,27 @@ func (d *Desk) feedDelay() time.Duration {
 	return DefaultFeedDelay
 }
 
-// record keeps a received status for the feed (d.mu held).
-func (l *Live) record(s desk.Status, at time.Time) {
-	l.feed = append(l.feed, feedEntry{at, s})
-	if len(l.feed) > feedKeep {
-		l.feed = append(l.feed[:0:0], l.feed[len(l.feed)-feedKeep:]...)
+// record keeps a received status for the feed (d.mu held): what is
+// older than the entry the feed shows now is dropped.
+func (l *tableState) record(s desk.Status, at time.Time) {
+	if n := len(l.feed); n > 0 && at.Sub(l.feed[n-1].at) < feedCoalesce {
+		l.feed[n-1] = feedEntry{at, s}
+	} else {
+		l.feed = append(l.feed, feedEntry{at, s})
+	}
+	cut := at.Add(-l.delay)
+	keep := 0
+	for i := len(l.feed) - 1; i >= 0; i-- {
+		if !l.feed[i].at.After(cut) {
+			keep = i
+			break
+		}
+	}
+	if len(l.feed)-keep > feedKeep {
+		keep = len(l.feed) - feedKeep
+	}
+	if keep > 0 {
+		l.feed = append(l.feed[:0:0], l.feed[keep:]...)
 	}
 }
 
@@ -72,7 +92,7 @@ func (d *Desk) FeedOf(table string, now time.Time) (Feed, bool) {
 	}
 	f := Feed{Table: table, DelaySeconds: int(d.feedDelay() / time.Second)}
 	if s, ok := delayed(l.feed, now, d.feedDelay()); ok {
-		s.Outbox, s.Link = 0, "" // the table's plumbing is not the audience's
+		s = public(s) // the table's plumbing is not the audience's
 		f.Status = &s
 	}
 	return f, true
@@ -86,20 +106,6 @@ func (d *Desk) feedJSON(w http.ResponseWriter, r *http.Request) {
 	}
 	writeJSON(w, f)
 }
-
-var feedTmpl = template.Must(template.New("feed").Parse(`<!doctype html>
-<html lang="zh-Hant"><head><meta charset="utf-8"><meta http-equiv="refresh" content="5">
-<title>{{.Table}} 轉播</title>
-<style>body{font-family:sans-serif;background:#111;color:#eee;margin:2em}
-.seat{display:inline-block;width:2.2em;height:2.2em;line-height:2.2em;text-align:center;margin:.2em;border-radius:50%;background:#2a2}
-.off{background:#444;color:#888}.sheriff{outline:3px solid #e33}</style></head><body>
-<h1>{{.Table}}</h1>
-<p>轉播延遲 {{.Delay}} 秒</p>
-{{with .Status}}
-<p>{{.BoardName}}　{{.PhaseWords}}{{if .Result}}　結果：{{.Result}}{{end}}</p>
-<div>{{range .Seats}}<span class="seat{{if not .Lit}} off{{end}}{{if .Sheriff}} sheriff{{end}}">{{.N}}</span>{{end}}</div>
-{{else}}<p>尚無畫面（還沒有比延遲更早的狀態）</p>{{end}}
-</body></html>`))
 
 type feedSeat struct {
 	N            int
@@ -119,7 +125,7 @@ func (d *Desk) feedPage(w http.ResponseWriter, r *http.Request) {
 			lit[a] = true
 		}
 		var seats []feedSeat
-		for n := 1; n <= s.Seats; n++ {
+		for n := 1; n <= min(s.Seats, desk.MaxSeats); n++ { // validated on arrival; bounded here too
 			seats = append(seats, feedSeat{N: n, Lit: lit[n], Sheriff: s.Sheriff == n})
 		}
 		data["Status"] = map[string]any{"BoardName": s.BoardName, "PhaseWords": phaseWords(s.Phase), "Result": s.Result, "Seats": seats}

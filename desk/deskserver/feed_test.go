@@ -17,9 +17,9 @@ import (
 // it is older than the delay — never the newest one early — and no table's
 // plumbing (outbox, link) reaches it.
 func TestAudienceFeedDelay(t *testing.T) {
-	d := &Desk{opts: Options{FeedDelay: time.Minute}, tables: map[string]*Live{}, log: slog.New(slog.DiscardHandler)}
+	d := &Desk{opts: Options{FeedDelay: time.Minute}, tables: map[string]*tableState{}, log: slog.New(slog.DiscardHandler)}
 	t0 := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
-	l := &Live{Name: "T1"}
+	l := &tableState{name: "T1", delay: time.Minute}
 	d.tables["T1"] = l
 	l.record(desk.Status{Table: "T1", Phase: "night-1", Seats: 9, Alive: []int{1, 2, 3, 4, 5, 6, 7, 8, 9}, Outbox: 2, Link: "ok"}, t0)
 	l.record(desk.Status{Table: "T1", Phase: "day-1", Seats: 9, Alive: []int{1, 2, 3, 4, 6, 7, 8, 9}}, t0.Add(40*time.Second))

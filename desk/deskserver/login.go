@@ -8,7 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net"
+	"log/slog"
 	"net/http"
 	"net/netip"
 	"os"
@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"wolftable/desk"
+	"wolftable/internal/webguard"
 )
 
 // The desk operator's login (issue 16 item 5), on the judge console's
@@ -26,17 +27,20 @@ import (
 // and shown once, only its SHA-256 kept (DATA/desk.pin_hash); a login sets
 // an HttpOnly, SameSite=Strict cookie of which the desk keeps only the
 // hash; the CSRF token is an HMAC of the cookie, so neither is stored
-// twice and one does not give the other away; wrong PINs are throttled per
-// address. Every request that changes anything (MVP/SVP today) needs the
-// session and the token. The read-only pages and the public API need
-// neither.
+// twice and one does not give the other away; wrong PINs go through the
+// console's own throttle (internal/webguard: per address, an IPv6 /64 as
+// one, a global cap over every address, refused logins logged once then
+// summarised). Every request that changes anything (MVP/SVP, a late
+// game's decision) and the live view need the session; a change needs
+// the token too. The public pages and API need neither: they show the
+// tables only as late as the audience feed.
 
 const (
 	pinFile       = "desk.pin_hash"
 	sessionCookie = "wolftable_desk"
 	sessionTTL    = 12 * time.Hour
-	pinTries      = 5                // wrong PINs an address may give …
-	pinWindow     = 10 * time.Minute // … in this window before it waits
+	maxSessions   = 64
+	maxPINLen     = 64
 )
 
 type operator struct {
@@ -44,14 +48,17 @@ type operator struct {
 	pin      [32]byte
 	key      [32]byte               // the CSRF tokens' HMAC key (drawn at start)
 	sessions map[[32]byte]time.Time // the cookie's hash → expiry
-	fails    map[netip.Addr][]time.Time
 	now      func() time.Time
+	throttle *webguard.Throttle
+	rejects  *webguard.RejectLog
 }
 
 // openOperator reads the PIN hash, or draws a PIN and stores its hash: the
 // PIN is returned only then ("" when the desk had one already).
 func openOperator(data string) (*operator, string, error) {
-	o := &operator{sessions: map[[32]byte]time.Time{}, fails: map[netip.Addr][]time.Time{}, now: time.Now}
+	o := &operator{sessions: map[[32]byte]time.Time{}, now: time.Now}
+	o.throttle = webguard.NewThrottle(func() time.Time { return o.now() })
+	o.rejects = &webguard.RejectLog{Log: slog.New(slog.DiscardHandler), Every: time.Minute, Name: "desk"}
 	if _, err := rand.Read(o.key[:]); err != nil {
 		return nil, "", err
 	}
@@ -97,53 +104,40 @@ func (o *operator) csrf(cookie string) string {
 	return hex.EncodeToString(m.Sum(nil))
 }
 
-func remoteAddr(r *http.Request) netip.Addr {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	a, _ := netip.ParseAddr(host)
-	return a.Unmap()
-}
-
-// wait is how long the address must wait before it may try a PIN again.
-func (o *operator) wait(ip netip.Addr, now time.Time) time.Duration {
-	var keep []time.Time
-	for _, t := range o.fails[ip] {
-		if now.Sub(t) < pinWindow {
-			keep = append(keep, t)
-		}
-	}
-	if len(keep) == 0 {
-		delete(o.fails, ip)
-		return 0
-	}
-	o.fails[ip] = keep
-	if len(keep) < pinTries {
-		return 0
-	}
-	return pinWindow - now.Sub(keep[len(keep)-pinTries])
-}
-
 // login checks a PIN; on success it returns the new session's cookie.
 func (o *operator) login(ip netip.Addr, pin string) (cookie string, wait time.Duration, ok bool) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	now := o.now()
-	if w := o.wait(ip, now); w > 0 {
+	if w := o.throttle.Admit(ip); w > 0 {
 		return "", w, false
 	}
 	h := sha256.Sum256([]byte(pin))
-	if subtle.ConstantTimeCompare(h[:], o.pin[:]) != 1 {
-		o.fails[ip] = append(o.fails[ip], now)
+	if len(pin) > maxPINLen || subtle.ConstantTimeCompare(h[:], o.pin[:]) != 1 {
+		o.throttle.Failed(ip)
 		return "", 0, false
 	}
-	delete(o.fails, ip)
+	o.throttle.Succeeded(ip)
 	var raw [32]byte
 	if _, err := rand.Read(raw[:]); err != nil {
 		return "", 0, false
 	}
 	cookie = hex.EncodeToString(raw[:])
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	now := o.now()
+	for k, exp := range o.sessions {
+		if now.After(exp) {
+			delete(o.sessions, k)
+		}
+	}
+	if len(o.sessions) >= maxSessions { // drop the one that expires first
+		var first [32]byte
+		var at time.Time
+		for k, exp := range o.sessions {
+			if at.IsZero() || exp.Before(at) {
+				first, at = k, exp
+			}
+		}
+		delete(o.sessions, first)
+	}
 	o.sessions[sha256.Sum256([]byte(cookie))] = now.Add(sessionTTL)
 	return cookie, 0, true
 }
@@ -198,19 +192,27 @@ func (d *Desk) guard(h http.HandlerFunc) http.HandlerFunc {
 }
 
 func (d *Desk) loginPost(w http.ResponseWriter, r *http.Request) {
-	cookie, wait, ok := d.op.login(remoteAddr(r), r.FormValue("pin"))
+	if u := d.loginURL(r); u != "" { // the PIN is not read over plain HTTP
+		http.Error(w, "請改用 HTTPS 登入總台："+u+" / log in over HTTPS", http.StatusForbidden)
+		return
+	}
+	ip, _ := webguard.RemoteIP(r)
+	cookie, wait, ok := d.op.login(ip, r.FormValue("pin"))
 	switch {
 	case wait > 0:
-		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
-		http.Error(w, fmt.Sprintf("密碼錯太多次，請 %d 秒後再試 / too many wrong PINs", int(wait.Seconds())+1), http.StatusTooManyRequests)
+		secs := int((wait + time.Second - 1) / time.Second)
+		w.Header().Set("Retry-After", strconv.Itoa(secs))
+		d.op.rejects.Note(false, r.RemoteAddr, ip)
+		http.Error(w, fmt.Sprintf("密碼錯太多次，請 %d 秒後再試 / too many wrong PINs", secs), http.StatusTooManyRequests)
 		return
 	case !ok:
-		d.log.Warn("desk: a wrong operator PIN", "from", r.RemoteAddr)
+		d.op.rejects.Note(true, r.RemoteAddr, ip)
 		http.Error(w, "密碼錯誤 / wrong PIN", http.StatusUnauthorized)
 		return
 	}
+	d.log.Info("desk: operator logged in", "remote", r.RemoteAddr)
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: cookie, Path: "/", HttpOnly: true,
-		SameSite: http.SameSiteStrictMode, MaxAge: int(sessionTTL.Seconds())})
+		SameSite: http.SameSiteStrictMode, MaxAge: int(sessionTTL.Seconds()), Secure: r.TLS != nil})
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }
 
@@ -247,4 +249,36 @@ func (d *Desk) awardPost(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	http.Redirect(w, r, "/game/"+r.PathValue("hash"), http.StatusSeeOther)
+}
+
+// decidePost records the operator's decision on a late game: decision
+// "accept" (into round, or the table's next free round when empty) or
+// "set_aside" (listed, not counted).
+func (d *Desk) decidePost(w http.ResponseWriter, r *http.Request) {
+	hash := r.PathValue("hash")
+	accept := r.FormValue("decision") == "accept"
+	if !accept && r.FormValue("decision") != "set_aside" {
+		http.Error(w, "決定要是 accept 或 set_aside / decision: accept or set_aside", http.StatusBadRequest)
+		return
+	}
+	round := 0
+	if v := strings.TrimSpace(r.FormValue("round")); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 10000 {
+			http.Error(w, "輪次要是正整數 / round: a positive number", http.StatusBadRequest)
+			return
+		}
+		round = n
+	}
+	g, err := d.Store.Decide(hash, accept, round)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	d.log.Warn("desk: a late game decided", "table", g.Table, "game", g.Fingerprint, "decision", g.Decision, "round", g.Round)
+	if r.Header.Get("X-CSRF-Token") != "" {
+		writeJSON(w, map[string]any{"decision": g.Decision, "round": g.Round})
+		return
+	}
+	http.Redirect(w, r, "/", http.StatusSeeOther)
 }

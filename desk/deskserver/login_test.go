@@ -15,6 +15,7 @@ import (
 
 	"wolftable/desk"
 	"wolftable/desk/desktest"
+	"wolftable/internal/webguard"
 )
 
 // TestOperatorLogin: MVP/SVP are set only by a logged-in operator with the
@@ -44,7 +45,7 @@ func TestOperatorLogin(t *testing.T) {
 		t.Fatalf("second start drew a PIN again (%q, %v)", again, err)
 	}
 	pk, _ := desk.LoadPack("league")
-	d := &Desk{opts: Options{Data: data}, Store: st, pack: pk, log: slog.New(slog.DiscardHandler), tables: map[string]*Live{}, op: op}
+	d := &Desk{opts: Options{Data: data}, Store: st, pack: pk, log: slog.New(slog.DiscardHandler), tables: map[string]*tableState{}, op: op}
 	srv := httptest.NewServer(d.Handler())
 	defer srv.Close()
 	jar, _ := cookiejar.New(nil)
@@ -133,7 +134,7 @@ func TestOperatorLogin(t *testing.T) {
 		t.Errorf("after logout: %d, MVP %d", code, mvp())
 	}
 	// the throttle: after five wrong PINs even the right one waits
-	for range pinTries {
+	for range webguard.FailLimit {
 		post("/login", url.Values{"pin": {"999999"}}, nil)
 	}
 	if code := post("/login", url.Values{"pin": {pin}}, nil); code != 429 {

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"wolftable/desk"
+	"wolftable/desk/desktest"
+)
+
+// rss reads a process's resident set (VmRSS) and its peak (VmHWM), in bytes.
+func rss(t *testing.T, pid int) (now, peak int64) {
+	t.Helper()
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		t.Skipf("no /proc: %v", err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		f := strings.Fields(l)
+		if len(f) < 2 {
+			continue
+		}
+		kb, _ := strconv.ParseInt(f[1], 10, 64)
+		switch f[0] {
+		case "VmRSS:":
+			now = kb << 10
+		case "VmHWM:":
+			peak = kb << 10
+		}
+	}
+	return now, peak
+}
+
+// TestStatusFloodMemory (issue 28 D3): the desk's own binary, as the
+// organiser runs it, takes a 3,000,000-seat status, a 1.6 MB status and
+// twenty 7 MB statuses from a table's credentials: all refused (the 7 MB
+// ones by the server, before they are read), and the desk's resident
+// memory stays under 60 MB, its peak included. The old desk went from 28
+// to 361 MB and rendered 3,000,000 seats.
+func TestStatusFloodMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the desk")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "wolftable-desk")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	data := filepath.Join(dir, "data")
+	out, err := exec.Command(bin, "table", "add", "T1", "--data", data).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	creds, err := desk.ReadCreds(strings.TrimSpace(string(out)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "--data", data, "--nats", "127.0.0.1:0", "--http", "127.0.0.1:0")
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	var natsURL, httpURL string
+	sc := bufio.NewScanner(stdout)
+	for httpURL == "" && sc.Scan() {
+		l := sc.Text()
+		if u, ok := strings.CutPrefix(l, "desk: nats://"); ok {
+			natsURL = "nats://" + u
+		}
+		if u, ok := strings.CutPrefix(l, "desk: http://"); ok {
+			httpURL = "http://" + u
+		}
+	}
+	go func() {
+		for sc.Scan() {
+		}
+	}()
+	if natsURL == "" || httpURL == "" {
+		t.Fatal("the desk did not say its addresses")
+	}
+	base, _ := rss(t, cmd.Process.Pid)
+	nc, err := desk.Dial(natsURL, creds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	subj := desk.Subject("T1", desk.KindStatus)
+	b, _ := json.Marshal(map[string]any{"seats": 3_000_000, "alive": []int{1, 2}})
+	nc.Publish(subj, b)
+	big := make([]int, 250_000)
+	for i := range big {
+		big[i] = i + 1
+	}
+	b, _ = json.Marshal(map[string]any{"seats": 12, "alive": big})
+	nc.Publish(subj, b)
+	nc.Flush()
+	nc.Close()
+	for i := range 20 {
+		if got := desktest.RawPublish(t, natsURL, creds, subj, 7<<20); !strings.Contains(got, "Maximum Payload") {
+			t.Fatalf("7 MB status %d: the server answered %q", i+1, got)
+		}
+	}
+	resp, err := http.Get(httpURL + "feed/T1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	now, peak := rss(t, cmd.Process.Pid)
+	t.Logf("desk RSS: %.1f MB at the start, %.1f MB after the flood, peak %.1f MB", mb(base), mb(now), mb(peak))
+	if peak >= 60<<20 {
+		t.Errorf("the desk's resident memory peaked at %.1f MB; want under 60 MB", mb(peak))
+	}
+}
+
+func mb(b int64) float64 { return float64(b) / (1 << 20) }

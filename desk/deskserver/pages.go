@@ -1,0 +1,188 @@
+package deskserver
+
+import (
+	"embed"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"sort"
+	"strings"
+	"time"
+
+	"wolftable/desk"
+)
+
+//go:embed web
+var webFS embed.FS
+
+func staticFS() fs.FS { f, _ := fs.Sub(webFS, "web"); return f }
+
+// pageTable is a table's row on the desk's page: live for the operator,
+// as late as the feed for everyone else.
+type pageTable struct {
+	Name, BoardName, Phase, Result, Link, Age string
+	Alive, Seats, Outbox, Dropped             int
+	HasStatus, LinkUp, Stale                  bool
+}
+
+func (d *Desk) pageTables(operator bool, now time.Time) []pageTable {
+	var out []pageTable
+	fill := func(pt *pageTable, s *desk.Status) {
+		if s == nil {
+			return
+		}
+		pt.HasStatus, pt.BoardName, pt.Phase, pt.Result = true, s.BoardName, phaseWords(s.Phase), s.Result
+		pt.Alive, pt.Seats, pt.LinkUp, pt.Link, pt.Outbox = len(s.Alive), s.Seats, s.LinkUp, s.Link, s.Outbox
+	}
+	if !operator {
+		for _, p := range d.PublicTables(now) {
+			pt := pageTable{Name: p.Name}
+			fill(&pt, p.Status)
+			out = append(out, pt)
+		}
+		return out
+	}
+	for _, l := range d.Tables() {
+		pt := pageTable{Name: l.Name, Age: "—", Stale: true, Dropped: l.Dropped}
+		if !l.LastSeen.IsZero() {
+			age := now.Sub(l.LastSeen).Round(time.Second)
+			pt.Age, pt.Stale = fmt.Sprintf("%v 前", age), age > 15*time.Second
+		}
+		fill(&pt, l.Status)
+		out = append(out, pt)
+	}
+	return out
+}
+
+type round struct {
+	N     int
+	Games []PublicGame
+}
+
+func (d *Desk) rounds() []round {
+	byRound := map[int][]PublicGame{}
+	var nums []int
+	for _, g := range d.publicGames() {
+		if byRound[g.Round] == nil {
+			nums = append(nums, g.Round)
+		}
+		byRound[g.Round] = append(byRound[g.Round], g)
+	}
+	sort.Ints(nums)
+	var rs []round
+	for _, n := range nums {
+		rs = append(rs, round{n, byRound[n]})
+	}
+	return rs
+}
+
+func (d *Desk) page(w http.ResponseWriter, r *http.Request) {
+	now := time.Now()
+	cookie, operator := d.op.session(r)
+	v := map[string]any{"Tables": d.pageTables(operator, now), "Rounds": d.rounds(), "Standings": d.Standings(), "Pack": d.pack,
+		"Refused": d.Store.Refused(), "Now": now.Format("15:04:05"), "Operator": operator, "Delay": int(d.feedDelay() / time.Second),
+		"LoginURL": d.loginURL(r)}
+	if operator {
+		v["CSRF"], v["Late"] = d.op.csrf(cookie), d.Store.Late()
+		w.Header().Set("Cache-Control", "no-store")
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	if err := pageTmpl.Execute(w, v); err != nil {
+		d.log.Warn("desk: page", "err", err)
+	}
+}
+
+// phaseWords: night-2 → 第2夜, day-3 → 第3天.
+func phaseWords(p string) string {
+	if n, ok := strings.CutPrefix(p, "night-"); ok {
+		return "第" + n + "夜"
+	}
+	if n, ok := strings.CutPrefix(p, "day-"); ok {
+		return "第" + n + "天"
+	}
+	if p == "" {
+		return "等待開局"
+	}
+	return p
+}
+
+var funcs = template.FuncMap{"num": num, "clock": func(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Format("01-02 15:04")
+}}
+
+const head = `<!doctype html>
+<html lang="zh-Hant"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="/static/desk.css">`
+
+var pageTmpl = template.Must(template.New("page").Funcs(funcs).Parse(head + `
+<meta http-equiv="refresh" content="5">
+<title>賽事總台</title></head><body>
+<h1>賽事總台</h1>
+{{if .Operator}}<form method="post" action="/logout" class="dim">已登入：桌況為即時，可在每局的復盤頁填 MVP／SVP・<button>登出</button></form>
+{{else if .LoginURL}}<p class="dim"><a href="{{.LoginURL}}">總台登入（HTTPS）</a>：即時桌況、MVP／SVP</p>
+{{else}}<form method="post" action="/login" class="dim">總台登入（即時桌況、MVP／SVP）：<input name="pin" type="password" inputmode="numeric" size="8" autocomplete="off"> <button>登入</button></form>{{end}}
+<p class="dim">更新於 {{.Now}}（每 5 秒自動更新）・計分包：{{.Pack.Title}}（{{.Pack.ID}}）・匯出：
+<a href="/games.csv">賽果 CSV</a>、<a href="/standings.csv">積分 CSV</a>、<a href="/api/public/games">賽果 JSON</a>、<a href="/api/public/standings">積分 JSON</a></p>
+<h2>桌況{{if not .Operator}}（轉播延遲 {{.Delay}} 秒）{{end}}</h2>
+{{if .Operator}}<table><tr><th>桌</th><th>板子</th><th>階段</th><th>存活</th><th>座位連線</th><th>最後訊號</th><th>待送紀錄</th><th>丟棄的訊息</th></tr>
+{{range .Tables}}<tr><td>{{.Name}} <a href="/feed/{{.Name}}">轉播</a></td><td>{{.BoardName}}</td>
+<td>{{if .Result}}已結束：{{.Result}}{{else if .HasStatus}}{{.Phase}}{{end}}</td>
+<td>{{if .HasStatus}}{{.Alive}}／{{.Seats}}{{end}}</td>
+<td>{{if .HasStatus}}{{if .LinkUp}}<span class="ok">正常</span>{{else}}<span class="bad">中斷</span> {{.Link}}{{end}}{{end}}</td>
+<td>{{if .Stale}}<span class="bad">{{.Age}}</span>{{else}}{{.Age}}{{end}}</td>
+<td>{{if .HasStatus}}{{.Outbox}}{{end}}</td><td>{{if .Dropped}}<span class="bad">{{.Dropped}}</span>{{else}}0{{end}}</td></tr>
+{{else}}<tr><td colspan="8" class="dim">尚未登記桌子（wolftable desk table add 桌名 --data 資料夾）</td></tr>{{end}}
+</table>
+{{else}}<table><tr><th>桌</th><th>板子</th><th>階段</th><th>存活</th></tr>
+{{range .Tables}}<tr><td>{{.Name}} <a href="/feed/{{.Name}}">轉播</a></td><td>{{.BoardName}}</td>
+<td>{{if .Result}}已結束：{{.Result}}{{else if .HasStatus}}{{.Phase}}{{else}}<span class="dim">尚無畫面</span>{{end}}</td>
+<td>{{if .HasStatus}}{{.Alive}}／{{.Seats}}{{end}}</td></tr>
+{{else}}<tr><td colspan="4" class="dim">尚未登記桌子</td></tr>{{end}}
+</table>{{end}}
+{{if .Late}}<h2 class="bad">晚到的紀錄（待總台決定，尚未計分）</h2>
+<table><tr><th>桌</th><th>板子</th><th>結果</th><th>開局</th><th>指紋</th><th>原因</th><th>決定</th></tr>
+{{range .Late}}<tr><td>{{.Table}}</td><td>{{.BoardName}}</td><td>{{.Winner}}</td><td>{{clock .Started}}</td><td>{{.Fingerprint}}</td><td>{{.Late}}</td>
+<td>{{if eq .Decision "set_aside"}}已擱置 {{end}}<form method="post" action="/game/{{.Hash}}/decide"><input type="hidden" name="csrf" value="{{$.CSRF}}">
+併入第 <input name="round" size="3" placeholder="下一"> 輪 <button name="decision" value="accept">計分</button>
+{{if ne .Decision "set_aside"}}<button name="decision" value="set_aside">擱置</button>{{end}}</form></td></tr>{{end}}
+</table>{{end}}
+<h2>賽果</h2>
+{{range .Rounds}}<h3>第 {{.N}} 輪</h3>
+<table><tr><th>桌</th><th>板子</th><th>結果</th><th>結束</th><th>指紋</th><th>簽章</th><th>復盤</th></tr>
+{{range .Games}}<tr><td>{{.Table}}</td><td>{{.BoardName}}</td><td>{{.Winner}}</td><td>{{clock .Ended}}</td><td>{{.Fingerprint}}</td>
+<td>{{if .SignatureOK}}<span class="ok">本桌金鑰 ✓</span>{{else}}<span class="bad">✗</span>{{end}}</td>
+<td><a href="/game/{{.Hash}}">復盤</a>・<a href="/record/{{.Hash}}.wtj">日誌</a></td></tr>{{end}}
+</table>{{else}}<p class="dim">還沒有收到賽果。</p>{{end}}
+<h2>積分榜</h2>
+<table><tr><th>名次</th><th>選手</th><th>積分</th><th>場數</th><th>勝</th><th>負</th><th>流局</th><th>MVP</th><th>SVP</th><th>扣分</th></tr>
+{{range .Standings}}<tr><td>{{.Rank}}</td><td>{{.Player}}</td><td>{{num .Points}}</td><td>{{.Games}}</td><td>{{.Wins}}</td><td>{{.Losses}}</td><td>{{.Voids}}</td><td>{{.MVP}}</td><td>{{.SVP}}</td><td>{{num .Penalty}}</td></tr>
+{{else}}<tr><td colspan="10" class="dim">沒有資料</td></tr>{{end}}
+</table>
+<h2>拒收的紀錄</h2>
+{{if .Refused}}<table><tr><th>時間</th><th>桌</th><th>主題</th><th>原因</th></tr>
+{{range .Refused}}<tr><td>{{clock .At}}</td><td>{{.Table}}</td><td>{{.Subject}}</td><td class="bad">{{.Reason}}</td></tr>{{end}}
+</table>{{else}}<p class="dim">沒有。</p>{{end}}
+</body></html>
+`))
+
+var reviewTmpl = template.Must(template.New("review").Parse(head + `
+<title>復盤</title></head><body><p><a href="/">← 總台</a>・<a href="/game/{{.Hash}}?format=md">Markdown</a>・<a href="/game/{{.Hash}}?format=json">JSON</a>・<a href="/record/{{.Hash}}.wtj">日誌檔</a></p>
+{{if .CSRF}}<form method="post" action="/game/{{.Hash}}/award">MVP 座位 <input name="mvp" size="3" value="{{if .Award.MVP}}{{.Award.MVP}}{{end}}">・SVP 座位 <input name="svp" size="3" value="{{if .Award.SVP}}{{.Award.SVP}}{{end}}">
+<input type="hidden" name="csrf" value="{{.CSRF}}"> <button>儲存</button>（空白或 0 為無）</form>{{end}}
+<pre>{{.Text}}</pre></body></html>
+`))
+
+var feedTmpl = template.Must(template.New("feed").Parse(head + `
+<meta http-equiv="refresh" content="5">
+<title>{{.Table}} 轉播</title></head><body class="feed">
+<h1>{{.Table}}</h1>
+<p>轉播延遲 {{.Delay}} 秒</p>
+{{with .Status}}
+<p>{{.BoardName}}　{{.PhaseWords}}{{if .Result}}　結果：{{.Result}}{{end}}</p>
+<div>{{range .Seats}}<span class="seat{{if not .Lit}} off{{end}}{{if .Sheriff}} sheriff{{end}}">{{.N}}</span>{{end}}</div>
+{{else}}<p>尚無畫面（還沒有比延遲更早的狀態）</p>{{end}}
+</body></html>`))

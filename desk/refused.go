@@ -1,0 +1,186 @@
+package desk
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"time"
+
+	"wolftable/internal/atomicfile"
+	"wolftable/journal"
+)
+
+// Refused records (issue 28 D5). Every refusal is answered to its table
+// with the reason; what the desk keeps of it is bounded per table, so that
+// a table's credentials cannot fill the desk's disk: its first
+// RefusedList refusals are listed (DATA/refused.jsonl, the reason
+// clipped), and their bytes kept (DATA/refused/<digest>.wtj) while they
+// fit in RefusedBytes; past the list a refusal is only counted
+// (DATA/refused-counts.json), and the page says how many were not listed.
+
+// The default per-table quotas.
+const (
+	DefaultRefusedBytes = 8 << 20
+	DefaultRefusedList  = 500
+)
+
+type refusedQuota struct {
+	bytes  int64 // bytes kept
+	listed int
+	over   int // refusals past the list, counted only
+}
+
+func (s *Store) quotaOf(table string) *refusedQuota {
+	q := s.quota[table]
+	if q == nil {
+		q = &refusedQuota{}
+		s.quota[table] = q
+	}
+	return q
+}
+
+func (s *Store) limits() (int64, int) {
+	b, l := s.RefusedBytes, s.RefusedList
+	if b <= 0 {
+		b = DefaultRefusedBytes
+	}
+	if l <= 0 {
+		l = DefaultRefusedList
+	}
+	return b, l
+}
+
+func (s *Store) refusedPath() string { return filepath.Join(s.data, "refused.jsonl") }
+func (s *Store) countsPath() string  { return filepath.Join(s.data, "refused-counts.json") }
+
+func (s *Store) loadRefused() error {
+	if b, err := os.ReadFile(s.refusedPath()); err == nil {
+		sc := bufio.NewScanner(bytes.NewReader(b))
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			var r Refusal
+			if json.Unmarshal(sc.Bytes(), &r) == nil {
+				s.refused = append(s.refused, r)
+				s.seenBad[r.Subject+" "+r.Digest] = true
+				q := s.quotaOf(r.Table)
+				q.listed++
+				if r.Kept {
+					q.bytes += int64(r.Bytes)
+				}
+			}
+		}
+	}
+	if b, err := os.ReadFile(s.countsPath()); err == nil {
+		var over map[string]int
+		if json.Unmarshal(b, &over) == nil {
+			for t, n := range over {
+				s.quotaOf(t).over = n
+			}
+		}
+	}
+	return nil
+}
+
+// refuse lists a refusal within the table's quota (counts it past it).
+func (s *Store) refuse(r Refusal, data []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	key := r.Subject + " " + r.Digest
+	if s.seenBad[key] {
+		return nil // the same bytes on the same subject again: listed once
+	}
+	maxBytes, maxList := s.limits()
+	q := s.quotaOf(r.Table)
+	if q.listed >= maxList {
+		q.over++
+		if q.over&(q.over-1) == 0 || q.over%1000 == 0 { // 1, 2, 4, … and every 1000th: the count survives a restart
+			return s.saveCountsLocked()
+		}
+		return nil
+	}
+	r.Reason, r.Bytes = ClipReason(r.Reason), len(data)
+	if data != nil && q.bytes+int64(len(data)) <= maxBytes {
+		if err := atomicfile.Write(filepath.Join(s.data, "refused", r.Digest+journal.Extension), data, 0o640); err != nil {
+			return err
+		}
+		r.Kept = true
+	}
+	line, _ := json.Marshal(r)
+	f, err := os.OpenFile(s.refusedPath(), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o640)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(append(line, '\n'))
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if r.Kept {
+		q.bytes += int64(len(data))
+	}
+	q.listed++
+	s.refused = append(s.refused, r)
+	s.seenBad[key] = true
+	return nil
+}
+
+func (s *Store) saveCountsLocked() error {
+	over := map[string]int{}
+	for t, q := range s.quota {
+		if q.over > 0 {
+			over[t] = q.over
+		}
+	}
+	b, _ := json.Marshal(over)
+	return atomicfile.Write(s.countsPath(), b, 0o640)
+}
+
+// Flush keeps the counts of the refusals past the lists (the desk's stop).
+func (s *Store) Flush() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.saveCountsLocked()
+}
+
+// Refuse lists a refusal that did not come with a record: a table that
+// published under another table's subject (the broker refused it).
+func (s *Store) Refuse(r Refusal) error {
+	if r.At.IsZero() {
+		r.At = time.Now()
+	}
+	if r.Digest == "" {
+		sum := sha256.Sum256([]byte(r.Subject + "\x00" + r.Table + "\x00" + r.Reason + r.At.Format(time.RFC3339Nano)))
+		r.Digest = hex.EncodeToString(sum[:])
+	}
+	return s.refuse(r, nil)
+}
+
+// Refused lists the refused records, oldest first.
+func (s *Store) Refused() []Refusal {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Refusal(nil), s.refused...)
+}
+
+// Unlisted is, per table, how many refusals were past its list (counted,
+// not listed).
+func (s *Store) Unlisted() map[string]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := map[string]int{}
+	for t, q := range s.quota {
+		if q.over > 0 {
+			out[t] = q.over
+		}
+	}
+	return out
+}
