@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 
 	"wolftable/engine"
 )
@@ -111,12 +112,31 @@ func LoadDir(dir string) ([]*engine.Board, error) {
 	return boards, nil
 }
 
+// errNotRegular is a file named *.board that is not a regular file: a
+// FIFO (reading it would wait for a writer forever), a device, a socket.
+var errNotRegular = errors.New("不是一般檔案（FIFO、裝置或 socket）/ not a regular file")
+
+// notRegularError is errNotRegular for one file.
+type notRegularError struct{ file string }
+
+func (e *notRegularError) Error() string {
+	return (&Error{File: e.file, Msg: errNotRegular.Error()}).Error()
+}
+
+func (e *notRegularError) Unwrap() error { return errNotRegular }
+
+// readFile reads a board file. It opens without blocking and refuses
+// anything but a regular file (errNotRegular, in an *Error): a FIFO named
+// *.board never hangs the table's start.
 func readFile(name string) ([]byte, error) {
-	f, err := os.Open(name)
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, fmt.Errorf("boards: %w", err)
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, &notRegularError{file: name}
+	}
 	src, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
 	if err != nil {
 		return nil, fmt.Errorf("boards: %w", err)

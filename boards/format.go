@@ -41,6 +41,9 @@ func Format(b *engine.Board) []byte {
 		}
 		fmt.Fprintf(&w, "night %-4s %s\n", nightSpec(p), strings.Join(steps, " "))
 	}
+	if nightWithoutWolves(b) >= 0 {
+		w.WriteString("allow    " + allowNoWolves + "\n") // what Parse needs to take it back
+	}
 	def := engine.DefaultOptions()
 	if b.Preset != "" {
 		fmt.Fprintf(&w, "preset %s\n", b.Preset)

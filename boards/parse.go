@@ -48,6 +48,7 @@ type lines struct {
 	nights                        []int // the line of b.Nights[i]
 	options                       map[string]int
 	preset                        int
+	allowNoWolves                 int // "allow night-without-wolves" (wolves.go)
 }
 
 func (l *lines) night(i int) int {
@@ -136,6 +137,9 @@ func parse(file string, src []byte) (*engine.Board, *lines, error) {
 	if err := validate(p.b, p.at); err != nil {
 		return nil, nil, err
 	}
+	if err := p.wolvesEveryNight(); err != nil {
+		return nil, nil, err
+	}
 	return p.b, p.at, nil
 }
 
@@ -222,6 +226,8 @@ func (p *parser) line(n int, raw string) error {
 			return p.errorf(n, "%s", err.Error())
 		}
 		p.b.Preset = f[1]
+	case "allow":
+		return p.allow(n, f[1:])
 	case "option":
 		if len(f) != 3 {
 			return p.errorf(n, "option wants KEY VALUE, got %d words", len(f)-1)

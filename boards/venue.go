@@ -20,10 +20,23 @@ const DefaultDir = "/etc/wolftable/boards"
 // venue's own, read from a folder once (Open). Get and All return fresh
 // copies, parsed again from the text read at Open: callers own them.
 type Catalog struct {
-	Dir   string // the venue folder ("" = none)
-	venue []boardFile
-	ids   map[string]bool // the venue boards' ids
+	Dir string // the venue folder ("" = none)
+	// Skipped are the files named *.board of the folder that were not
+	// read (Skipped); the caller shows them as warnings.
+	Skipped []Skipped
+	venue   []boardFile
+	ids     map[string]bool // the venue boards' ids
 }
+
+// Skipped is a file of a venue's folder named *.board that is not read,
+// with the reason in words: one that is not a regular file (a FIFO, which
+// reading would wait on forever, a device, a socket, a link to one).
+type Skipped struct {
+	File   string
+	Reason string
+}
+
+func (s Skipped) String() string { return s.File + "：" + s.Reason }
 
 // Open reads the venue's boards of dir beside the built-in ones. dir ""
 // means none. A folder that does not exist is an error when required
@@ -38,11 +51,11 @@ func Open(dir string, required bool) (*Catalog, error) {
 	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) && !required {
 		return c, nil
 	}
-	files, _, errs := checkDir(dir)
+	files, _, skipped, errs := checkDir(dir)
 	if len(errs) > 0 {
 		return nil, joinErrors(errs)
 	}
-	c.venue = files
+	c.venue, c.Skipped = files, skipped
 	for _, f := range files {
 		b, _, _ := parse(f.name, f.src)
 		c.ids[b.ID] = true
@@ -57,11 +70,18 @@ func Open(dir string, required bool) (*Catalog, error) {
 // good boards, sorted by id, and every problem, each an *Error with the
 // file and, where there is one, the line. A missing folder is one error.
 func CheckDir(dir string) ([]*engine.Board, []error) {
-	_, good, errs := checkDir(dir)
+	good, _, errs := CheckDirSkipped(dir)
 	return good, errs
 }
 
-func checkDir(dir string) ([]boardFile, []*engine.Board, []error) {
+// CheckDirSkipped is CheckDir that also returns the files it skipped (not
+// regular files), for `wolftable boards check` to show.
+func CheckDirSkipped(dir string) ([]*engine.Board, []Skipped, []error) {
+	_, good, skipped, errs := checkDir(dir)
+	return good, skipped, errs
+}
+
+func checkDir(dir string) ([]boardFile, []*engine.Board, []Skipped, []error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		msg := err.Error()
@@ -71,11 +91,11 @@ func checkDir(dir string) ([]boardFile, []*engine.Board, []error) {
 		case errors.Is(err, fs.ErrPermission):
 			msg = "無法讀取資料夾（權限不足）/ permission denied"
 		}
-		return nil, nil, []error{&Error{File: dir, Msg: msg}}
+		return nil, nil, nil, []error{&Error{File: dir, Msg: msg}}
 	}
 	builtin, err := All()
 	if err != nil {
-		return nil, nil, []error{err}
+		return nil, nil, nil, []error{err}
 	}
 	builtinID, builtinName := map[string]string{}, map[string]string{}
 	for _, b := range builtin {
@@ -84,6 +104,7 @@ func checkDir(dir string) ([]boardFile, []*engine.Board, []error) {
 	var errs []error
 	var files []boardFile
 	var good []*engine.Board
+	var skipped []Skipped
 	ids, names := map[string]string{}, map[string]string{} // id, name -> file:line
 	for _, e := range entries {
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".board") {
@@ -91,6 +112,10 @@ func checkDir(dir string) ([]boardFile, []*engine.Board, []error) {
 		}
 		name := filepath.Join(dir, e.Name())
 		src, err := readFile(name)
+		if errors.Is(err, errNotRegular) {
+			skipped = append(skipped, Skipped{name, errNotRegular.Error() + "：略過 / skipped"})
+			continue
+		}
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -126,7 +151,7 @@ func checkDir(dir string) ([]boardFile, []*engine.Board, []error) {
 		good = append(good, b)
 	}
 	sort.Slice(good, func(i, j int) bool { return good[i].ID < good[j].ID })
-	return files, good, errs
+	return files, good, skipped, errs
 }
 
 // Get returns the board with this id or name: a built-in one, else a

@@ -41,7 +41,7 @@
 //	tls_listen = ""        # HTTPS; "" = listen's host on port 8443, "off" = none
 //	tls_cert = ""          # the venue's certificate and key (PEM); "" = self-signed in state_dir
 //	tls_key = ""
-//	redirect_http = false  # plain HTTP redirects to the HTTPS console
+//	redirect_http = true   # plain HTTP redirects to the HTTPS console; without the key, true when HTTPS is on
 //
 //	[desk]                 # report to the tournament desk (off by default)
 //	url = ""               # nats://HOST:PORT of the desk (several, comma-separated, for a cluster)
@@ -60,9 +60,11 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
@@ -134,9 +136,21 @@ type Console struct {
 	// files, both or neither); "" = a self-signed one in StateDir.
 	TLSCert string `toml:"tls_cert"`
 	TLSKey  string `toml:"tls_key"`
-	// RedirectHTTP answers every plain-HTTP request with a redirect to
-	// the HTTPS console.
-	RedirectHTTP bool `toml:"redirect_http"`
+	// RedirectHTTP answers every plain-HTTP request (the login too) with
+	// a redirect to the HTTPS console; nil = true when there is an HTTPS
+	// console (RedirectsHTTP). false serves the console over plain HTTP
+	// too, where the PIN and the cookie cross the LAN in clear.
+	RedirectHTTP *bool `toml:"redirect_http"`
+}
+
+// RedirectsHTTP reports whether plain HTTP redirects to the HTTPS
+// console: console.redirect_http, or, without the key, whether there is
+// an HTTPS console (TLSAddr). serve redirects only while HTTPS is up.
+func (c *Config) RedirectsHTTP() bool {
+	if r := c.Console.RedirectHTTP; r != nil {
+		return *r
+	}
+	return c.TLSAddr() != ""
 }
 
 // StateDirPath is the console's state directory: console.state_dir, or
@@ -265,10 +279,16 @@ func Load(path string, mustExist bool) (*Config, error) {
 	return c, nil
 }
 
+// utf8BOM is the UTF-8 byte order mark.
+var utf8BOM = []byte("\xef\xbb\xbf")
+
 // Parse reads a configuration from TOML text over the defaults. An error is
 // an *Error naming the line the user wrote, the key and the problem in
 // words (Chinese first), never a Go type.
 func Parse(data []byte) (*Config, error) {
+	// a UTF-8 byte order mark, which Windows editors write, is not TOML:
+	// it is dropped (it is on line 1, so every line number stays right)
+	data = bytes.TrimPrefix(data, utf8BOM)
 	c := Default()
 	f := file{Game: &c.Game, Voice: &c.Voice, Journal: &c.Journal, Console: &c.Console, Actions: &c.Pedal, Desk: &c.Desk}
 	dec := toml.NewDecoder(bytes.NewReader(data))
@@ -350,7 +370,7 @@ func (c *Config) Validate() error {
 	} else if _, _, err := net.SplitHostPort(l); err != nil {
 		return &Error{Key: "console.listen", Msg: fmt.Sprintf("%q 不行：%s / want host:port", c.Console.Listen, want("console.listen"))}
 	}
-	if h := c.Console.PINHash; h != "" && (!strings.HasPrefix(h, "sha256:") || len(h) != len("sha256:")+64) {
+	if h := c.Console.PINHash; h != "" && (!strings.HasPrefix(h, "sha256:") || len(h) != len("sha256:")+64 || !isHex(h[len("sha256:"):])) {
 		return &Error{Key: "console.pin_hash", Msg: want("console.pin_hash") + " / want sha256:<64 hex digits>"}
 	}
 	if err := c.validateConsoleTLS(); err != nil {
@@ -363,6 +383,9 @@ func (c *Config) Validate() error {
 	}
 	if d := c.Desk; d.URL != "" && (d.Table == "" || d.Creds == "") {
 		return &Error{Key: "desk.url", Msg: "有 desk.url 時也要寫 desk.table 與 desk.creds（`wolftable desk table add` 給的憑證檔）/ desk.url needs desk.table and desk.creds"}
+	}
+	if err := DeskURLProblem(c.Desk.URL); err != nil {
+		return &Error{Key: "desk.url", Msg: fmt.Sprintf("%q 不行：%s / %v", c.Desk.URL, want("desk.url"), err)}
 	}
 	if c.Table != nil && c.Table.Seats != 0 {
 		if b, err := cat.Get(c.Game.Board); err == nil && b.Players != c.Table.Seats {
@@ -409,10 +432,66 @@ func (c *Config) validateConsoleTLS() error {
 			return &Error{Key: "console.tls_cert", Msg: fmt.Sprintf("憑證與金鑰無法一起使用（檔案壞了或不成對）/ %v", err)}
 		}
 	}
-	if k.RedirectHTTP && c.TLSAddr() == "" {
+	if r := k.RedirectHTTP; r != nil && *r && c.TLSAddr() == "" {
 		return &Error{Key: "console.redirect_http", Msg: "需要 HTTPS 主控台，但 console.tls_listen 是 off / needs the HTTPS console"}
 	}
 	return nil
+}
+
+// DeskURLProblem checks a desk URL as the table's NATS client reads it
+// (serve and sim's --desk too): comma-separated servers, each
+// nats://HOST:PORT or tls://HOST:PORT (ws:// and wss://, not mixed with
+// the others; the scheme may be left out: nats://), the port a number.
+// "" is no desk.
+func DeskURLProblem(s string) error {
+	if s == "" {
+		return nil
+	}
+	n, ws := 0, 0
+	for _, u := range strings.Split(s, ",") {
+		if u = strings.TrimSpace(u); u == "" {
+			continue
+		}
+		if !strings.Contains(u, "://") {
+			u = "nats://" + u
+		}
+		p, err := url.Parse(u)
+		if err != nil {
+			return fmt.Errorf("%q: not a URL", u)
+		}
+		switch p.Scheme {
+		case "nats", "tls":
+		case "ws", "wss":
+			ws++
+		default:
+			return fmt.Errorf("%q: want nats://, tls://, ws:// or wss://", u)
+		}
+		if p.Hostname() == "" || (p.Path != "" && p.Path != "/") || p.RawQuery != "" {
+			return fmt.Errorf("%q: want SCHEME://HOST:PORT", u)
+		}
+		if port := p.Port(); port != "" {
+			if v, err := strconv.Atoi(port); err != nil || v < 1 || v > 65535 {
+				return fmt.Errorf("%q: the port is not 1..65535", u)
+			}
+		}
+		n++
+	}
+	if n == 0 {
+		return errors.New("no server")
+	}
+	if ws != 0 && ws != n {
+		return errors.New("ws:// and wss:// cannot be mixed with nats:// or tls://")
+	}
+	return nil
+}
+
+func isHex(s string) bool {
+	for _, r := range s {
+		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f' || r >= 'A' && r <= 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 // validHostName: letters, digits, '-' and '.', labels of 1..63, at most 253.

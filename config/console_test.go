@@ -23,7 +23,7 @@ func TestConsoleKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.StateDirPath() != "/var/lib/wolftable/console" || c.TLSAddr() != "127.0.0.1:8443" || c.Console.RedirectHTTP || len(c.Console.Hosts) != 0 {
+	if c.StateDirPath() != "/var/lib/wolftable/console" || c.TLSAddr() != "127.0.0.1:8443" || !c.RedirectsHTTP() || len(c.Console.Hosts) != 0 {
 		t.Errorf("defaults: state %q, tls %q, %+v", c.StateDirPath(), c.TLSAddr(), c.Console)
 	}
 	c, err = Parse([]byte("[journal]\ndir = \"/srv/t/journals/\"\n[console]\nlisten = \"0.0.0.0:0\"\n"))
@@ -47,11 +47,15 @@ redirect_http = true
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.StateDirPath() != "/srv/wt" || c.TLSAddr() != "0.0.0.0:443" || !c.Console.RedirectHTTP || len(c.Console.Hosts) != 2 || c.Console.TLSKey != key {
+	if c.StateDirPath() != "/srv/wt" || c.TLSAddr() != "0.0.0.0:443" || !c.RedirectsHTTP() || len(c.Console.Hosts) != 2 || c.Console.TLSKey != key {
 		t.Errorf("parsed: %+v", c.Console)
 	}
-	if c, err := Parse([]byte("[console]\ntls_listen = \"off\"\n")); err != nil || c.TLSAddr() != "" {
-		t.Errorf("tls_listen off: %q %v", c.TLSAddr(), err)
+	if c, err := Parse([]byte("[console]\ntls_listen = \"off\"\n")); err != nil || c.TLSAddr() != "" || c.RedirectsHTTP() {
+		t.Errorf("tls_listen off: %q %v, redirects %v", c.TLSAddr(), err, c.RedirectsHTTP())
+	}
+	// issue 27: with HTTPS, plain HTTP redirects unless the file says no
+	if c, err := Parse([]byte("[console]\nredirect_http = false\n")); err != nil || c.RedirectsHTTP() || c.TLSAddr() == "" {
+		t.Errorf("redirect_http = false: %v, redirects %v", err, c.RedirectsHTTP())
 	}
 	if c, err := Parse([]byte("[console]\nlisten = \"off\"\n")); err != nil || c.TLSAddr() != "" {
 		t.Errorf("no console, no HTTPS: %v", err)

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -16,6 +17,7 @@ import (
 // "voice.volume") is set, or 0 when the file does not set it (a default).
 // data must be a document Parse accepted; anything it cannot read is 0.
 func KeyLine(data []byte, key string) (line int) {
+	data = bytes.TrimPrefix(data, utf8BOM)
 	defer func() {
 		if recover() != nil { // the unstable parser on a document it refuses
 			line = 0
@@ -56,17 +58,7 @@ func KeyLine(data []byte, key string) (line int) {
 // folder holding a readable pack. `wolftable config check` runs it; the
 // errors are *Error with the key and, when the file sets it, its line.
 func (c *Config) CheckPaths() error {
-	var data []byte
-	if c.Path != "" {
-		data, _ = os.ReadFile(c.Path)
-	}
-	fail := func(key, msg string) error {
-		line := KeyLine(data, key)
-		if line == 0 {
-			msg += "（設定檔沒有寫這個鍵：這是預設值）"
-		}
-		return &Error{Path: c.Path, Key: key, Line: line, Msg: msg}
-	}
+	fail := func(key, msg string) error { return c.Problem(key, msg) }
 	if msg := dirProblem(c.Journal.Dir); msg != "" {
 		return fail("journal.dir", fmt.Sprintf("日誌資料夾 %s %s（遊戲日誌寫在這裡：請先建立它，並讓 wolftable 使用者可寫入）", c.Journal.Dir, msg))
 	}
@@ -83,6 +75,21 @@ func (c *Config) CheckPaths() error {
 		}
 	}
 	return nil
+}
+
+// Problem is an *Error about key found outside the text (a file it
+// names, an address in use): with the line of the file that sets it, or
+// saying that the file does not (the value is the default).
+func (c *Config) Problem(key, msg string) *Error {
+	var data []byte
+	if c.Path != "" {
+		data, _ = os.ReadFile(c.Path)
+	}
+	line := KeyLine(data, key)
+	if line == 0 {
+		msg += "（設定檔沒有寫這個鍵：這是預設值）"
+	}
+	return &Error{Path: c.Path, Key: key, Line: line, Msg: msg}
 }
 
 // dirProblem says in Chinese what is wrong with dir as a folder, "" if nothing.

@@ -88,16 +88,22 @@ func randomToken() string {
 // session is a logged-in judge device. Only the hash of its cookie is kept
 // (in memory and in the state directory); the CSRF token is derived from
 // the cookie, so a reloaded page, or the daemon after a restart, finds it.
+// A session belongs to the PIN it logged in with (pinGen: a new PIN ends
+// it) and to the scheme it was issued over (a cookie a plain-HTTP login
+// set, which anyone on the LAN may have seen, is no good over HTTPS).
 type session struct {
 	csrf    string
 	expires time.Time
 	remote  string
+	pinGen  string
+	tls     bool
 }
 
 type auth struct {
 	now     func() time.Time
 	ttl     time.Duration
 	pinHash [32]byte
+	pinGen  string      // the PIN's generation (parsePINFile), which sessions are bound to
 	pinFile string      // the stored hash (state dir), reread when it changes; "" = none
 	pinStat os.FileInfo // pinFile as last read
 	store   string      // the sessions file; "" = memory only
@@ -156,7 +162,8 @@ func (a *auth) check(ip netip.Addr, pin string) bool {
 }
 
 // reloadPIN reads the stored PIN hash again when its file changed (a new
-// PIN from `wolftable console pin`). a.mu is held.
+// PIN from `wolftable console pin`); a new generation ends every session.
+// a.mu is held.
 func (a *auth) reloadPIN() {
 	if a.pinFile == "" {
 		return
@@ -165,15 +172,23 @@ func (a *auth) reloadPIN() {
 	if err != nil || (a.pinStat != nil && os.SameFile(fi, a.pinStat) && fi.ModTime().Equal(a.pinStat.ModTime()) && fi.Size() == a.pinStat.Size()) {
 		return
 	}
-	h, err := readPINFile(a.pinFile)
+	h, gen, err := readPINFile(a.pinFile)
 	if err != nil {
 		a.log.Error("console: the stored PIN hash is unreadable; the previous one stays", "file", a.pinFile, "err", err)
 		return
 	}
 	a.pinHash, a.pinStat = h, fi
+	if gen != a.pinGen {
+		a.pinGen = gen
+		if len(a.sessions) > 0 {
+			a.log.Info("console: a new PIN: every session ends", "sessions", len(a.sessions))
+			clear(a.sessions)
+			a.save()
+		}
+	}
 }
 
-func (a *auth) newSession(remote string) (token string, s *session) {
+func (a *auth) newSession(remote string, tls bool) (token string, s *session) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	now := a.now()
@@ -194,7 +209,7 @@ func (a *auth) newSession(remote string) (token string, s *session) {
 	}
 	token = randomToken()
 	key, _ := cookieKey(token)
-	s = &session{csrf: csrfFor(token), expires: now.Add(a.ttl), remote: remote}
+	s = &session{csrf: csrfFor(token), expires: now.Add(a.ttl), remote: remote, pinGen: a.pinGen, tls: tls}
 	a.sessions[key] = s
 	a.save()
 	return token, s
@@ -212,8 +227,9 @@ func (a *auth) session(r *http.Request) (*session, bool) {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	a.reloadPIN()
 	s := a.sessions[key]
-	if s == nil {
+	if s == nil || s.pinGen != a.pinGen || s.tls != (r.TLS != nil) {
 		return nil, false
 	}
 	if !a.now().Before(s.expires) {

@@ -131,7 +131,13 @@
 // Sessions end after Options.SessionTTL (12 h). Only the SHA-256 of the
 // cookie is kept, in memory and in StateDir (sessions.json, mode 0600), so
 // a session survives a restart; the CSRF token is an HMAC of the cookie,
-// stored nowhere. The cookie is HttpOnly, SameSite=Strict, Secure over
+// stored nowhere. A session is bound to the PIN's generation (a random
+// line NewPIN writes beside the hash in pin_hash; console.pin_hash itself
+// when configured): a new PIN ends every session, in the running console
+// at its next request and, through the sessions file, after a restart. It
+// is bound to its scheme too: a cookie set by a plain-HTTP login, which
+// the LAN may have seen, is refused over HTTPS (and an HTTPS one over
+// HTTP). The cookie is HttpOnly, SameSite=Strict, Secure over
 // TLS. Every state-changing request needs the CSRF token in X-CSRF-Token,
 // a same-origin Origin and Sec-Fetch-Site when the browser sends them, and
 // a JSON body: otherwise 403 (415 for the body). Judge endpoints answer 401
@@ -152,7 +158,11 @@
 // configured name (Options.Hosts), localhost, the machine's name and
 // NAME.local, or one of its addresses; anything else, such as a
 // DNS-rebinding page's name, gets 421. Redirect is the plain-HTTP handler
-// that sends every request to the HTTPS console.
+// that sends every request to the HTTPS console (serve's default while
+// HTTPS is up); every HTTPS answer carries Strict-Transport-Security.
+// The self-signed certificate is a CA with critical name constraints
+// (its own names and addresses, no CA below it): a phone that installs
+// it trusts nothing else its key could sign (cert.go).
 //
 // Live streams have no read deadline and a write deadline per message
 // (10 s): a client that stops reading loses its stream when its socket's

@@ -204,24 +204,31 @@ func FuzzHandlersNeverFail(f *testing.F) {
 }
 
 // FuzzStateFiles: the sessions file and the stored PIN hash, whatever their
-// bytes, give at most maxSessions live sessions with 32-byte keys, or an
-// error; never a panic.
+// bytes, give at most maxSessions live sessions with 32-byte keys, all of
+// the PIN's generation, or an error; never a panic.
 func FuzzStateFiles(f *testing.F) {
 	f.Add([]byte(`{"sessions":[{"hash":"`+strings.Repeat("ab", 32)+`","expires":"2030-01-01T00:00:00Z","remote":"192.168.1.2:5"}]}`), []byte(HashPIN("1234")+"\n"))
 	f.Add([]byte(`{"sessions":[{"hash":"zz","expires":"2000-01-01T00:00:00Z"}]}`), []byte("sha256:"))
 	f.Add([]byte(`{"sessions":null}`), []byte(" sha256:"+strings.Repeat("F", 64)+" \n"))
 	f.Add([]byte(`[]`), []byte(""))
+	f.Add([]byte(`{"sessions":[{"hash":"`+strings.Repeat("ab", 32)+`","expires":"2030-01-01T00:00:00Z","pin":"x","tls":true}]}`), pinFileText("123456"))
+	f.Add([]byte(`{}`), []byte(HashPIN("1")+"\ngeneration zz\n"))
 	f.Fuzz(func(t *testing.T, sessions, pin []byte) {
-		m, err := parseSessions(sessions, rigStart)
+		h, gen, perr := parsePINFile(pin)
+		m, err := parseSessions(sessions, rigStart, gen)
 		if err == nil {
 			if len(m) > maxSessions {
 				t.Fatalf("%d sessions", len(m))
 			}
 			for _, s := range m {
-				if !rigStart.Before(s.expires) {
-					t.Fatalf("an expired session: %v", s.expires)
+				if !rigStart.Before(s.expires) || s.pinGen != gen {
+					t.Fatalf("an expired session or one of another PIN: %v %q", s.expires, s.pinGen)
 				}
 			}
+		}
+		first, _, _ := strings.Cut(string(pin), "\n")
+		if h1, err := parsePINHash(first); perr == nil && (err != nil || h1 != h) {
+			t.Fatalf("%q: the file's hash %x, its first line's %x (%v)", pin, h, h1, err)
 		}
 		if h, err := parsePINHash(string(pin)); err == nil {
 			if want := strings.ToLower(strings.TrimSpace(string(pin))); pinPrefix+hex.EncodeToString(h[:]) != want {

@@ -227,12 +227,14 @@ func TestStateSurvivesRestart(t *testing.T) {
 	if w := serve(s2, r); w.Code != http.StatusUnauthorized {
 		t.Errorf("the old PIN after console pin: %d, want 401", w.Code)
 	}
-	login(t, s2, newPIN, "192.168.1.22:50000")
+	cookie, csrf = login(t, s2, newPIN, "192.168.1.22:50000")
 
 	// logout is kept too
 	r = request("POST", "/api/judge/logout", "{}", map[string]string{csrfHeader: csrf})
 	r.AddCookie(cookie)
-	serve(s2, r)
+	if w := serve(s2, r); w.Code != http.StatusOK {
+		t.Fatalf("logout: %d %s", w.Code, w.Body)
+	}
 	s2.Close()
 	s3, err := New(opt)
 	if err != nil {

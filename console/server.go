@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -115,6 +116,8 @@ type Server struct {
 	closeOnce sync.Once
 	wg        sync.WaitGroup
 	onApplied atomic.Pointer[func()] // tests: after each batch is applied
+
+	studioChanges studioChanges // the studio's changes in flight, cancelled by a game's start (studio.go)
 }
 
 var _ http.Handler = (*Server)(nil)
@@ -158,7 +161,7 @@ func New(opt Options) (*Server, error) {
 		pubHub: hub{subs: map[chan struct{}]struct{}{}}, lim: defaultLimits, hosts: hostNames(opt.Hosts)}
 	s.rejects = webguard.RejectLog{Log: s.log, Every: time.Minute, Name: "console"}
 	var hash [32]byte
-	var pinFile string
+	var gen, pinFile string
 	var pinStat os.FileInfo
 	switch {
 	case opt.PINHash != "":
@@ -166,24 +169,25 @@ func New(opt Options) (*Server, error) {
 		if err != nil {
 			return nil, err
 		}
-		hash = h
+		hash, gen = h, pinGeneration([]byte(strings.TrimSpace(opt.PINHash)))
 	case opt.StateDir != "" && fileExists(PINFile(opt.StateDir)):
 		pinFile = PINFile(opt.StateDir)
 		pinStat, _ = os.Stat(pinFile)
-		h, err := readPINFile(pinFile)
+		h, g, err := readPINFile(pinFile)
 		if err != nil {
-			return nil, fmt.Errorf("console: %s: %w (`wolftable console pin` makes a new PIN)", pinFile, err)
+			return nil, pinFileError(pinFile, err)
 		}
-		hash = h
+		hash, gen = h, g
 	default:
 		pin, err := generatePIN()
 		if err != nil {
 			return nil, err
 		}
 		s.pin = pin
-		hash, _ = parsePINHash(HashPIN(pin))
+		text := pinFileText(pin)
+		hash, gen, _ = parsePINFile(text)
 		if opt.StateDir != "" {
-			if err := writeState(opt.StateDir, pinFileName, []byte(HashPIN(pin)+"\n")); err != nil {
+			if err := writeState(opt.StateDir, pinFileName, text); err != nil {
 				s.log.Error("console: the new PIN's hash is not stored; the PIN holds for this run only", "err", err)
 			} else {
 				pinFile = PINFile(opt.StateDir)
@@ -193,7 +197,7 @@ func New(opt Options) (*Server, error) {
 		}
 	}
 	s.auth = newAuth(hash, opt.SessionTTL, opt.Now)
-	s.auth.log, s.auth.pinFile, s.auth.pinStat = s.log, pinFile, pinStat
+	s.auth.log, s.auth.pinFile, s.auth.pinStat, s.auth.pinGen = s.log, pinFile, pinStat, gen
 	if opt.StateDir != "" {
 		s.auth.store = filepath.Join(opt.StateDir, sessionsFileName)
 		s.auth.load()
@@ -254,6 +258,9 @@ func (s *Server) Attach(spec GameSpec, g *engine.Game) func(daemon.Event) {
 	gen := s.gen
 	s.push(item{gen: gen, begin: &spec, at: s.now()})
 	s.qmu.Unlock()
+	if n := s.studioChanges.cancelAll(errGameStarted); n > 0 { // after the push: see studioAPI
+		s.log.Warn("console: a game started: the studio's changes in flight are cancelled", "requests", n)
+	}
 	return func(e daemon.Event) {
 		it := item{gen: gen, ev: copyEvent(e)}
 		if g != nil {
@@ -511,6 +518,9 @@ func staticFiles(fsys fs.FS) http.Handler {
 // ServeHTTP serves the table's LAN only, with strict security headers.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	webguard.SecurityHeaders(w.Header())
+	if r.TLS != nil {
+		w.Header().Set("Strict-Transport-Security", hstsValue)
+	}
 	ip, ok := remoteIP(r)
 	if !ok || !allowed(s.opt.Allow, ip) {
 		writeError(w, http.StatusForbidden, "not_lan", "只服務本桌的區域網路")
@@ -626,7 +636,7 @@ func (s *Server) postLogin(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusUnauthorized, "pin", "PIN 錯誤")
 		return
 	}
-	token, sess := s.auth.newSession(r.RemoteAddr)
+	token, sess := s.auth.newSession(r.RemoteAddr, r.TLS != nil)
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: token, Path: "/", MaxAge: int(s.opt.SessionTTL / time.Second),
 		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
 	s.log.Info("console: judge logged in", "remote", r.RemoteAddr)

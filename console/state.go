@@ -1,6 +1,8 @@
 package console
 
 import (
+	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -8,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -27,13 +30,50 @@ const (
 // PINFile is where the PIN's hash is kept in a state directory.
 func PINFile(stateDir string) string { return filepath.Join(stateDir, pinFileName) }
 
-// readPINFile reads a stored PIN hash ("sha256:<hex>" and a newline).
-func readPINFile(path string) ([32]byte, error) {
+// readPINFile reads a stored PIN hash (parsePINFile) and its generation.
+func readPINFile(path string) (hash [32]byte, gen string, err error) {
 	b, err := readSmall(path)
 	if err != nil {
-		return [32]byte{}, err
+		return hash, "", err
 	}
-	return parsePINHash(string(b))
+	return parsePINFile(b)
+}
+
+// pinFileText is what a state directory keeps of a PIN: its hash, then a
+// random generation, so that a new PIN that happens to be the old one
+// still ends the sessions of the old one:
+//
+//	sha256:<64 hex digits>
+//	generation <32 hex digits>
+func pinFileText(pin string) []byte {
+	g := make([]byte, 16)
+	_, _ = rand.Read(g) // crypto/rand.Read never fails (Go 1.24+)
+	return []byte(HashPIN(pin) + "\ngeneration " + hex.EncodeToString(g) + "\n")
+}
+
+// parsePINFile reads pinFileText's text (or the one line of a hash that
+// a table kept before issue 27). gen is the PIN's generation, which every
+// session is bound to: derived from the whole text, so a new file (a new
+// PIN) is a new generation.
+func parsePINFile(b []byte) (hash [32]byte, gen string, err error) {
+	first, rest, _ := strings.Cut(string(b), "\n")
+	if hash, err = parsePINHash(first); err != nil {
+		return hash, "", err
+	}
+	if rest = strings.TrimSpace(rest); rest != "" {
+		g, ok := strings.CutPrefix(rest, "generation ")
+		if _, herr := hex.DecodeString(g); !ok || herr != nil || len(g) != 32 {
+			return [32]byte{}, "", fmt.Errorf("console: pin_hash: want a second line \"generation <32 hex digits>\"")
+		}
+	}
+	return hash, pinGeneration(b), nil
+}
+
+// pinGeneration is the generation of a PIN from what defines it: the PIN
+// file's text, or console.pin_hash.
+func pinGeneration(b []byte) string {
+	sum := sha256.Sum256(append([]byte("wolftable console pin generation\n"), b...))
+	return hex.EncodeToString(sum[:16])
 }
 
 func readSmall(path string) ([]byte, error) {
@@ -52,15 +92,34 @@ func readSmall(path string) ([]byte, error) {
 	return b, nil
 }
 
+// CheckState reports what New would refuse in a state directory: a stored
+// PIN hash that cannot be read (`wolftable config check` runs it, so
+// that serve never meets it first).
+func CheckState(stateDir string) error {
+	f := PINFile(stateDir)
+	if !fileExists(f) {
+		return nil
+	}
+	if _, _, err := readPINFile(f); err != nil {
+		return pinFileError(f, err)
+	}
+	return nil
+}
+
+func pinFileError(path string, err error) error {
+	return fmt.Errorf("console: %s: %w (`wolftable console pin` makes a new PIN)", path, err)
+}
+
 // NewPIN draws a new 6-digit PIN and stores its hash in stateDir (made if
-// missing); a running console takes it at its next login attempt. The PIN
-// itself is returned, never stored.
+// missing), with a new generation: every session of the old PIN ends, in
+// a running console at its next request and in one started later as it
+// reads the sessions file. The PIN itself is returned, never stored.
 func NewPIN(stateDir string) (string, error) {
 	pin, err := generatePIN()
 	if err != nil {
 		return "", err
 	}
-	if err := writeState(stateDir, pinFileName, []byte(HashPIN(pin)+"\n")); err != nil {
+	if err := writeState(stateDir, pinFileName, pinFileText(pin)); err != nil {
 		return "", err
 	}
 	return pin, nil
@@ -110,20 +169,25 @@ func giveToDirOwner(dir, path string) {
 	}
 }
 
-// storedSession is a session as kept on disk: the SHA-256 of its cookie.
+// storedSession is a session as kept on disk: the SHA-256 of its cookie,
+// the generation of the PIN it logged in with and whether it was issued
+// over HTTPS.
 type storedSession struct {
 	Hash    string    `json:"hash"`
 	Expires time.Time `json:"expires"`
 	Remote  string    `json:"remote"`
+	PIN     string    `json:"pin"`
+	TLS     bool      `json:"tls"`
 }
 
 type sessionsFile struct {
 	Sessions []storedSession `json:"sessions"`
 }
 
-// parseSessions reads a sessions file; sessions expired at now, malformed
-// or past maxSessions are left out.
-func parseSessions(b []byte, now time.Time) (map[[32]byte]*session, error) {
+// parseSessions reads a sessions file; sessions expired at now, of another
+// PIN generation than gen (a PIN made since, or a file from before PIN
+// generations), malformed or past maxSessions are left out.
+func parseSessions(b []byte, now time.Time, gen string) (map[[32]byte]*session, error) {
 	var f sessionsFile
 	if err := json.Unmarshal(b, &f); err != nil {
 		return nil, err
@@ -134,12 +198,12 @@ func parseSessions(b []byte, now time.Time) (map[[32]byte]*session, error) {
 			break
 		}
 		h, err := hex.DecodeString(s.Hash)
-		if err != nil || len(h) != 32 || !now.Before(s.Expires) || len(s.Remote) > 128 {
+		if err != nil || len(h) != 32 || !now.Before(s.Expires) || len(s.Remote) > 128 || s.PIN != gen {
 			continue
 		}
 		var k [32]byte
 		copy(k[:], h)
-		out[k] = &session{expires: s.Expires, remote: s.Remote}
+		out[k] = &session{expires: s.Expires, remote: s.Remote, pinGen: s.PIN, tls: s.TLS}
 	}
 	return out, nil
 }
@@ -154,7 +218,8 @@ func (a *auth) save() {
 	f := sessionsFile{Sessions: []storedSession{}}
 	for k, s := range a.sessions {
 		if now.Before(s.expires) {
-			f.Sessions = append(f.Sessions, storedSession{Hash: hex.EncodeToString(k[:]), Expires: s.expires, Remote: s.remote})
+			f.Sessions = append(f.Sessions, storedSession{Hash: hex.EncodeToString(k[:]), Expires: s.expires, Remote: s.remote,
+				PIN: s.pinGen, TLS: s.tls})
 		}
 	}
 	b, _ := json.MarshalIndent(f, "", "  ")
@@ -174,7 +239,7 @@ func (a *auth) load() {
 	}
 	if err == nil {
 		var m map[[32]byte]*session
-		if m, err = parseSessions(b, a.now()); err == nil {
+		if m, err = parseSessions(b, a.now(), a.pinGen); err == nil {
 			a.sessions = m
 			return
 		}

@@ -2,12 +2,14 @@ package console
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"wolftable/boards"
 	"wolftable/engine"
@@ -124,5 +126,56 @@ func TestStudioGate(t *testing.T) {
 	}
 	if w := serve(s, request("GET", "/studio", "", nil)); w.Code != 200 || !strings.Contains(w.Body.String(), "錄音室") {
 		t.Errorf("the studio page: %d", w.Code)
+	}
+}
+
+// blockingStudio holds each request until its context ends, and reports
+// the cause.
+type blockingStudio struct {
+	entered chan struct{}
+	ended   chan error
+}
+
+func (b *blockingStudio) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	b.entered <- struct{}{}
+	<-r.Context().Done()
+	b.ended <- context.Cause(r.Context())
+	writeError(w, http.StatusConflict, "cancelled", "已中止")
+}
+
+// TestStudioImportCancelledByGameStart (issue 27 item 4): a studio import
+// admitted before a game and still running when one is attached (from the
+// console, the pedal or --autostart: Attach) has its request's context
+// cancelled with errGameStarted, so the studio stops before night 1.
+// Before the fix nothing cancelled it: the test failed at "still running".
+func TestStudioImportCancelledByGameStart(t *testing.T) {
+	clock := &fakeClock{now: rigStart}
+	bs := &blockingStudio{entered: make(chan struct{}, 1), ended: make(chan error, 1)}
+	s, err := New(Options{Table: &nopTable{}, PINHash: HashPIN(rigPIN), Now: clock.Now, Hosts: []string{testHost},
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Studio: bs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	c, csrf := login(t, s, rigPIN, "192.168.1.20:50000")
+	r := request("POST", "/api/judge/voice/import", "", map[string]string{csrfHeader: csrf})
+	r.Body = io.NopCloser(strings.NewReader("PK archive"))
+	r.AddCookie(c)
+	code := make(chan int, 1)
+	go func() { code <- serve(s, r).Code }()
+	<-bs.entered // the import is running
+
+	b, _ := boards.Get("seer-witch-hunter-idiot")
+	s.Attach(GameSpec{Board: b, Deal: engine.Deal(b, 1), Seed: 1}, nil)
+	select {
+	case cause := <-bs.ended:
+		if !errors.Is(cause, errGameStarted) {
+			t.Errorf("the import was cancelled by %v, want errGameStarted", cause)
+		}
+	case <-time.After(10 * time.Second): // only when it fails: nothing cancels the import
+		t.Fatal("the import is still running after the game started")
+	}
+	if got := <-code; got != http.StatusConflict {
+		t.Errorf("the import's answer: %d, want 409", got)
 	}
 }

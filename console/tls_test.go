@@ -20,13 +20,13 @@ import (
 // fingerprint is the certificate's; HTTP/1.1 only.
 func TestTLSConsole(t *testing.T) {
 	dir := t.TempDir()
-	cert, created, err := LoadOrCreateCert("", "", dir, []string{"table7.local"})
-	if err != nil || !created {
-		t.Fatalf("first start: %v created=%v", err, created)
+	cert, src, err := LoadOrCreateCert("", "", dir, []string{"table7.local"})
+	if err != nil || src != CertCreated {
+		t.Fatalf("first start: %v %v", err, src)
 	}
-	again, created, err := LoadOrCreateCert("", "", dir, nil)
-	if err != nil || created || Fingerprint(again) != Fingerprint(cert) {
-		t.Fatalf("second start: %v created=%v, fingerprint %s vs %s", err, created, Fingerprint(again), Fingerprint(cert))
+	again, src, err := LoadOrCreateCert("", "", dir, nil)
+	if err != nil || src != CertLoaded || Fingerprint(again) != Fingerprint(cert) {
+		t.Fatalf("second start: %v %v, fingerprint %s vs %s", err, src, Fingerprint(again), Fingerprint(cert))
 	}
 	_, keyFile := SelfSignedFiles(dir)
 	if fi, err := os.Stat(keyFile); err != nil || fi.Mode().Perm() != 0o600 {

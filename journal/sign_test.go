@@ -313,3 +313,38 @@ func TestFingerprintOnRecord(t *testing.T) {
 		t.Fatalf("unfinished:\n%s", out.String())
 	}
 }
+
+// TestVerifyRefusesBytesAfterEnd (issue 27 item 4): a finished, signed
+// journal with bytes after its end record (a few bytes, zeros, the start
+// of a frame) is refused by `record verify`, as the desk refuses it: the
+// table writes nothing after the end, so they were added. Before the fix
+// they read as a power cut's torn tail and verify passed (exit 0).
+func TestVerifyRefusesBytesAfterEnd(t *testing.T) {
+	dir := t.TempDir()
+	p := playJournal(t, dir, "seer-witch-hunter-idiot", 5, true)
+	data := readFile(t, p.path)
+	if code, out, errs := verifyCmd(p.path, "--pubkey", testPub); code != 0 {
+		t.Fatalf("the genuine journal: exit %d\n%s%s", code, out, errs)
+	}
+	for name, tail := range map[string][]byte{
+		"three bytes":     []byte("abc"),
+		"zeros":           make([]byte, 4096),
+		"a frame's start": data[len(Magic) : len(Magic)+frameHead+2],
+	} {
+		f := filepath.Join(t.TempDir(), "added.wtj")
+		if err := os.WriteFile(f, append(append([]byte(nil), data...), tail...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s, err := Verify(f)
+		if err != nil || !s.Closed || !s.TornTail {
+			t.Fatalf("%s: the chain still reads (closed %v, torn %v): %v", name, s.Closed, s.TornTail, err)
+		}
+		code, out, errs := verifyCmd(f, "--pubkey", testPub)
+		if code != 1 || !strings.Contains(out, "結束紀錄之後還有") || !strings.Contains(errs, "驗證失敗") {
+			t.Errorf("%s: exit %d\n%s%s", name, code, out, errs)
+		}
+		if code, _, _ := verifyCmd(f, "--pubkey", testPub, "--unfinished", "--unsigned"); code != 1 {
+			t.Errorf("%s: --unfinished --unsigned let it pass", name)
+		}
+	}
+}

@@ -105,15 +105,19 @@ func (e *PolicyError) Error() string { return e.Msg }
 
 // Check says whether a verified journal proves its result: it must have
 // its end record (a journal cut at a record boundary is a valid prefix of
-// the game, so an end record is the only way to know nothing was cut), and
-// that end record must be signed with the table's key (anyone can write a
-// valid hash chain, so only the signature shows the table wrote it).
+// the game, so an end record is the only way to know nothing was cut),
+// nothing may follow the end record (the table writes nothing after it,
+// so bytes there were added: the desk refuses them too), and that end
+// record must be signed with the table's key (anyone can write a valid
+// hash chain, so only the signature shows the table wrote it).
 func (s *Summary) Check(p Policy) error {
 	switch {
 	case !s.Closed && !p.Unfinished:
 		return &PolicyError{"日誌沒有結束紀錄：這局還沒結束，或檔案被截斷過。截斷在紀錄邊界的日誌一樣雜湊鏈完整、重播一致，所以沒有結束紀錄的日誌證明不了任何結果。確知是進行中或斷電中斷的對局，才加 --unfinished 檢查。"}
 	case !s.Closed:
 		return nil
+	case s.TornTail:
+		return &PolicyError{fmt.Sprintf("結束紀錄之後還有 %d 位元組：對局結束後 wolftable 不再寫任何資料（這不是斷電造成的斷尾），檔案被加寫或損壞過，證明不了結果；總台同樣拒收。", s.TornBytes)}
 	case !s.Signed && !p.Unsigned:
 		return &PolicyError{fmt.Sprintf("結束紀錄沒有簽章（日誌格式 %d）：證明不了結果是本桌寫的，因為任何人都能寫出一份雜湊鏈完整的日誌。格式 1 的舊日誌加 --unsigned 只檢查雜湊鏈與重播。", s.Header.Format)}
 	case !s.Signed:
@@ -189,9 +193,12 @@ func (s *Summary) Write(w io.Writer) {
 	}
 	fmt.Fprintln(w, "）")
 	fmt.Fprintf(w, "雜湊鏈   完整（末筆雜湊 %s）\n", hex.EncodeToString(s.Head[:]))
-	if s.TornTail {
+	switch {
+	case s.TornTail && s.Closed:
+		fmt.Fprintf(w, "斷尾     結束紀錄之後多出 %d 位元組（結束後不會再寫入：不是斷電）\n", s.TornBytes)
+	case s.TornTail:
 		fmt.Fprintf(w, "斷尾     有：最後一筆紀錄寫到一半就斷電，捨棄 %d 位元組；對局可從第 %d 筆續局\n", s.TornBytes, s.Records-1)
-	} else {
+	default:
 		fmt.Fprintln(w, "斷尾     無")
 	}
 	if !s.Replayed {

@@ -23,6 +23,7 @@ import (
 	"wolftable/drivers/serial"
 	"wolftable/firmware-bridge/emulator"
 	"wolftable/hw"
+	"wolftable/hw/remedy"
 	"wolftable/hw/virtual"
 	"wolftable/internal/cliflag"
 )
@@ -153,7 +154,7 @@ func Command(args []string, env Env) int {
 	if !enabled(CompLink) {
 		linkSoak = 0
 	}
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	logger := slog.New(remedy.Handler(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))) // a device error says what to do
 
 	opts := Options{Only: onlyList, Software: env.Software, Soak: linkSoak}
 	progress := func(line string) { fmt.Fprintln(stdout, line) }

@@ -11,6 +11,7 @@ import (
 
 	wvoice "wolftable/audio/voice"
 	"wolftable/hw"
+	"wolftable/hw/remedy"
 )
 
 // Target is the table under test as its wiring needs: how to check its
@@ -207,6 +208,9 @@ func (r *runner) run(ctx context.Context) {
 }
 
 func (r *runner) add(comp string, c Check) {
+	if c.Status == Fail {
+		c.Detail = remedy.ExplainText(c.Detail) // SPI off, no sound card…: what to do, then the raw error
+	}
 	r.rep.add(comp, c)
 	r.tell("[%s]%s%s %s %s", comp, strings.Repeat(" ", max(1, 8-len(comp))), mark(c.Status), c.Name, c.Detail)
 }

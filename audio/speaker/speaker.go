@@ -102,6 +102,7 @@ func openDevice(channels int, buffer time.Duration) (*oto.Context, chan struct{}
 		return device.ctx, device.ready, device.err
 	}
 	device.created, device.channels, device.buffer = true, channels, buffer
+	quietALSA()
 	device.ctx, device.ready, device.err = oto.NewContext(&oto.NewContextOptions{
 		SampleRate:   pack.SampleRate,
 		ChannelCount: channels,

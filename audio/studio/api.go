@@ -1,6 +1,7 @@
 package studio
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -48,6 +49,10 @@ func (s *Studio) putClip(w http.ResponseWriter, r *http.Request) {
 	}
 	body, err := readBody(w, r, MaxUpload)
 	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	if err := cancelled(r.Context()); err != nil { // a game started while the take was uploading
 		s.fail(w, err)
 		return
 	}
@@ -163,9 +168,12 @@ func (s *Studio) postImport(w http.ResponseWriter, r *http.Request) {
 	}
 	defer os.Remove(f.Name())
 	defer f.Close()
-	n, err := io.Copy(f, http.MaxBytesReader(w, r.Body, MaxArchive))
+	n, err := io.Copy(f, ctxReader{r.Context(), http.MaxBytesReader(w, r.Body, MaxArchive)})
 	var tooBig *http.MaxBytesError
 	switch {
+	case errors.Is(err, ErrCancelled):
+		s.fail(w, err)
+		return
 	case errors.As(err, &tooBig):
 		jsonreply.Refuse(w, http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("壓縮檔太大（上限 %d MB）", MaxArchive>>20))
 		return
@@ -173,15 +181,33 @@ func (s *Studio) postImport(w http.ResponseWriter, r *http.Request) {
 		jsonreply.Refuse(w, http.StatusBadRequest, "bad_request", "沒收到完整的檔案")
 		return
 	}
-	res, err := s.Import(f, n)
+	res, err := s.ImportContext(r.Context(), f, n)
 	if err != nil {
-		jsonreply.Write(w, http.StatusUnprocessableEntity, struct {
+		status, code := http.StatusUnprocessableEntity, "bad_archive"
+		if errors.Is(err, ErrCancelled) { // what was saved before the game started is listed
+			status, code = http.StatusConflict, "cancelled"
+		}
+		jsonreply.Write(w, status, struct {
 			errorReply
 			Imported
-		}{errorReply{Error: err.Error(), Code: "bad_archive"}, res})
+		}{errorReply{Error: err.Error(), Code: code}, res})
 		return
 	}
 	jsonreply.Write(w, http.StatusOK, res)
+}
+
+// ctxReader reads r until ctx ends (then ErrCancelled): an upload stops
+// at its next read once a game has started.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := cancelled(c.ctx); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }
 
 // readBody reads a request's body of at most max bytes.
@@ -231,6 +257,8 @@ func (s *Studio) fail(w http.ResponseWriter, err error) {
 		jsonreply.Refuse(w, http.StatusNotFound, "no_take", err.Error())
 	case errors.Is(err, ErrTooLarge):
 		jsonreply.Refuse(w, http.StatusRequestEntityTooLarge, "too_large", err.Error())
+	case errors.Is(err, ErrCancelled):
+		jsonreply.Refuse(w, http.StatusConflict, "cancelled", err.Error())
 	case errors.Is(err, ErrNothing):
 		jsonreply.Refuse(w, http.StatusConflict, "nothing", err.Error())
 	case errors.Is(err, errPartial):

@@ -2,6 +2,7 @@ package studio
 
 import (
 	"archive/zip"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -24,6 +25,10 @@ const (
 
 // ErrNotArchive is an import that is not a zip archive of a pack.
 var ErrNotArchive = errors.New("不是語音包的 zip 壓縮檔 / not a zip archive of a voice pack")
+
+// ErrCancelled is a change stopped before its end because its context
+// ended: the console cancels the studio's changes when a game starts.
+var ErrCancelled = errors.New("已中止：對局開始了，錄音室的變更請在這局結束後再做 / cancelled: a game started")
 
 // Export writes the working pack as one zip archive: pack.txt and every
 // take, at the top level (the layout `wolftable voice check` and the
@@ -76,6 +81,17 @@ type Imported struct {
 // Process or voice check refuse, are skipped with the reason and leave the
 // clip's take as it was. An archive with no clip to take changes nothing.
 func (s *Studio) Import(r io.ReaderAt, size int64) (Imported, error) {
+	return s.ImportContext(context.Background(), r, size)
+}
+
+// ImportContext is Import, stopped when ctx ends (the console's table
+// starting a game): between two clips, so that at most the clip being
+// processed is finished. The clips saved until then are in the result,
+// the pack.txt is not taken, and the error is ErrCancelled.
+func (s *Studio) ImportContext(ctx context.Context, r io.ReaderAt, size int64) (Imported, error) {
+	if err := cancelled(ctx); err != nil {
+		return Imported{}, err
+	}
 	if size > MaxArchive {
 		return Imported{}, fmt.Errorf("壓縮檔太大（上限 %d MB） / the archive is too large", MaxArchive>>20)
 	}
@@ -86,40 +102,8 @@ func (s *Studio) Import(r io.ReaderAt, size int64) (Imported, error) {
 	if len(z.File) > maxEntries {
 		return Imported{}, fmt.Errorf("%w: %d files", ErrNotArchive, len(z.File))
 	}
-	prefix := topFolder(z.File)
 	var res Imported
-	type clipFile struct {
-		id string
-		f  *zip.File
-	}
-	var clips []clipFile
-	var manifest *zip.File
-	seen := map[string]string{}
-	for _, f := range z.File {
-		name := strings.TrimPrefix(f.Name, prefix)
-		if f.FileInfo().IsDir() || name == "" || strings.HasPrefix(path.Base(name), ".") || strings.HasPrefix(name, "__MACOSX/") {
-			continue
-		}
-		if strings.Contains(name, "/") {
-			res.Skipped = append(res.Skipped, Skipped{f.Name, "在子資料夾裡 / in a sub-folder"})
-			continue
-		}
-		if name == pack.ManifestName {
-			manifest = f
-			continue
-		}
-		id, ok := archiveClipID(name)
-		if _, known := s.b.Clip(id); !ok || !known {
-			res.Skipped = append(res.Skipped, Skipped{f.Name, "不是腳本裡的台詞 / not a clip of the script"})
-			continue
-		}
-		if other, dup := seen[id]; dup {
-			res.Skipped = append(res.Skipped, Skipped{f.Name, "和 " + other + " 是同一句 / the same clip as " + other})
-			continue
-		}
-		seen[id] = f.Name
-		clips = append(clips, clipFile{id, f})
-	}
+	clips, manifest := s.archiveClips(z, &res)
 	var m pack.Manifest
 	if manifest != nil {
 		b, err := readEntry(manifest, pack.MaxManifestSize)
@@ -139,6 +123,10 @@ func (s *Studio) Import(r io.ReaderAt, size int64) (Imported, error) {
 	}
 	sort.Slice(clips, func(i, j int) bool { return order[clips[i].id] < order[clips[j].id] })
 	for _, c := range clips {
+		if err := cancelled(ctx); err != nil {
+			s.log.Warn("studio: import cancelled", "clips_saved", len(res.Clips), "err", err)
+			return res, err
+		}
 		b, err := readEntry(c.f, MaxUpload)
 		if err == nil {
 			_, err = s.Record(c.id, b)
@@ -148,6 +136,9 @@ func (s *Studio) Import(r io.ReaderAt, size int64) (Imported, error) {
 			continue
 		}
 		res.Clips = append(res.Clips, c.id)
+	}
+	if err := cancelled(ctx); err != nil {
+		return res, err
 	}
 	if len(res.Clips) > 0 && manifest != nil {
 		if err := s.Name(m.Name, m.RecordedBy); err == nil {
@@ -212,4 +203,55 @@ func readEntry(f *zip.File, max int64) ([]byte, error) {
 		return nil, ErrTooLarge
 	}
 	return b, nil
+}
+
+// archiveClip is a clip file of an imported archive.
+type archiveClip struct {
+	id string
+	f  *zip.File
+}
+
+// archiveClips sorts an archive's files: the clips of the script (one
+// file each) and the pack.txt; the rest goes to res.Skipped with its
+// reason.
+func (s *Studio) archiveClips(z *zip.Reader, res *Imported) (clips []archiveClip, manifest *zip.File) {
+	prefix := topFolder(z.File)
+	seen := map[string]string{}
+	for _, f := range z.File {
+		name := strings.TrimPrefix(f.Name, prefix)
+		if f.FileInfo().IsDir() || name == "" || strings.HasPrefix(path.Base(name), ".") || strings.HasPrefix(name, "__MACOSX/") {
+			continue
+		}
+		if strings.Contains(name, "/") {
+			res.Skipped = append(res.Skipped, Skipped{f.Name, "在子資料夾裡 / in a sub-folder"})
+			continue
+		}
+		if name == pack.ManifestName {
+			manifest = f
+			continue
+		}
+		id, ok := archiveClipID(name)
+		if _, known := s.b.Clip(id); !ok || !known {
+			res.Skipped = append(res.Skipped, Skipped{f.Name, "不是腳本裡的台詞 / not a clip of the script"})
+			continue
+		}
+		if other, dup := seen[id]; dup {
+			res.Skipped = append(res.Skipped, Skipped{f.Name, "和 " + other + " 是同一句 / the same clip as " + other})
+			continue
+		}
+		seen[id] = f.Name
+		clips = append(clips, archiveClip{id, f})
+	}
+	return clips, manifest
+}
+
+// cancelled is ErrCancelled, with ctx's cause, once ctx has ended.
+func cancelled(ctx context.Context) error {
+	if ctx.Err() == nil {
+		return nil
+	}
+	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
+		return fmt.Errorf("%w（%v）", ErrCancelled, cause)
+	}
+	return ErrCancelled
 }

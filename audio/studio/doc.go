@@ -34,7 +34,8 @@
 // before it.
 //
 // Export writes the working pack as one zip archive, Import takes one back
-// (every clip file processed as an upload; the rest skipped with reasons).
+// (every clip file processed as an upload; the rest skipped with reasons);
+// ImportContext stops between two clips when its context ends.
 //
 // # API
 //
@@ -51,6 +52,7 @@
 //
 // Errors answer {"error": the judge's words, "code"}: 404 unknown_clip,
 // 413 too_large, 422 bad_upload (not audio, empty, too long, a low rate,
-// silence) or check_failed (with "result"), 409 incomplete, 400
-// bad_request.
+// silence) or check_failed (with "result"), 409 incomplete or cancelled
+// (the request's context ended: the console starts a game; an import's
+// reply lists the clips saved before), 400 bad_request.
 package studio

@@ -116,9 +116,12 @@ func boardCatalog(path, dir string) (*boards.Catalog, error) {
 // boardsCheck validates a venue folder: every problem as FILE:LINE: what,
 // then a summary; exit 1 on any problem.
 func boardsCheck(dir string, stdout, stderr io.Writer) int {
-	good, errs := boards.CheckDir(dir)
+	good, skipped, errs := boards.CheckDirSkipped(dir)
 	for _, b := range good {
 		fmt.Fprintf(stdout, "ok   %s  %s %s（%d 人）\n", b.Source, b.ID, b.Name, b.Players)
+	}
+	for _, sk := range skipped {
+		fmt.Fprintf(stdout, "略過 %s\n", sk)
 	}
 	for _, err := range errs {
 		fmt.Fprintln(stderr, err)

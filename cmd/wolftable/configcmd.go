@@ -27,16 +27,17 @@ func cmdConfig(args []string, stdout, stderr io.Writer) int {
 	}
 	fs := cliflag.New("config check", usage, stderr)
 	path := fs.String("config", "", "config file (default "+defaultConfigPath+" if present)")
-	noPaths := fs.Bool("no-paths", false, "check the file only, not the journal folder and voice pack it names (a config for another machine)")
+	noPaths := fs.Bool("no-paths", false, "check the file only, not what it names on this machine (journal folder, voice pack, desk credentials, console state and addresses: a config for another machine)")
 	if pos, err := cliflag.Interspersed(fs, args[1:]); err != nil || len(pos) > 0 {
 		return 2
 	}
 	c, err := loadConfig(*path)
 	if err == nil && !*noPaths {
 		err = c.CheckPaths() // the journal folder and the voice pack exist
-		if err == nil {
-			err = checkDeskCreds(c.Desk.URL, c.Desk.Table, c.Desk.Creds) // what serve refuses at its start
-		}
+	}
+	var notes []string
+	if err == nil && !*noPaths {
+		notes, err = preflight(c) // what else serve refuses at start: [desk]'s credentials, the console, the journal
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, err)
@@ -68,6 +69,15 @@ func cmdConfig(args []string, stdout, stderr io.Writer) int {
 			cert = c.Console.TLSCert
 		}
 		fmt.Fprintf(stdout, "  https:   %s (%s)\n", a, cert)
+	}
+	if c.Desk.URL != "" {
+		fmt.Fprintf(stdout, "  desk:    %s as table %s\n", c.Desk.URL, c.Desk.Table)
+	}
+	for _, n := range notes {
+		fmt.Fprintf(stdout, "  注意：%s\n", n)
+	}
+	if !*noPaths {
+		fmt.Fprintln(stdout, "  硬體（座位燈、按鍵、踏板、喇叭）不在此檢查：請執行 sudo wolftable selftest")
 	}
 	return 0
 }

@@ -38,7 +38,7 @@ func consoleSetupFrom(c *config.Config, speed float64) consoleSetup {
 	k := c.Console
 	cat, _ := c.Boards() // read and checked by the config's Validate
 	return consoleSetup{addr: k.Listen, tlsAddr: c.TLSAddr(), pinHash: k.PINHash, stateDir: c.StateDirPath(),
-		certFile: k.TLSCert, keyFile: k.TLSKey, hosts: k.Hosts, redirect: k.RedirectHTTP, speed: speed,
+		certFile: k.TLSCert, keyFile: k.TLSKey, hosts: k.Hosts, redirect: c.RedirectsHTTP(), speed: speed,
 		boards: cat, seats: c.Table.Seats}
 }
 
@@ -85,9 +85,9 @@ func startConsoleWith(ctx context.Context, cs consoleSetup, host *gameHost, stdo
 	// goes on over HTTP (the table must not stop for it).
 	var tlsLn net.Listener
 	var cert tls.Certificate
-	var created bool
+	var src console.CertSource
 	if cs.tlsAddr != "" && cs.tlsAddr != "off" {
-		cert, created, err = console.LoadOrCreateCert(cs.certFile, cs.keyFile, cs.stateDir, cs.hosts)
+		cert, src, err = console.LoadOrCreateCert(cs.certFile, cs.keyFile, cs.stateDir, cs.hosts)
 		if err == nil {
 			tlsLn, err = net.Listen("tcp", cs.tlsAddr)
 		}
@@ -117,11 +117,11 @@ func startConsoleWith(ctx context.Context, cs consoleSetup, host *gameHost, stdo
 		if cs.redirect {
 			plain.Handler = con.Redirect(port)
 		}
-		note := ""
-		if created {
-			note = "（本次新建）"
+		fmt.Fprintf(stdout, "主控台（HTTPS）：https://%s/　憑證 SHA-256 指紋%s：%s\n", tlsLn.Addr(), certNote(src), console.Fingerprint(cert))
+		if src == console.CertReplaced {
+			log.Warn("console: the old self-signed certificate had no name constraints and was replaced", "fingerprint", console.Fingerprint(cert))
+			fmt.Fprintln(stdout, certReplacedText)
 		}
-		fmt.Fprintf(stdout, "主控台（HTTPS）：https://%s/　憑證 SHA-256 指紋%s：%s\n", tlsLn.Addr(), note, console.Fingerprint(cert))
 	}
 	go plain.Serve(con.Listener(ln))
 	if cs.redirect && tlsLn != nil {
@@ -130,6 +130,22 @@ func startConsoleWith(ctx context.Context, cs consoleSetup, host *gameHost, stdo
 		fmt.Fprintf(stdout, "主控台：http://%s/\n", ln.Addr())
 	}
 	return con, stop, nil
+}
+
+// certReplacedText tells the judge that the upgrade replaced the old
+// certificate, which phones must forget.
+const certReplacedText = "舊版的自簽憑證沒有名稱限制（它的金鑰可替任何網站簽發憑證），已換成只限本桌名稱與位址的新憑證。" +
+	"曾安裝舊憑證的手機：請先刪除舊的描述檔／CA 憑證，再依新指紋信任新憑證。"
+
+// certNote marks a certificate made this run.
+func certNote(src console.CertSource) string {
+	switch src {
+	case console.CertCreated:
+		return "（本次新建）"
+	case console.CertReplaced:
+		return "（舊憑證已換新）"
+	}
+	return ""
 }
 
 func isTerminal(w io.Writer) bool {
@@ -191,18 +207,17 @@ func cmdConsole(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "無法儲存新的 PIN：", err)
 			return 1
 		}
-		fmt.Fprintf(stdout, "新的裁判 PIN：%s\n舊的 PIN 從下一次登入起失效；已登入的裝置保持登入。\n", pin)
+		fmt.Fprintf(stdout, "新的裁判 PIN：%s\n舊的 PIN 立即失效，用它登入的裝置全部登出（主控台重新啟動後也一樣），請用新的 PIN 重新登入。\n", pin)
 	case "cert":
-		cert, created, err := console.LoadOrCreateCert(c.Console.TLSCert, c.Console.TLSKey, dir, c.Console.Hosts)
+		cert, src, err := console.LoadOrCreateCert(c.Console.TLSCert, c.Console.TLSKey, dir, c.Console.Hosts)
 		if err != nil {
 			fmt.Fprintln(stderr, "憑證：", err)
 			return 1
 		}
-		what := "主控台 HTTPS 憑證"
-		if created {
-			what += "（新建）"
+		fmt.Fprintf(stdout, "主控台 HTTPS 憑證%s SHA-256 指紋：%s\n", certNote(src), console.Fingerprint(cert))
+		if src == console.CertReplaced {
+			fmt.Fprintln(stdout, certReplacedText)
 		}
-		fmt.Fprintf(stdout, "%s SHA-256 指紋：%s\n", what, console.Fingerprint(cert))
 	}
 	return 0
 }

@@ -52,7 +52,7 @@ func startTestConsole(t *testing.T, cfg string, log io.Writer) (banner, plain, s
 	if m := regexp.MustCompile(`主控台：http://([0-9.:]+)/`).FindStringSubmatch(banner); m != nil {
 		plain = m[1]
 	}
-	if m := regexp.MustCompile(`主控台（HTTPS）：https://([0-9.:]+)/　憑證 SHA-256 指紋(?:（本次新建）)?：([0-9A-F:]{95})`).FindStringSubmatch(banner); m != nil {
+	if m := regexp.MustCompile(`主控台（HTTPS）：https://([0-9.:]+)/　憑證 SHA-256 指紋(?:（[^）]+）)?：([0-9A-F:]{95})`).FindStringSubmatch(banner); m != nil {
 		secure, fp = m[1], m[2]
 	}
 	return banner, plain, secure, fp, stop, con
@@ -176,6 +176,52 @@ func TestServeConsoleRedirect(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusMisdirectedRequest {
 		t.Errorf("foreign Host over HTTPS: %d, want 421", resp.StatusCode)
+	}
+}
+
+// TestServeConsoleRedirectsByDefault (issue 27 item 4): with HTTPS up and
+// no redirect_http key, plain HTTP answers 308 to HTTPS, the login too
+// (no session cookie is set over HTTP), and HTTPS answers carry HSTS;
+// redirect_http = false serves plain HTTP. Before the fix the plain-HTTP
+// page and login answered 200 and HTTPS sent no Strict-Transport-Security.
+func TestServeConsoleRedirectsByDefault(t *testing.T) {
+	cfg := consoleConfig(t, t.TempDir(), "")
+	_, plain, secure, fp, _, _ := startTestConsole(t, cfg, io.Discard)
+	if plain == "" || secure == "" {
+		t.Fatal("no HTTP or HTTPS console")
+	}
+	cl := pinnedClient(fp)
+	_, port, _ := net.SplitHostPort(secure)
+	resp, err := cl.Get("http://" + plain + "/judge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if want := "https://127.0.0.1:" + port + "/judge"; resp.StatusCode != http.StatusPermanentRedirect || resp.Header.Get("Location") != want {
+		t.Errorf("plain HTTP page: %d %q, want 308 %q", resp.StatusCode, resp.Header.Get("Location"), want)
+	}
+	code, cookie := postLogin(t, cl, "http://"+plain, "000000")
+	if code != http.StatusPermanentRedirect || cookie != nil {
+		t.Errorf("plain HTTP login: %d, cookie %v; want 308 and none", code, cookie)
+	}
+	resp, err = cl.Get("https://" + secure + "/api/public/state")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Strict-Transport-Security"), "max-age=") {
+		t.Errorf("HTTPS: %d, HSTS %q", resp.StatusCode, resp.Header.Get("Strict-Transport-Security"))
+	}
+
+	cfg = consoleConfig(t, t.TempDir(), "redirect_http = false\n")
+	_, plain, _, _, _, _ = startTestConsole(t, cfg, io.Discard)
+	resp, err = cl.Get("http://" + plain + "/api/public/state")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("Strict-Transport-Security") != "" {
+		t.Errorf("redirect_http = false: %d, HSTS %q over HTTP", resp.StatusCode, resp.Header.Get("Strict-Transport-Security"))
 	}
 }
 

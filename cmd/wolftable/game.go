@@ -17,6 +17,7 @@ import (
 	"wolftable/config"
 	"wolftable/daemon"
 	"wolftable/engine"
+	"wolftable/hw/remedy"
 	"wolftable/journal"
 	"wolftable/script"
 )
@@ -244,7 +245,7 @@ func openVoice(ctx context.Context, vc config.Voice, choice voice.Choice, log *s
 		return nil
 	}
 	if err := v.Device(); err != nil {
-		fmt.Fprintf(out, "voice: no sound device (%v): text only\n", err)
+		fmt.Fprintf(out, "voice: 沒有聲音，只顯示文字 / no sound device, text only: %s\n", remedy.Explain(err))
 	} else {
 		name := choice.Label
 		if name == "" {

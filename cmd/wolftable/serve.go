@@ -23,6 +23,7 @@ import (
 	"wolftable/drivers/serial"
 	"wolftable/engine"
 	"wolftable/hw"
+	"wolftable/hw/remedy"
 	"wolftable/hw/virtual"
 	"wolftable/internal/cliflag"
 )
@@ -107,7 +108,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	}
 	speed := gf.speed
 	*autostart = *autostart || *gf.bots
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	log := slog.New(remedy.Handler(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))) // a device error says what to do
 	c, err := loadConfig(*path)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
@@ -135,9 +136,10 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	table, show, err := openTable(ctx, c, stdout, log)
 	if err != nil {
-		fmt.Fprintln(stderr, "serve: table:", err)
+		fmt.Fprintln(stderr, "serve: table:", remedy.Explain(err)) // SPI off, no permission…: what to do, then the raw error
 		return 1
 	}
+	table = explainLinkDown(table, stdout)
 	defer table.Close() // lights off
 	host := newGameHost()
 	cs := consoleSetupFrom(c, *speed)
@@ -171,6 +173,9 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 2
+	}
+	for _, sk := range cat.Skipped {
+		log.Warn("boards: a file of the venue's folder is not a board file; skipped", "file", sk.File, "reason", sk.Reason)
 	}
 	for {
 		b, err := c.Board()

@@ -150,6 +150,9 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "sim:", err)
 		return 2
 	}
+	for _, sk := range cat.Skipped {
+		fmt.Fprintf(stderr, "sim: 略過 %s\n", sk)
+	}
 	b, err := cat.Get(*board)
 	if err != nil {
 		fmt.Fprintln(stderr, err)

@@ -322,6 +322,7 @@
     const b = r.body || {};
     const skipped = (b.skipped || []).map((s) => s.file + '：' + s.reason);
     let msg = r.ok ? '匯入 ' + b.clips.length + ' 句' : (b.error || ('匯入失敗（' + r.status + '）'));
+    if (b.code === 'cancelled') msg += '；中止前已存 ' + (b.clips || []).length + ' 句，其餘請在這局結束後再匯入一次';
     if (skipped.length) msg += '；略過 ' + skipped.length + ' 個檔案：' + skipped.slice(0, 5).join('；') + (skipped.length > 5 ? '…' : '');
     text('pack-msg', msg);
     await load();
