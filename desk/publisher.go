@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -233,17 +234,30 @@ func (p *Publisher) sendOutbox() {
 }
 
 // Outbox lists the journals of dir that wait for the desk's
-// acknowledgement: finished (an end record) and without a .sent marker.
-// Unfinished journals are the game in progress (or one to resume).
+// acknowledgement: finished (an end record) and without a .sent marker,
+// at the top of dir (one a crash or an older version left there) and in
+// the journals' outbox (journal.Queued: the archived games not yet
+// answered for). It never reads the archive. Unfinished journals are the
+// game in progress (or one to resume).
 func Outbox(dir string) ([]string, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*"+journal.Extension))
 	if err != nil {
 		return nil, err
 	}
+	queued, err := journal.Queued(dir)
+	if err != nil {
+		return nil, err
+	}
 	sort.Strings(files)
 	var out []string
-	for _, f := range files {
+	seen := map[string]bool{}
+	for _, f := range append(files, queued...) {
+		if seen[f] {
+			continue
+		}
+		seen[f] = true
 		if fileExists(f + SentSuffix) {
+			journal.Dequeue(dir, f) // acknowledged; the entry is a crash's leftover
 			continue
 		}
 		j, err := journal.Read(f)
@@ -312,7 +326,7 @@ func (p *Publisher) sendRecord(path string) error {
 	}
 	beforeMark()
 	mk, _ := json.Marshal(Marker{Hash: hash, Stream: ack.Stream, Seq: ack.Sequence, Duplicate: ack.Duplicate, At: time.Now()})
-	if err := atomicfile.Write(path+SentSuffix, append(mk, '\n'), 0o640); err != nil {
+	if err := p.mark(path, SentSuffix, append(mk, '\n')); err != nil {
 		return err
 	}
 	p.mu.Lock()
@@ -320,6 +334,25 @@ func (p *Publisher) sendRecord(path string) error {
 	p.mu.Unlock()
 	p.log.Info("desk: record acknowledged", "journal", filepath.Base(path), "hash", hash[:8], "duplicate", ack.Duplicate)
 	return nil
+}
+
+// mark writes the marker NAME.wtj+suffix beside the journal at path and
+// takes the journal out of the outbox. A journal moved into the archive
+// meanwhile (the game's end archives it while this sends it from the top
+// of the folder) gets its marker beside it there.
+func (p *Publisher) mark(path, suffix string, body []byte) error {
+	dir := p.cfg.JournalDir
+	if err := atomicfile.Write(path+suffix, body, 0o640); err != nil {
+		return err
+	}
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		if now, ok := journal.Locate(dir, filepath.Base(path)); ok {
+			if err := os.Rename(path+suffix, now+suffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+		}
+	}
+	return journal.Dequeue(dir, path)
 }
 
 // Sent is how many records this publisher had acknowledged.
