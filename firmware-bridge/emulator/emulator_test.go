@@ -227,6 +227,39 @@ func TestKeyRetransmittedUntilAcked(t *testing.T) {
 	}
 }
 
+// TestKeyAckedOnce: OnKeyAcked reports each KeyEvent the host acks, once
+// however often the host acks it, and never one it has not acked.
+func TestKeyAckedOnce(t *testing.T) {
+	acked := make(chan protocol.KeyEvent, 8)
+	e := start(t, emulator.Config{OnKeyAcked: func(ev protocol.KeyEvent, _ time.Time) { acked <- ev }})
+	h := dial(t, e.Path())
+	h.hello()
+	if err := e.Press(3, protocol.KeyWave); err != nil {
+		t.Fatal(err)
+	}
+	first := h.expect("seat 3 WAVE down", time.Second, isKey(3, protocol.KeyWave, protocol.EdgeDown))
+	h.expect("its retransmission", time.Second, isKey(3, protocol.KeyWave, protocol.EdgeDown))
+	select {
+	case ev := <-acked:
+		t.Fatalf("%+v reported acked before the host acked it", ev)
+	default:
+	}
+	h.send(&protocol.Ack{Seq: first.seq})
+	h.send(&protocol.Ack{Seq: first.seq}) // a repeated ack
+	select {
+	case ev := <-acked:
+		if ev != *first.msg.(*protocol.KeyEvent) {
+			t.Fatalf("acked %+v, want %+v", ev, first.msg)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the ack was not reported")
+	}
+	h.keyEvents(300 * time.Millisecond) // nothing more is sent: lets the repeated ack through
+	if s := e.Stats(); s.KeyEventsAcked != 1 || len(acked) != 0 {
+		t.Fatalf("%d acks counted, %d more reported; want 1 and 0", s.KeyEventsAcked, len(acked))
+	}
+}
+
 func TestLights(t *testing.T) {
 	e := start(t, emulator.Config{Seats: 6})
 	h := dial(t, e.Path())
