@@ -32,6 +32,7 @@ type deskProc struct {
 func startDeskProc(t *testing.T, bin string, args ...string) *deskProc {
 	t.Helper()
 	cmd := exec.Command(bin, append([]string{"desk"}, args...)...)
+	cmd.SysProcAttr = orphanKilled()
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw
 	if err := cmd.Start(); err != nil {

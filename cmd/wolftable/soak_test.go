@@ -141,6 +141,10 @@ pin_hash = %q
 	return s
 }
 
+// orphanKilled makes a child die with the test (a test that times out
+// panics without running its cleanups).
+func orphanKilled() *syscall.SysProcAttr { return &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} }
+
 // freeAddr is a loopback address with a port free now (the console's,
 // the same after every restart).
 func freeAddr(t *testing.T) string {
@@ -175,6 +179,7 @@ var resultRE = regexp.MustCompile(`(?m)^result: `)
 // a game's end.
 func (s *soak) startServe() {
 	cmd := exec.Command(s.bin, "serve", "--config", s.conf, "--bots", "--mute", "--speed", "5000", "--seed", fmt.Sprint(s.seed))
+	cmd.SysProcAttr = orphanKilled()
 	pr, pw := io.Pipe()
 	out := &lockedBuffer{}
 	cmd.Stdout, cmd.Stderr = pw, pw
@@ -470,6 +475,7 @@ type ackedKey struct {
 
 func startSoakEmu(t *testing.T, bin, link string) *soakEmu {
 	cmd := exec.Command(bin, "bridge", "emulate", "--link", link, "--seats", "12", "--acks")
+	cmd.SysProcAttr = orphanKilled()
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
