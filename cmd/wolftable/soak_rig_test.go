@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
@@ -108,7 +107,7 @@ func (s *soak) floodConsole() {
 			go func() { defer wg.Done(); s.publicStream(ctx, fmt.Sprintf("127.0.1.%d", a+1)) }()
 		}
 	}
-	rng := rand.New(rand.NewPCG(s.rng.Uint64(), 3))
+	rng := s.newRand(3)
 	var judge time.Time // the judge logs in first, before the wrong PINs hold the throttle
 	for {
 		select {
