@@ -307,3 +307,38 @@ func TestRecordListAndArchiveCommands(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordArchiveHintsAtBloatedFolder: in a folder that once held
+// thousands of names, record archive says how to rebuild it (ext4 never
+// shrinks a folder's own entry list, which the start reads); in a small
+// one it says nothing of it. It skips on a file system whose folders
+// shrink.
+func TestRecordArchiveHintsAtBloatedFolder(t *testing.T) {
+	dir := t.TempDir()
+	data := readFile(t, finishedJournal(t, t.TempDir(), 14))
+	var season []string // the names of a season, moved away since
+	for i := 0; i < 3000; i++ {
+		season = append(season, filepath.Join(dir, fmt.Sprintf("2026-01-01T00-00-00_%06x%s", i, Extension)))
+		os.WriteFile(season[i], nil, 0o644)
+	}
+	for _, p := range season {
+		os.Remove(p)
+	}
+	os.WriteFile(filepath.Join(dir, "2026-02-01T00-00-00_abcdef"+Extension), data, 0o644)
+	var out, errs bytes.Buffer
+	if code := Command([]string{"archive", dir}, &out, &errs); code != 0 {
+		t.Fatalf("record archive: %d %s", code, errs.String())
+	}
+	if fi, _ := os.Stat(dir); fi.Size() <= bloatedFolder {
+		t.Skipf("this file system's folders shrink (%d bytes): nothing to hint", fi.Size())
+	}
+	if !strings.Contains(out.String(), "已把 1 局") || !strings.Contains(out.String(), "資料夾本身不會縮小") {
+		t.Fatalf("record archive of 3000:\n%s", out.String())
+	}
+	small := t.TempDir()
+	os.WriteFile(filepath.Join(small, "2026-01-01T00-00-00_abcdef"+Extension), data, 0o644)
+	out.Reset()
+	if Command([]string{"archive", small}, &out, &errs); strings.Contains(out.String(), "不會縮小") {
+		t.Fatalf("a hint for a small folder:\n%s", out.String())
+	}
+}

