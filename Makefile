@@ -39,6 +39,8 @@ fuzz: setup
 
 bench: setup
 	$(GO) test -run=NONE -bench=. -benchmem ./engine/ ./audio/...
+	# a game's start with 10 and with 10,000 finished games in the journals folder (issue 27)
+	$(GO) test -run=NONE -bench=GameStart -benchtime=200x -count=3 ./cmd/wolftable/
 	cd firmware-bridge && $(GO) test -run=NONE -bench=. -benchmem ./...
 
 # The daemon's RSS, idle CPU, start-to-ready and restart-to-resumed.

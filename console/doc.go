@@ -29,6 +29,8 @@
 //	GET  /api/judge/events    the same, live
 //	GET  /api/judge/boards    the boards, their compositions and options
 //	GET  /api/judge/record    the record and transcript (?format=text)
+//	GET  /api/judge/history   the table's games, a page at a time (?page=N&per=M; history.go)
+//	GET  /api/judge/history/{name}  a game's 復盤 (?format=text|md|json) or journal (?format=wtj)
 //	POST /api/judge/start     a new game: board, options, deal (random or by hand), seed
 //	POST /api/judge/{power}   pedal dq penalty void undo repeat pause resume seat
 //	POST /api/judge/logout
@@ -55,7 +57,8 @@
 // source "console:judge@<remote addr>", and the daemon journals it.
 //
 // Pages: / (public), /judge (login, god view, powers, new game), /deal
-// (the printable deal sheet), /studio (the voice studio).
+// (the printable deal sheet), /studio (the voice studio), /history (the
+// table's games, with each one's 復盤 and journal).
 //
 // # Live views
 //

@@ -72,6 +72,9 @@ type Options struct {
 	// Studio serves the voice studio's API under /api/judge/voice/ (see
 	// studio.go; audio/studio's Handler); nil = no studio (404).
 	Studio http.Handler
+	// Journals is the table's journals folder, for the judge's history
+	// of games (history.go); "" = none (404).
+	Journals string
 }
 
 // Server is the judge console: an http.Handler serving the pages and the
@@ -452,6 +455,8 @@ func (s *Server) judgeRoutes() []route {
 		{"GET", "/api/judge/events", s.judgeEvents},
 		{"GET", "/api/judge/boards", s.getBoards},
 		{"GET", "/api/judge/record", s.getRecord},
+		{"GET", "/api/judge/history", s.getHistory},
+		{"GET", "/api/judge/history/{name}", s.getHistoryGame},
 		{"POST", "/api/judge/logout", s.postLogout},
 		{"POST", "/api/judge/start", s.postStart},
 	}
@@ -478,7 +483,7 @@ func (s *Server) routes() {
 	m.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", "沒有這個功能")
 	})
-	pages := map[string]string{"/{$}": "web/index.html", "/judge": "web/judge.html", "/deal": "web/deal.html", "/studio": "web/studio.html"}
+	pages := map[string]string{"/{$}": "web/index.html", "/judge": "web/judge.html", "/deal": "web/deal.html", "/studio": "web/studio.html", "/history": "web/history.html"}
 	for path, file := range pages {
 		m.HandleFunc("GET "+path, func(w http.ResponseWriter, r *http.Request) {
 			b, err := webFS.ReadFile(file)

@@ -558,6 +558,7 @@ func (d *Daemon) flushLights() {
 // OK (CLR clears it), or presses a gesture key; the pedal's presses map
 // through the PedalMap. Only key-down edges count.
 func (d *Daemon) onTable(ev hw.Event) {
+	defer ev.Receipt.Done() // after the journal has the input (or it is none): the table may ack it now
 	switch ev.Kind {
 	case hw.EventLink:
 		l := ev.Link

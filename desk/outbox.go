@@ -21,52 +21,84 @@ import (
 
 // Outbox lists the journals of dir that wait for the desk: finished (an
 // end record), without a .sent marker (the desk holds it) and without a
-// .refused one (the desk refused it: `wolftable record resend`).
-// Unfinished journals are the game in progress (or one to resume).
+// .refused one (the desk refused it: `wolftable record resend`), at the
+// top of dir (one a crash or an older version left there) and in the
+// journals' outbox (journal.Queued: the archived games not yet stored). It
+// never reads the archive. Unfinished journals are the game in progress
+// (or one to resume).
 func Outbox(dir string) ([]string, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "*"+journal.Extension))
-	if err != nil {
-		return nil, err
-	}
-	sort.Strings(files)
 	var out []string
-	for _, f := range files {
-		if fileExists(f+SentSuffix) || fileExists(f+RefusedSuffix) {
-			continue
+	err := eachOutgoing(dir, func(f string) error {
+		if fileExists(f + SentSuffix) {
+			return journal.Dequeue(dir, f) // stored; the entry is a crash's leftover
+		}
+		if fileExists(f + RefusedSuffix) {
+			return nil
 		}
 		j, err := journal.Read(f)
 		if err != nil || !j.Finished() {
-			continue // a damaged one is for the judge (record verify), not the desk
+			return nil // a damaged one is for the judge (record verify), not the desk
 		}
 		out = append(out, f)
-	}
-	return out, nil
+		return nil
+	})
+	return out, err
 }
 
-// RefusedJournals lists the journals of dir the desk refused, with their markers.
-func RefusedJournals(dir string) (map[string]RefusedMarker, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "*"+journal.Extension+RefusedSuffix))
+// eachOutgoing calls f for each journal at the top of dir and in its
+// outbox, once each, in name order.
+func eachOutgoing(dir string, f func(path string) error) error {
+	files, err := filepath.Glob(filepath.Join(dir, "*"+journal.Extension))
 	if err != nil {
-		return nil, err
+		return err
 	}
-	out := map[string]RefusedMarker{}
-	for _, f := range files {
-		var m RefusedMarker
-		b, err := os.ReadFile(f)
-		if err != nil {
-			return nil, err
+	queued, err := journal.Queued(dir)
+	if err != nil {
+		return err
+	}
+	all := append(files, queued...)
+	sort.Slice(all, func(a, b int) bool { return filepath.Base(all[a]) < filepath.Base(all[b]) })
+	seen := map[string]bool{}
+	for _, path := range all {
+		if seen[filepath.Base(path)] {
+			continue
 		}
+		seen[filepath.Base(path)] = true
+		if err := f(path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// RefusedJournals lists the journals of dir the desk refused, with their
+// markers: those at the top of dir and those of the outbox (a refused
+// journal stays queued), never reading the archive.
+func RefusedJournals(dir string) (map[string]RefusedMarker, error) {
+	out := map[string]RefusedMarker{}
+	err := eachOutgoing(dir, func(f string) error {
+		b, err := os.ReadFile(f + RefusedSuffix)
+		if errors.Is(err, os.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		var m RefusedMarker
 		if err := json.Unmarshal(b, &m); err != nil {
 			m.Reason = fmt.Sprintf("（拒收標記無法讀取：%v）", err)
 		}
-		out[f[:len(f)-len(RefusedSuffix)]] = m
-	}
-	return out, nil
+		out[f] = m
+		return nil
+	})
+	return out, err
 }
 
 // Resend puts refused journals back in the outbox (their .refused markers
-// removed): all of dir's when files is empty. It returns the journals put
-// back; a running table sends them at its next scan (within 30 s).
+// removed): all of dir's when files is empty; a file may be named by its
+// path or, as the judge reads it, by its name alone (found at the top of
+// dir or in the archive). It returns the journals put back; a running
+// table sends them at its next scan (within 30 s).
 func Resend(dir string, files []string) ([]string, error) {
 	if len(files) == 0 {
 		ref, err := RefusedJournals(dir)
@@ -80,8 +112,10 @@ func Resend(dir string, files []string) ([]string, error) {
 	}
 	var back []string
 	for _, f := range files {
-		if !filepath.IsAbs(f) && !fileExists(f) {
-			f = filepath.Join(dir, f)
+		if !fileExists(f) {
+			if at, ok := journal.Locate(dir, filepath.Base(f)); ok {
+				f = at
+			}
 		}
 		err := os.Remove(f + RefusedSuffix)
 		if errors.Is(err, os.ErrNotExist) {
@@ -89,6 +123,11 @@ func Resend(dir string, files []string) ([]string, error) {
 		}
 		if err != nil {
 			return back, err
+		}
+		if filepath.Dir(f) != filepath.Clean(dir) {
+			if err := journal.Enqueue(dir, f); err != nil { // archived: the outbox must name it
+				return back, err
+			}
 		}
 		back = append(back, f)
 	}
@@ -195,7 +234,10 @@ func (p *Publisher) ask(ctx context.Context, a Ask) (Verdict, error) {
 func (p *Publisher) markSent(path, hash string, v Verdict, stream string, seq uint64) error {
 	beforeMark()
 	mk, _ := json.Marshal(Marker{Hash: hash, Fingerprint: v.Fingerprint, Stream: stream, Seq: seq, Duplicate: v.Duplicate, At: time.Now()})
-	if err := atomicfile.Write(path+SentSuffix, append(mk, '\n'), 0o640); err != nil {
+	if err := p.mark(path, SentSuffix, append(mk, '\n')); err != nil {
+		return err
+	}
+	if err := journal.Dequeue(p.cfg.JournalDir, path); err != nil {
 		return err
 	}
 	p.mu.Lock()
@@ -208,7 +250,7 @@ func (p *Publisher) markSent(path, hash string, v Verdict, stream string, seq ui
 func (p *Publisher) markRefused(path, hash, attempt, reason string) error {
 	reason = ClipReason(reason)
 	mk, _ := json.Marshal(RefusedMarker{Hash: hash, Attempt: attempt, Reason: reason, At: time.Now()})
-	if err := atomicfile.Write(path+RefusedSuffix, append(mk, '\n'), 0o640); err != nil {
+	if err := p.mark(path, RefusedSuffix, append(mk, '\n')); err != nil {
 		return err
 	}
 	p.log.Error("desk: the desk refused a record", "journal", filepath.Base(path), "reason", reason)
@@ -217,6 +259,24 @@ func (p *Publisher) markRefused(path, hash, attempt, reason string) error {
 	p.mu.Unlock()
 	if f != nil {
 		f(path, reason)
+	}
+	return nil
+}
+
+// mark writes the marker NAME.wtj+suffix beside the journal at path. A
+// journal moved into the archive meanwhile (the game's end archives it
+// while this sends it from the top of the folder) gets its marker beside
+// it there.
+func (p *Publisher) mark(path, suffix string, body []byte) error {
+	if err := atomicfile.Write(path+suffix, body, 0o640); err != nil {
+		return err
+	}
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		if now, ok := journal.Locate(p.cfg.JournalDir, filepath.Base(path)); ok {
+			if err := os.Rename(path+suffix, now+suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return err
+			}
+		}
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ package hw
 
 import (
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -172,6 +173,30 @@ type Event struct {
 	Pedal PedalPress
 	Link  Link
 	At    time.Time
+	// Receipt, when set, is to be signed (Done) once the event is kept:
+	// journaled as an input, or used or dropped on purpose. A table that
+	// holds its acknowledgement until then (the serial bridge with
+	// serial.Config.HoldAcks) lets no event the device was told is taken
+	// be lost by a crash between the two.
+	Receipt *Receipt
+}
+
+// Receipt is an event's acknowledgement, held by the table until the
+// receiver has kept the event.
+type Receipt struct {
+	once sync.Once
+	done func()
+}
+
+// NewReceipt is a receipt that runs done once, at the first Done.
+func NewReceipt(done func()) *Receipt { return &Receipt{done: done} }
+
+// Done signs the receipt; on a nil receipt it does nothing, and only the
+// first Done counts.
+func (r *Receipt) Done() {
+	if r != nil {
+		r.once.Do(r.done)
+	}
 }
 
 // Table is the table as a device.

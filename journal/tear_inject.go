@@ -36,3 +36,20 @@ func tear(f *os.File, index int, frame []byte) {
 	syscall.Kill(os.Getpid(), syscall.SIGKILL)
 	select {} // SIGKILL is not delivered synchronously everywhere
 }
+
+// With WOLFTABLE_ARCHIVE_DIE_AT=N (1…5, archiveStep) the process dies
+// with SIGKILL after step N of Archive: the crash tests' kill between the
+// end record and a finished journal's arrival in the archive.
+func init() {
+	n, err := strconv.Atoi(os.Getenv("WOLFTABLE_ARCHIVE_DIE_AT"))
+	if err != nil || n < 1 || n > int(archiveSteps) {
+		return
+	}
+	archiveHook = func(s archiveStep) error {
+		if s == archiveStep(n) {
+			syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			select {}
+		}
+		return nil
+	}
+}

@@ -286,7 +286,7 @@ const commandUsage = `usage:
       mode 0600, and table.pub next to it); never overwrites one
   wolftable record pubkey [--key FILE]
       print the table's public key, for the organiser to register
-  --boards DIR   a venue's boards folder (*.board) beside the embedded ones
+` + folderUsage + `  --boards DIR   a venue's boards folder (*.board) beside the embedded ones
                  (default /etc/wolftable/boards when it exists)
 `
 
@@ -306,6 +306,9 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	if sub == "help" || sub == "-h" || sub == "--help" {
 		fmt.Fprint(stdout, commandUsage)
 		return 0
+	}
+	if sub == "list" || sub == "archive" {
+		return folderCommand(sub, args[1:], stdout, stderr)
 	}
 	if sub != "verify" && sub != "show" && sub != "keygen" && sub != "pubkey" {
 		fmt.Fprintf(stderr, "record: unknown command %q\n%s", sub, commandUsage)
@@ -372,6 +375,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "record %s: no FILE\n%s", sub, commandUsage)
 		return 2
 	}
+	file = locateFile(file)
 	switch format {
 	case "", "text", "md", "json":
 	default:

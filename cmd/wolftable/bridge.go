@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -24,9 +25,11 @@ import (
 )
 
 const bridgeUsage = `usage:
-  wolftable bridge emulate --link PATH [--seats N] [--private-leds] [--no-pedal]
+  wolftable bridge emulate --link PATH [--seats N] [--private-leds] [--no-pedal] [--acks]
         run an emulated seat-panel bridge behind a pseudo-terminal linked at
-        PATH; prints "ready PATH", then reads commands on stdin:
+        PATH; prints "ready PATH" (with --acks, then one JSON line per key
+        event the host acknowledged: {"acked":{"seat":3,"key":"WAVE","edge":"down"}}),
+        then reads commands on stdin:
           press S KEY | release S KEY | tap S KEY      seat S (1…N), KEY 0-9 OK CLR UP DOWN WAVE HAND BOOM
           pedal short|long|double
           lights                                       one JSON line: {"1":{"r":0,"g":255,"b":0},…}
@@ -112,6 +115,7 @@ func bridgeEmulate(ctx context.Context, args []string, stdin io.Reader, stdout, 
 	seats := fs.Int("seats", 12, "seats on the bridge (6…18)")
 	private := fs.Bool("private-leds", false, "each seat has a private indicator LED")
 	noPedal := fs.Bool("no-pedal", false, "the pedal is not wired to the bridge")
+	acks := fs.Bool("acks", false, "print a JSON line for each key event the host acknowledged")
 	pos, err := cliflag.Interspersed(fs, args)
 	if err != nil {
 		return 2
@@ -120,15 +124,23 @@ func bridgeEmulate(ctx context.Context, args []string, stdin io.Reader, stdout, 
 		fmt.Fprint(stderr, bridgeUsage)
 		return 2
 	}
-	e, err := emulator.Start(ctx, emulator.Config{
-		Link: *link, Seats: *seats, PrivateLEDs: *private, NoPedal: *noPedal, Logger: cliLogger(stderr),
-	})
+	stdout = &lockedWriter{w: stdout} // the acks come from the emulator's loop
+	cfg := emulator.Config{Link: *link, Seats: *seats, PrivateLEDs: *private, NoPedal: *noPedal, Logger: cliLogger(stderr)}
+	ready := make(chan struct{})
+	if *acks {
+		cfg.OnKeyAcked = func(ev protocol.KeyEvent, _ time.Time) {
+			<-ready // after the "ready" line
+			fmt.Fprintf(stdout, "{\"acked\":{\"seat\":%d,\"key\":%q,\"edge\":%q,\"counter\":%d}}\n", ev.Seat, ev.Key.String(), ev.Edge.String(), ev.Counter)
+		}
+	}
+	e, err := emulator.Start(ctx, cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "wolftable bridge emulate:", err)
 		return 1
 	}
 	defer e.Close()
 	fmt.Fprintln(stdout, "ready", e.Path())
+	close(ready)
 
 	lines := make(chan string)
 	go func() {
@@ -498,4 +510,16 @@ func bridgeLights(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return 1
 	}
 	return 0
+}
+
+// lockedWriter serialises the lines of several goroutines.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

@@ -29,9 +29,10 @@ type consoleSetup struct {
 	speed             float64
 	// the boards of the new-game form (nil = the built-in ones) and the
 	// table's seats (0 = any board)
-	boards *boards.Catalog
-	seats  int
-	studio http.Handler // the voice studio's API; nil = none
+	boards   *boards.Catalog
+	seats    int
+	studio   http.Handler // the voice studio's API; nil = none
+	journals string       // the journals folder, for the judge's history of games; "" = none
 }
 
 func consoleSetupFrom(c *config.Config, speed float64) consoleSetup {
@@ -39,7 +40,7 @@ func consoleSetupFrom(c *config.Config, speed float64) consoleSetup {
 	cat, _ := c.Boards() // read and checked by the config's Validate
 	return consoleSetup{addr: k.Listen, tlsAddr: c.TLSAddr(), pinHash: k.PINHash, stateDir: c.StateDirPath(),
 		certFile: k.TLSCert, keyFile: k.TLSKey, hosts: k.Hosts, redirect: c.RedirectsHTTP(), speed: speed,
-		boards: cat, seats: c.Table.Seats}
+		boards: cat, seats: c.Table.Seats, journals: c.Journal.Dir}
 }
 
 // startConsole serves the judge console on addr ("" or "off" = none) over
@@ -57,7 +58,7 @@ func startConsoleWith(ctx context.Context, cs consoleSetup, host *gameHost, stdo
 		return nil, func() {}, nil
 	}
 	opts := console.Options{Table: host, PINHash: cs.pinHash, StateDir: cs.stateDir, Hosts: cs.hosts,
-		Speed: cs.speed, Log: log, Seats: cs.seats, Studio: cs.studio}
+		Speed: cs.speed, Log: log, Seats: cs.seats, Studio: cs.studio, Journals: cs.journals}
 	if cs.boards != nil {
 		opts.Boards, opts.Venue = cs.boards.All, cs.boards.IsVenue
 	}

@@ -139,7 +139,7 @@ func crashResume(t *testing.T, bin string, args []string, journalArgs func(dir s
 			t.Logf("the game ended before kill %d", i)
 			break
 		}
-		files, _ := filepath.Glob(filepath.Join(dir, "*.wtj"))
+		files := journalFiles(dir)
 		if len(files) == 0 && records == 0 && !tearing {
 			// killed before its journal was created (a loaded machine's slow
 			// start): nothing was written, so nothing can be lost; it is not
@@ -183,7 +183,7 @@ func crashResume(t *testing.T, bin string, args []string, journalArgs func(dir s
 		}
 		t.Fatalf("the resumed game's record has %d entries, the uninterrupted game's %d", len(got), len(wantRecord))
 	}
-	files, _ := filepath.Glob(filepath.Join(dir, "*.wtj"))
+	files := journalFiles(dir)
 	j, err := journal.Read(files[0])
 	if err != nil {
 		t.Fatal(err)
@@ -248,10 +248,18 @@ func TestServeCrashResume(t *testing.T) {
 		})
 }
 
+// journalFiles are the journals of a journals folder: at its top (the
+// game in progress, one to resume) and in its archive (finished games).
+func journalFiles(dir string) []string {
+	top, _ := filepath.Glob(filepath.Join(dir, "*"+journal.Extension))
+	done, _ := filepath.Glob(filepath.Join(dir, journal.ArchiveDir, "*", "*"+journal.Extension))
+	return append(top, done...)
+}
+
 // replayJournal replays the one journal in dir and returns its events.
 func replayJournal(t *testing.T, dir string) []journal.Event {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(dir, "*.wtj"))
+	files := journalFiles(dir)
 	if len(files) != 1 {
 		t.Fatalf("want one journal in %s, got %v", dir, files)
 	}

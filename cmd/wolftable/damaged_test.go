@@ -66,7 +66,7 @@ func TestServeMovesDamagedJournalAside(t *testing.T) {
 	if _, err := os.Stat(damaged); !os.IsNotExist(err) {
 		t.Fatalf("the damaged journal is still under its name: %v", err)
 	}
-	files, _ = filepath.Glob(filepath.Join(dir, "*.wtj"))
+	files = journalFiles(dir)
 	if len(files) != 1 {
 		t.Fatalf("want the new game's journal, got %v", files)
 	}
@@ -112,7 +112,8 @@ func TestServeStartsUnstartedJournal(t *testing.T) {
 	if resultLine(out) == "" || !strings.Contains(string(out), "had not started; it starts as dealt") {
 		t.Fatalf("serve over an unstarted journal:\n%s", out)
 	}
-	j, err := journal.Read(path)
+	played, _ := journal.Locate(dir, filepath.Base(path)) // finished: in the archive
+	j, err := journal.Read(played)
 	if err != nil || !j.Finished() {
 		t.Fatalf("the journal was not played to its end in place: %v", err)
 	}

@@ -32,6 +32,7 @@ type deskProc struct {
 func startDeskProc(t *testing.T, bin string, args ...string) *deskProc {
 	t.Helper()
 	cmd := exec.Command(bin, append([]string{"desk"}, args...)...)
+	cmd.SysProcAttr = orphanKilled()
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw
 	if err := cmd.Start(); err != nil {
@@ -160,7 +161,7 @@ func TestDeskRound(t *testing.T) {
 			t.Fatalf("T%d: %v\n%s", r.i, r.err, lastLines(string(r.out), 10))
 		}
 	}
-	killed, _ := filepath.Glob(filepath.Join(root, fmt.Sprintf("T%d", n), "journals", "*.wtj"))
+	killed := journalFiles(filepath.Join(root, fmt.Sprintf("T%d", n), "journals"))
 	if len(killed) != 1 {
 		t.Fatalf("T%d's journals: %v", n, killed)
 	}
@@ -177,7 +178,7 @@ func TestDeskRound(t *testing.T) {
 	// Every finished journal of every table, acknowledged, at the desk once.
 	want := map[string]string{}
 	for i := 1; i <= n; i++ {
-		files, _ := filepath.Glob(filepath.Join(root, fmt.Sprintf("T%d", i), "journals", "*.wtj"))
+		files := journalFiles(filepath.Join(root, fmt.Sprintf("T%d", i), "journals"))
 		for _, f := range files {
 			j, err := journal.Read(f)
 			if err != nil || !j.Finished() {

@@ -122,6 +122,11 @@ func newOrResumed(dir string, resume bool, b *engine.Board, seed uint64, deal, b
 		get = boards.Get
 	}
 	notice := ""
+	if dir != "" {
+		if err := tidyJournals(dir, log); err != nil {
+			return nil, err
+		}
+	}
 	if dir != "" && resume {
 		list, err := journal.Unfinished(dir)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -168,6 +173,43 @@ func newOrResumed(dir string, resume bool, b *engine.Board, seed uint64, deal, b
 		fmt.Fprintf(log, "journal: %s\n", w.Path())
 	}
 	return tg, nil
+}
+
+// tidyJournals moves the finished journals at the top of the journals
+// folder into its archive (journal.ArchiveFinished): a game that ended
+// before a crash or a kill, or a folder of thousands from an older
+// version (once), so that the start reads only what is unfinished. A
+// journal that cannot be moved stays where it is and is reported; only a
+// folder that cannot be read stops the start.
+func tidyJournals(dir string, log io.Writer) error {
+	t, err := journal.ArchiveFinished(dir, nil)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if n := len(t.Archived); n > 0 {
+		fmt.Fprintf(log, "journal: %d finished journal(s) moved into %s\n", n, filepath.Join(dir, journal.ArchiveDir))
+	}
+	for _, e := range t.Failed {
+		fmt.Fprintf(log, "journal: a finished journal stays at the top of the folder: %v\n", e)
+	}
+	return nil
+}
+
+// archive closes a finished game's journal and moves it into the archive
+// (journal.Archive: its end record is on the disk). A failure leaves it
+// at the top of the folder, for the next start (tidyJournals).
+func (tg *tableGame) archive(log *slog.Logger) {
+	if tg.writer == nil || tg.end == nil {
+		return
+	}
+	tg.writer.Close()
+	dir := filepath.Dir(tg.writer.Path())
+	if _, err := journal.Archive(dir, tg.writer.Path()); err != nil {
+		log.Warn("journal: the finished journal stays at the top of its folder until the next start", "err", err)
+	}
 }
 
 // resumeJournal replays an unfinished journal: the game continues where it

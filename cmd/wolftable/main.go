@@ -66,6 +66,9 @@ const usageTail = `  wolftable desk --data DIR [--nats ADDR] [--http ADDR] [--co
                                         (hash chain, replay, end record signed by the table's key)
   wolftable record show FILE [--format text|md|json]
                                         the game record (復盤) of a journal, with its fingerprint
+  wolftable record list [DIR] [--page N] [--per N]
+                                        the table's games, newest first, a page at a time
+  wolftable record archive [DIR]        move the finished journals into DIR/archive/ (done at each start)
   wolftable record keygen | pubkey [--key FILE]
                                         the table's signing key; its public key for the organiser
   wolftable record resend [--config FILE] [--journal DIR] [FILE...]

@@ -131,6 +131,9 @@ func (r *gameRun) run(ctx context.Context) (string, error) {
 		return "", err
 	}
 	over, w := r.tg.game.Over()
+	if over {
+		r.tg.archive(r.log) // before the desk's Kick: the outbox finds it queued
+	}
 	if ds != nil && over {
 		ds.end(r.tg, string(w))
 	}

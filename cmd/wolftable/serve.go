@@ -40,7 +40,7 @@ func openTable(ctx context.Context, c *config.Config, stdout io.Writer, log *slo
 	case hw.ModeSerial:
 		tab, err := serial.Open(ctx, serial.Config{Port: t.Serial.Port, VID: fmt.Sprintf("%04x", t.Serial.VID), PID: fmt.Sprintf("%04x", t.Serial.PID),
 			Baud: t.Serial.Baud, Seats: t.Seats, Software: "wolftable " + version, Pedal: t.Pedal.Timing,
-			Brightness: t.Brightness, WaitLink: -1, Logger: log})
+			Brightness: t.Brightness, WaitLink: -1, Logger: log, HoldAcks: true})
 		return tab, show, err
 	}
 	if virtual.IsTerminal(int(os.Stdin.Fd())) && virtual.IsTerminal(int(os.Stdout.Fd())) {
@@ -76,6 +76,7 @@ func waitForPedal(ctx context.Context, t hw.Table, requests <-chan hostRequest) 
 			if !ok {
 				return nil, errors.New("the table closed its events")
 			}
+			ev.Receipt.Done() // between games a seat's key is no input
 			if ev.Kind == hw.EventPedal && ev.Pedal == hw.PedalShort {
 				return nil, nil
 			}

@@ -248,7 +248,7 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 	}
 	defer gr.table.Close()
 	if *consoleAddr != "" {
-		con, stopConsole, err := startConsoleWith(context.Background(), consoleSetup{addr: *consoleAddr, speed: speed, boards: cat, seats: b.Players}, gr.host, stdout, log)
+		con, stopConsole, err := startConsoleWith(context.Background(), consoleSetup{addr: *consoleAddr, speed: speed, boards: cat, seats: b.Players, journals: *jdir}, gr.host, stdout, log)
 		if err != nil {
 			fmt.Fprintln(stderr, "sim: console:", err)
 			return 2

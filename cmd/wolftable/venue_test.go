@@ -149,7 +149,7 @@ func TestRecordSevenSeats(t *testing.T) {
 		"--board", "house-seats-7", "--journal", dir}, &out, &errb); code != 0 {
 		t.Fatalf("sim: exit %d\n%s", code, errb.String())
 	}
-	files, _ := filepath.Glob(filepath.Join(dir, "*.wtj"))
+	files := journalFiles(dir)
 	if len(files) != 1 {
 		t.Fatalf("journals: %v", files)
 	}

@@ -80,6 +80,14 @@ type Config struct {
 	WaitLink time.Duration
 	// Logger receives the driver's logs; nil: slog.Default().
 	Logger *slog.Logger
+	// HoldAcks acks a seat key's event to the bridge only when its
+	// hw.Event's Receipt is signed (the daemon does once the input is
+	// journaled), instead of on arrival: a host killed in between has not
+	// acked, so the bridge sends the event again to the next one. The
+	// bridge holds its later keys until then (one key event in flight).
+	// The pedal's edges are acked on arrival: its presses are classified
+	// by their timing. Every receiver of Events must sign the receipts.
+	HoldAcks bool
 }
 
 // ErrClosed is returned by a Table's methods after Close.

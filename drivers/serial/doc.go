@@ -29,7 +29,11 @@
 //
 // Each KeyEvent is acked by its seq, and delivered once: a retransmission
 // (same seat, key, edge, press counter and bridge timestamp) is acked again
-// and dropped. The bridge's timestamps are mapped to host time with its
+// and dropped. With Config.HoldAcks (serve) a seat key's event is acked only
+// when its hw.Receipt is signed, which the daemon does once the journal has
+// the input: a host killed in between never acked it, and the bridge,
+// which keeps one key event in flight until acked, sends it to the next
+// host. The bridge's timestamps are mapped to host time with its
 // uptime (a Stats exchange at the start of each session and every
 // ClockSyncInterval), so a press made while the link was down arrives late
 // but dated when it happened: key events that come before the session's

@@ -72,9 +72,9 @@ type sequencer struct {
 	missing [256]time.Time // when each missing seq was noticed; zero: not missing
 	held    []held         // oldest seq first
 
-	// out receives each event in order; synthetic marks an edge the bridge's
-	// own was lost for.
-	out func(ev protocol.KeyEvent, at time.Time, synthetic bool)
+	// out receives each event in order, with the seq of the bridge's frame;
+	// synthetic marks an edge the bridge's own was lost for.
+	out func(ev protocol.KeyEvent, seq uint8, at time.Time, synthetic bool)
 
 	lastSeq uint8 // seq of the last event delivered this session
 	anyYet  bool  // an event has been delivered this session
@@ -239,8 +239,8 @@ func (q *sequencer) deliver(h held) {
 		}
 		q.remember(&syn, true)
 		q.synthesized++
-		q.out(syn, h.at, true)
+		q.out(syn, h.seq, h.at, true)
 	}
-	q.out(h.ev, h.at, false)
+	q.out(h.ev, h.seq, h.at, false)
 	*st = keyState{known: true, last: index(&h.ev), down: down}
 }

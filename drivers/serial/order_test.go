@@ -19,7 +19,7 @@ type seqRig struct {
 
 func newSeqRig(t *testing.T, helloSeq uint8) *seqRig {
 	r := &seqRig{t: t, now: time.Unix(1000, 0)}
-	r.q.out = func(ev protocol.KeyEvent, at time.Time, synthetic bool) {
+	r.q.out = func(ev protocol.KeyEvent, _ uint8, at time.Time, synthetic bool) {
 		s := fmt.Sprintf("%d/%v/%v/%d", ev.Seat, ev.Key, ev.Edge, ev.Counter)
 		if synthetic {
 			s += "*"
@@ -195,7 +195,7 @@ func FuzzSequencerKeepsKeysConsistent(f *testing.F) {
 		var q sequencer
 		down := map[key]bool{}
 		delivered := map[protocol.KeyEvent]bool{}
-		q.out = func(ev protocol.KeyEvent, at time.Time, synthetic bool) {
+		q.out = func(ev protocol.KeyEvent, _ uint8, at time.Time, synthetic bool) {
 			k := key{ev.Seat, uint8(ev.Key)}
 			if isDown := ev.Edge == protocol.EdgeDown; isDown == down[k] {
 				t.Fatalf("seat %d %v: %v twice in a row", ev.Seat, ev.Key, ev.Edge)

@@ -44,7 +44,10 @@ func (t *Table) run(ctx context.Context, first chan<- error) {
 			if err == nil {
 				decide(nil)
 				t.linkUp(hs.info)
-				s := &session{t: t, c: c, dec: &dec, q: &q, info: hs.info}
+				t.mu.Lock()
+				t.gen++
+				s := &session{t: t, c: c, dec: &dec, q: &q, info: hs.info, gen: t.gen}
+				t.mu.Unlock()
 				q.session(hs.seq)
 				q.out = s.deliver
 				reason := s.run(ctx, hs.rest)
@@ -232,6 +235,7 @@ type session struct {
 	dec  *protocol.Decoder
 	q    *sequencer
 	info Info
+	gen  uint64 // Table.gen: the session's number, for Done's acks
 
 	clock     bridgeClock
 	clockSet  bool       // a Stats has come this session: the bridge's timestamps map to host time
@@ -296,6 +300,10 @@ func (s *session) run(ctx context.Context, rest []byte) string {
 			}
 		case <-t.kick:
 			s.sendLights(time.Now())
+		case a := <-t.acks:
+			if a.gen == s.gen { // an older session's: the bridge sends it again (wasDone)
+				s.c.send(&protocol.Ack{Seq: a.seq})
+			}
 		case now := <-tick.C:
 			// Silence is judged on what has been read: a host too busy to
 			// read does not blame the bridge.
@@ -372,7 +380,9 @@ func (s *session) receive(p []byte, now time.Time) {
 		}
 		switch m := m.(type) {
 		case *protocol.KeyEvent:
-			s.c.send(&protocol.Ack{Seq: f.Seq}) // again, if the first ack was lost
+			if !s.t.cfg.HoldAcks || m.Seat == 0 || s.t.wasDone(*m) {
+				s.c.send(&protocol.Ack{Seq: f.Seq}) // again, if the first ack was lost
+			}
 			if !s.clockSet {
 				s.early = append(s.early, earlyKey{*m, f.Seq, now})
 				continue
@@ -463,7 +473,7 @@ func (s *session) keyEvent(ev *protocol.KeyEvent, seq uint8, now time.Time) {
 
 // deliver is the sequencer's output: a seat key as hw.EventKey, the pedal
 // through the classifier.
-func (s *session) deliver(ev protocol.KeyEvent, at time.Time, synthetic bool) {
+func (s *session) deliver(ev protocol.KeyEvent, seq uint8, at time.Time, synthetic bool) {
 	t := s.t
 	if synthetic {
 		t.log.Warn("a key edge was lost; supplied", "seat", ev.Seat, "key", ev.Key.String(), "edge", ev.Edge.String())
@@ -484,5 +494,9 @@ func (s *session) deliver(ev protocol.KeyEvent, at time.Time, synthetic bool) {
 		}
 		return
 	}
-	t.emit(hw.Event{Kind: hw.EventKey, Key: hw.KeyEvent{Seat: int(ev.Seat), Key: hwKeys[ev.Key], Edge: edge, At: at}, At: at})
+	e := hw.Event{Kind: hw.EventKey, Key: hw.KeyEvent{Seat: int(ev.Seat), Key: hwKeys[ev.Key], Edge: edge, At: at}, At: at}
+	if t.cfg.HoldAcks && !synthetic {
+		e.Receipt = t.receipt(ev, s.gen, seq)
+	}
+	t.emit(e)
 }

@@ -90,6 +90,48 @@ type Table struct {
 	acked    chan struct{} // closed, and replaced, when the bridge acks lights
 	queue    []hw.Event
 	stats    Stats
+
+	// Config.HoldAcks: the acks of the events whose Done ran, for the
+	// session loop, and the last of those events, so that a
+	// retransmission of one is acked again.
+	acks    chan heldAck
+	gen     uint64 // the current session's number
+	doneEvs [doneDepth]protocol.KeyEvent
+	doneN   int
+}
+
+// heldAck is the ack of a key event held until its Done.
+type heldAck struct {
+	gen uint64
+	seq uint8
+}
+
+const doneDepth = 64
+
+// receipt is the hw.Receipt of a key event sent with seq in session gen.
+func (t *Table) receipt(ev protocol.KeyEvent, gen uint64, seq uint8) *hw.Receipt {
+	return hw.NewReceipt(func() {
+		t.mu.Lock()
+		t.doneEvs[t.doneN%doneDepth] = ev
+		t.doneN++
+		t.mu.Unlock()
+		select {
+		case t.acks <- heldAck{gen, seq}:
+		default: // full: the bridge sends the event again, and wasDone acks it
+		}
+	})
+}
+
+// wasDone reports whether ev's Done has run (Config.HoldAcks).
+func (t *Table) wasDone(ev protocol.KeyEvent) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, d := range t.doneEvs[:min(t.doneN, doneDepth)] {
+		if d == ev {
+			return true
+		}
+	}
+	return false
 }
 
 var _ hw.Table = (*Table)(nil)
@@ -113,6 +155,7 @@ func Open(ctx context.Context, cfg Config) (*Table, error) {
 		qkick:  make(chan struct{}, 1),
 		done:   make(chan struct{}),
 		acked:  make(chan struct{}),
+		acks:   make(chan heldAck, 64),
 	}
 	ctx, t.cancel = context.WithCancel(ctx)
 	first := make(chan error, 1)
@@ -300,6 +343,7 @@ func (t *Table) Close() error {
 func (t *Table) emit(ev hw.Event) {
 	t.mu.Lock()
 	if len(t.queue) >= queueLimit {
+		defer t.queue[0].Receipt.Done() // dropped: the bridge must not hold it for ever
 		t.queue = t.queue[1:]
 		t.stats.Dropped++
 		if t.stats.Dropped == 1 {

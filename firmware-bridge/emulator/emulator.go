@@ -67,6 +67,11 @@ type Config struct {
 	// writes a KeyEvent frame towards the host, with retransmit set for a
 	// resend, and the time of the write. It must not block.
 	OnKeySent func(ev protocol.KeyEvent, retransmit bool, at time.Time)
+	// OnKeyAcked, if set, is called once for each KeyEvent the host acks
+	// (the first Ack of the frame's seq; a repeated Ack is not counted):
+	// the host has taken the event, and the firmware forgets it. It must
+	// not block.
+	OnKeyAcked func(ev protocol.KeyEvent, at time.Time)
 }
 
 // RGB is a light's colour as the LED shows it, brightness applied.
@@ -91,6 +96,7 @@ type Stats struct {
 	FramesOut         uint64 // frames the firmware wrote
 	KeyEventsSent     uint64 // KeyEvent frames sent for the first time
 	KeyRetransmits    uint64 // KeyEvent frames resent
+	KeyEventsAcked    uint64 // KeyEvents the host acked (once each)
 	LightsIn          uint64 // Lights frames from the host
 	LightChanges      uint64 // times the LED frame changed on the host's word (not counting the pulse animation)
 	Injected          uint64 // bytes InjectHost queued
@@ -143,6 +149,7 @@ type plug struct {
 	in, out protocol.Decoder // read back both directions, for Stats and OnKeySent
 	sent    [256]protocol.KeyEvent
 	sentOK  [256]bool
+	acked   [256]bool // sent[seq] was acked
 }
 
 type rxChunk struct {
@@ -267,6 +274,17 @@ func (e *Emulator) shutdown() {
 
 // receive hands bytes from the host to the firmware.
 func (e *Emulator) receive(c rxChunk) {
+	acked := e.receiveLocked(c)
+	if e.cfg.OnKeyAcked != nil {
+		now := time.Now()
+		for _, ev := range acked {
+			e.cfg.OnKeyAcked(ev, now)
+		}
+	}
+}
+
+// receiveLocked is receive under e.mu; it returns the KeyEvents acked.
+func (e *Emulator) receiveLocked(c rxChunk) (acked []protocol.KeyEvent) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	p := e.plug
@@ -285,6 +303,13 @@ func (e *Emulator) receive(c rxChunk) {
 			if f.Type == protocol.TypeLights {
 				e.stats.LightsIn++
 			}
+			if f.Type == protocol.TypeAck && len(f.Body) == 1 {
+				if seq := f.Body[0]; p.sentOK[seq] && !p.acked[seq] {
+					p.acked[seq] = true
+					e.stats.KeyEventsAcked++
+					acked = append(acked, p.sent[seq])
+				}
+			}
 		}
 	}
 	before := e.frameCopy[:copy(e.frameCopy[:], p.bridge.LightFrame())]
@@ -292,6 +317,7 @@ func (e *Emulator) receive(c rxChunk) {
 	if !bytes.Equal(before, p.bridge.LightFrame()) {
 		e.lightsChanged()
 	}
+	return acked
 }
 
 // tick runs one pass of the firmware's main loop and writes what it sends.
@@ -361,6 +387,7 @@ func (e *Emulator) readBack(p *plug, out []byte) []sentKey {
 			e.stats.KeyRetransmits++
 		} else {
 			e.stats.KeyEventsSent++
+			p.acked[f.Seq] = false
 		}
 		sent = append(sent, sentKey{ev, re})
 	}

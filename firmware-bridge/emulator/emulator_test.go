@@ -214,6 +214,39 @@ func isKey(seat uint8, key protocol.Key, edge protocol.Edge) func(rx) bool {
 	}
 }
 
+// TestKeyAckedOnce: OnKeyAcked reports each KeyEvent the host acks, once
+// however often the host acks it, and never one it has not acked.
+func TestKeyAckedOnce(t *testing.T) {
+	acked := make(chan protocol.KeyEvent, 8)
+	e := start(t, emulator.Config{OnKeyAcked: func(ev protocol.KeyEvent, _ time.Time) { acked <- ev }})
+	h := dial(t, e)
+	h.hello()
+	if err := e.Press(3, protocol.KeyWave); err != nil {
+		t.Fatal(err)
+	}
+	first := h.expect("seat 3 WAVE down", time.Second, isKey(3, protocol.KeyWave, protocol.EdgeDown))
+	h.expect("its retransmission", time.Second, isKey(3, protocol.KeyWave, protocol.EdgeDown))
+	select {
+	case ev := <-acked:
+		t.Fatalf("%+v reported acked before the host acked it", ev)
+	default:
+	}
+	h.send(&protocol.Ack{Seq: first.seq})
+	h.send(&protocol.Ack{Seq: first.seq}) // a repeated ack
+	h.keyEvents(300 * time.Millisecond)   // the emulator takes both acks; nothing more is sent
+	select {
+	case ev := <-acked:
+		if ev != *first.msg.(*protocol.KeyEvent) {
+			t.Fatalf("acked %+v, want %+v", ev, first.msg)
+		}
+	default:
+		t.Fatal("the ack was not reported")
+	}
+	if s := e.Stats(); s.KeyEventsAcked != 1 || len(acked) != 0 {
+		t.Fatalf("%d acks counted, %d more reported; want 1 and 0", s.KeyEventsAcked, len(acked))
+	}
+}
+
 func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
