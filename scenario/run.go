@@ -864,6 +864,10 @@ func (r *runner) expectations() []Failure {
 			if !found {
 				failf("checks by %d on %d: %v", by, t, got)
 			}
+		case "lines", "no-line":
+			if msg := r.expectLines(e); msg != "" {
+				failf("%s", msg)
+			}
 		case "role":
 			if msg := r.expectRole(e); msg != "" {
 				failf("%s", msg)
