@@ -288,6 +288,11 @@ func (g *Game) badgeStep(s int) {
 		if t != 0 && (t == seat || !g.present(t)) {
 			return refuse(ErrBadTarget, Error{Reason: ReasonCannotTarget, Target: t}, "the badge cannot go to seat %d", t)
 		}
+		if t != 0 {
+			if err := g.badgeRefused(t); err != nil {
+				return err
+			}
+		}
 		to, decided = t, true
 		return nil
 	}

@@ -3,7 +3,19 @@ package engine
 // 愚者/白痴 (rules.md B): his first exile reveals him: he stays, without a
 // vote (and without the badge unless idiot.keeps_badge).
 
-func idiotHooks() roleHooks { return roleHooks{exiled: idiotExiled, reveal: idiotInterject} }
+func idiotHooks() roleHooks {
+	return roleHooks{exiled: idiotExiled, reveal: idiotInterject, badge: idiotBadge}
+}
+
+// idiotBadge ([003] 警长 "已被票死一次的白痴不能继续担任警长，同样，警徽也不能移交给已被票死一次的白痴";
+// rules-more.md D0.4, I1): the badge cannot go to a revealed idiot, unless
+// idiot.keeps_badge lets a revealed idiot hold it.
+func idiotBadge(g *Game, to int) error {
+	if !g.seats[to].revealed || g.opt.IdiotKeepsBadge {
+		return nil
+	}
+	return refuse(ErrRule, Error{Reason: ReasonBadgeIdiot, Target: to}, "the badge cannot go to seat %d, a revealed idiot", to)
+}
 
 // idiotInterjectSeconds is an interjection's length (rules-more.md D1: 15 s, inferred).
 const idiotInterjectSeconds = 15

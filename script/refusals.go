@@ -67,6 +67,7 @@ var Refusals = map[string]string{
 	"lover-vote":   "情侶不能互投：{seat}不能投給{target}",
 	"wolf-lover":   "魅魔只能選好人當情侶，不能選{target}",
 	"no-interject": "{seat}只能在其他玩家發言時插話，每段發言一次",
+	"badge-idiot":  "{target}是已被票出翻牌的白痴，不能接任警長：請移交給其他存活玩家或撕毀警徽",
 }
 
 // RefusalArgs are a refusal's arguments, already in words where they are
