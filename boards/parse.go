@@ -550,6 +550,9 @@ func validate(b *engine.Board, at *lines) error {
 		// rules-more.md G9: the two extra 村民 are the bottom cards
 		return e(at.roles, "%d roles for %d players: with thief.extra_cards two_villagers the board lists one card a seat", len(b.Roles), b.Players)
 	}
+	if msg := checkBottom(b); msg != "" {
+		return e(at.roles, "%s", msg)
+	}
 	if !wolf {
 		return e(at.roles, "no wolf-camp role")
 	}
@@ -646,6 +649,20 @@ func validate(b *engine.Board, at *lines) error {
 		}
 	}
 	return nil
+}
+
+// checkBottom: the bottom cards are the thief's two ([003] 9 "游戏开始时，多加入两张身份牌";
+// [001] "盗贼在游戏开始前多加两张游戏卡牌"; rules-more.md I2): a board with 盜賊
+// deals exactly two cards more than seats, a board without it one a seat.
+func checkBottom(b *engine.Board) string {
+	cards := len(b.Cards())
+	switch thief := b.Has(engine.Thief); {
+	case thief && cards != b.Players+maxBottom:
+		return fmt.Sprintf("%d cards for %d players: a board with 盜賊 (thief) deals two bottom cards, %d cards", cards, b.Players, b.Players+maxBottom)
+	case !thief && cards != b.Players:
+		return fmt.Sprintf("%d cards for %d players: only a board with 盜賊 (thief) has bottom cards; this one deals one card a seat", cards, b.Players)
+	}
+	return ""
 }
 
 // hasWolfPack reports whether some role of the board wakes in the wolves step.
