@@ -40,6 +40,8 @@ func PresetSettings(name string) ([]PresetSetting, bool) {
 			{"night_order.preset", "seed003", "E0.1, H11"},
 			{"cupid.category", "by_ratio", "E0.1, H7, H8"},
 			{"lovers.cupid_must_die", "off", "H23: [003] 好人阵营胜利条件：所有狼人死亡"},
+			{"silence.turn", "gesture_window", "I3: [003] 17 被禁言玩家…不能发言(警长竞选环节除外)，仅能使用手势交流"},
+			{"silence.blocks_last_words", "on", "I3: [003] 17 the election is the only exception: the last words are a gesture window too"},
 		}, true
 	case "seed001":
 		return []PresetSetting{
