@@ -37,7 +37,7 @@ var Refusals = map[string]string{
 	"target-out":         "{target}已出局",
 	"cannot-target":      "{role}不能選{target}",
 	"not-votable":        "這次投票不能投{target}",
-	"blocked":            "{role}今晚技能被封（恐懼、封鎖或封印）",
+	"blocked":            "{role}今晚技能被封（恐懼、擁抱、封鎖或封印）",
 	"twice-running":      "{role}不能連續兩晚選{target}",
 	"checked-before":     "{role}不能重複查驗同一名玩家",
 	"self":               "{role}不能選自己",
