@@ -281,6 +281,7 @@ func All() []Line {
 	}
 	out = append(out, Line{ID: "cue.thief.forced", Text: "盜賊{s}：底牌{s2}是狼人陣營的牌，直接給予盜賊，另一張埋牌", Cue: true,
 		Source: "seed 001 14張盜賊丘比特 (3) 就直接给盗贼狼身份另一身份将被埋"})
+	out = append(out, seedLines()...)
 	for i := range out {
 		if t, ok := softOnset()[out[i].ID]; ok {
 			out[i].Text = t
@@ -506,5 +507,16 @@ func Fill(text string, args []int) (string, error) {
 			return "", fmt.Errorf("script: unknown placeholder {%s}", ph)
 		}
 		text = text[i+j+1:]
+	}
+}
+
+// seedLines are the lines of the seed-003/001 boards added after the
+// default pack was first made (issue 24: the head judge's review). They
+// come last in the catalogue, so that no clip of an earlier line is
+// renamed: a fixed part said by an earlier line keeps that line's clip.
+func seedLines() []Line {
+	return []Line{
+		// sheriff.pk_voters never_ran (rules-more.md H6, I5)
+		{ID: "vote.sheriff-pk.never-ran", Text: "警下玩家再次舉手投票，3~2~1", Source: "seed 003 法官台词 ⑤: 警下玩家再次举手投票 (sheriff.pk_voters never_ran; rules-more.md I5)"},
 	}
 }
