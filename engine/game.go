@@ -225,6 +225,9 @@ func (g *Game) say(line string, args ...int) {
 	if g.opt.IdiotName == "baichi" {
 		line = baichi(line)
 	}
+	if line = g.worded(line); line == "" {
+		return // this wording does not say it
+	}
 	g.lastSay = Effect{Kind: EffSay, Line: line, Args: args}
 	g.emit(g.lastSay)
 }

@@ -60,6 +60,7 @@ func PresetSettings(name string) ([]PresetSetting, bool) {
 			{"lovers.grief_blocks_skill", "on", "E0.1"},
 			{"hunter.shoot_causes", "any_but_poison_grief", "E0.1"},
 			{"night.skip_dead_revealed_hunter", "on", "E0.1"},
+			{"lines.wording", "seed001", "I6: [001] 请法官严格遵守上述主持的规范用语…必要环节不得跳过"},
 		}, true
 	}
 	return nil, false

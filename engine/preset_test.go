@@ -22,7 +22,7 @@ func TestPresetKeys(t *testing.T) {
 		"seed001": "sheriff.weight=2 sheriff.pk_voters=never_ran sheriff.double_explode=off explode.windows=any_speech " +
 			"explode.last_words=on last_words.mode=n1_all_n2_single speaking.order=sheriff_side_alternating " +
 			"sheriff.speech_start=lowest speaking.clock_rule=minute_mod_n idiot.interject=off idiot.name=baichi lovers.no_mutual_vote=on " +
-			"lovers.grief_blocks_skill=on hunter.shoot_causes=any_but_poison_grief night.skip_dead_revealed_hunter=on",
+			"lovers.grief_blocks_skill=on hunter.shoot_causes=any_but_poison_grief night.skip_dead_revealed_hunter=on lines.wording=seed001",
 	}
 	known := map[string]bool{}
 	for _, k := range engine.OptionNames() {

@@ -515,8 +515,32 @@ func Fill(text string, args []int) (string, error) {
 // come last in the catalogue, so that no clip of an earlier line is
 // renamed: a fixed part said by an earlier line keeps that line's clip.
 func seedLines() []Line {
+	const s001 = "seed 001 法官主持发言流程与套路"
 	return []Line{
 		// sheriff.pk_voters never_ran (rules-more.md H6, I5)
 		{ID: "vote.sheriff-pk.never-ran", Text: "警下玩家再次舉手投票，3~2~1", Source: "seed 003 法官台词 ⑤: 警下玩家再次举手投票 (sheriff.pk_voters never_ran; rules-more.md I5)"},
+
+		// lines.wording seed001 (preset seed001; rules-more.md I6): [001]'s 主持 script
+		// where it words a line differently from seed 000's 語術
+		{ID: "game.start.seed001", Text: "天黑請閉眼，請大家確認好自己的身份後低頭閉眼靠後坐", Source: s001},
+		{ID: "night.thief.open.seed001", Text: "盜賊請睜眼，盜賊請選牌", Source: s001},
+		{ID: "cupid.tap.ask", Text: "請大家依然保持閉眼，並將自己的右手伸向前方，手掌心向上，法官會輕輕觸碰被連的兩名玩家的手掌心", Source: s001 + " (丘比特's tap)"},
+		{ID: "cupid.tap.done", Text: "被點中的兩名玩家將成為本局遊戲的情侶，好了請將你們的手伸回", Source: s001 + " (丘比特's tap)"},
+		{ID: "night.lovers.open.seed001", Text: "情侶請睜眼，情侶請互相認識", Source: s001 + " (after the tap)"},
+		{ID: "night.guard.open.seed001", Text: "守衛請睜眼，守衛請選擇一名你要守護的玩家數字", Source: s001},
+		{ID: "night.wolves.ask.seed001", Text: "狼人請互相認識，狼人請統一意見出示一名今晚要擊殺的玩家數字", Source: s001},
+		{ID: "night.witch.victim.seed001", Text: "女巫，今夜死亡的是這個玩家數字", Source: s001},
+		{ID: "night.witch.ask.seed001", Text: "如果你要使用解藥請出示大拇指，如果你要使用毒藥請直接出示你要毒的數字手勢", Source: s001},
+		{ID: "night.seer.open.seed001", Text: "預言家請睜眼，預言家請驗人", Source: s001},
+		{ID: "night.seer.result.seed001", Text: "大拇指向上表示好人，大拇指向下表示狼人，你要驗的是", Source: s001},
+		{ID: "night.hunter.status.seed001", Text: "獵人，大拇指向上表示你的技能出局後可以正常發動，大拇指向下表示你的技能失效，你的技能是", Source: s001},
+		{ID: "night.idiot.open.seed001", Text: "白痴請睜眼，白痴請看向法官", Source: s001},
+		{ID: "day.dawn.seed001", Text: "天亮了", Source: s001},
+		{ID: "election.open.seed001", Text: "現在開始警長競選，競選開始！", Source: s001},
+		{ID: "vote.sheriff.seed001", Text: "好，警上發言結束，仍然堅持競選的玩家請將自己的數字放在胸前，警上退水的玩家無投票權，其餘未參與競選的玩家在我倒數三秒後統一舉票至頭頂，允許棄票，跟票無效！3~2~1", Source: s001 + " (警長競選投票環節)"},
+		{ID: "vote.sheriff-pk.seed001", Text: "好，PK發言結束，現在開始投票，依然只有未競選者能投票，允許棄票，跟票無效！3~2~1", Source: s001 + " (PK台投票環節) with [001] 警长 (4) 依然只有未竞选者能投票"},
+		{ID: "vote.exile.seed001", Text: "好，所有玩家發言結束，現在進行放逐投票，我倒數三秒後所有玩家統一舉票，允許棄票，跟票無效！3~2~1", Source: s001 + " (放逐投票環節)"},
+		{ID: "exile.pk.seed001", Text: "{list}玩家此輪平票，進入PK台，現在進行PK發言", Source: s001 + " (PK台投票環節)"},
+		{ID: "vote.exile-pk.seed001", Text: "好，PK發言結束，現在開始投票，請PK台下的玩家在我倒數三秒後統一舉票，允許棄票，跟票無效！3~2~1", Source: s001 + " (PK台投票環節)"},
 	}
 }
