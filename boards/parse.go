@@ -121,6 +121,9 @@ func parse(file string, src []byte) (*engine.Board, *lines, error) {
 		for _, pl := range plans {
 			p.plans, p.planLines = append(p.plans, pl), append(p.planLines, p.at.roles)
 		}
+		if _, set := p.at.options["idiot.name"]; !set && p.b.Has(engine.Idiot) {
+			p.b.Options.IdiotName = "baichi" // [004] "14 白痴": a derived board names the card as seed 004 does (I7)
+		}
 	}
 	// Nights in order of their first night; plans that start on the same
 	// night keep file order, so an overlap is reported at the later line.
