@@ -88,6 +88,9 @@ type batch struct {
 	// and then "是否選擇發動技能".
 	exiled     int
 	wordsFirst bool
+	// announced: the exile was announced on its own ("X號玩家出局", a lover's
+	// grief right after it): the skill question is then "X號玩家是否發動技能"
+	announced bool
 }
 
 type lwEntry struct {
@@ -153,6 +156,8 @@ func (g *Game) skillStep(b *batch, s int) {
 	switch {
 	case b.exiled == s && b.wordsFirst:
 		g.say("exile.skill.after")
+	case b.exiled == s && b.announced:
+		g.say("skill.ask", s)
 	case b.exiled == s:
 		g.say("exile.skill", s)
 	default:
@@ -244,15 +249,18 @@ func (g *Game) shoot(b *batch, s, t int) {
 	if g.over {
 		return
 	}
-	tasks := []func(){func() { g.skillStep(b, t) }}
+	// a lover of t grieves at once after the shot's line ([001] (8), I8)
+	said, skills := g.joinGrief(b, t)
+	tasks := said
 	if g.spare(s, StepHunter, true) {
 		// a hunter holding the lucky one's gun shoots twice, in order
-		tasks = append([]func(){func() { g.skillStep(b, s) }}, tasks...)
+		tasks = append(tasks, func() { g.skillStep(b, s) })
 	}
+	tasks = append(tasks, func() { g.skillStep(b, t) })
 	if h := g.self(t).follow; h != nil {
 		tasks = append(tasks, h(g, b, t))
 	}
-	tasks = append(tasks, g.joinGrief(b, t)...)
+	tasks = append(tasks, skills...)
 	g.next(tasks...)
 }
 

@@ -520,6 +520,10 @@ func seedLines() []Line {
 		// sheriff.pk_voters never_ran (rules-more.md H6, I5)
 		{ID: "vote.sheriff-pk.never-ran", Text: "警下玩家再次舉手投票，3~2~1", Source: "seed 003 法官台词 ⑤: 警下玩家再次举手投票 (sheriff.pk_voters never_ran; rules-more.md I5)"},
 
+		// a lover's grief by day, right after the exile ([001] (8); rules-more.md I8);
+		// rogue.dies' text: its clip
+		{ID: "exile.out", Text: "{s}玩家出局", Source: "seed 001 (8) 法官在宣布该玩家出局后要立即宣布情侣中的另一方“殉情”"},
+
 		// lines.wording seed001 (preset seed001; rules-more.md I6): [001]'s 主持 script
 		// where it words a line differently from seed 000's 語術
 		{ID: "game.start.seed001", Text: "天黑請閉眼，請大家確認好自己的身份後低頭閉眼靠後坐", Source: s001},
