@@ -65,11 +65,6 @@ func (g *Game) nightResults() {
 		g.end(w)
 		return
 	}
-	for i := range g.hooks {
-		if h := g.hooks[i].announce; h != nil {
-			h(g) // after the night results: "X號玩家被禁言"
-		}
-	}
 	b := &batch{}
 	for _, s := range dead {
 		b.entries = append(b.entries, lwEntry{seat: s, words: words})

@@ -5,6 +5,9 @@ package engine
 // then the exiled player's skill, badge and last words.
 
 func (g *Game) exileDay() {
+	// the deaths' block is over: the morning's lines before the speeches
+	// ("X號玩家被禁言"; [003] 台词 ⑦ the deaths, then ⑧ the speeches)
+	g.boardEvent(func(h *roleHooks) func(*Game) { return h.announce })
 	sh := g.sheriff
 	if sh != 0 && g.present(sh) {
 		if g.opt.SpeakingOrder == "sheriff_side_alternating" && g.el.spk.lastDir != 0 {

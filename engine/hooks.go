@@ -36,7 +36,7 @@ type roleHooks struct {
 	reveal      func(g *Game, seat int, s *step) (bool, error) // (self) its guarded key outside the windows; false = not its window
 
 	// day additions (rules-more.md)
-	announce  func(g *Game)                                   // the night results were read: the role's morning line (禁言長老)
+	announce  func(g *Game)                                   // the night's deaths are settled, the exile day begins: the role's morning line (禁言長老)
 	mutedLine func(g *Game, seat int, kind SpeechKind) string // the line that replaces the seat's speech of this kind ("" = it speaks)
 	voted     func(g *Game, kind VoteKind, votes []Vote)      // a vote closed, with its ballots
 	speeches  func(g *Game)                                   // the day's first exile speech begins (rules-more.md H10)
