@@ -233,6 +233,9 @@ func (g *Game) say(line string, args ...int) {
 }
 
 func (g *Game) cue(seat int, line string, args ...int) {
+	if g.opt.IdiotName == "baichi" {
+		line = baichi(line) // the judge reads the card's name as the board says it
+	}
 	g.emit(Effect{Kind: EffCue, Seat: seat, Line: line, Args: args})
 }
 

@@ -94,11 +94,31 @@ func idiotExiled(g *Game, s int) bool {
 	return true
 }
 
+// CardName is the name the table gives card r in its records and lines:
+// 白痴 for 愚者 under idiot.name baichi (the seed-003/001/004 boards: "翻牌
+// 白痴"; rules-more.md I10), else the role's name.
+func (o *Options) CardName(r Role) string {
+	if r == Idiot && o.IdiotName == "baichi" {
+		return "白痴"
+	}
+	return r.Name()
+}
+
+// CardNameOf is CardName for a card written by name (a record's Result:
+// the thief's buried card); a text that names no card is returned as it is.
+func (o *Options) CardNameOf(name string) string {
+	if ri, ok := LookupRole(name); ok {
+		return o.CardName(ri.ID)
+	}
+	return name
+}
+
 // baichi: under idiot.name baichi (seeds 003 and 001 call the card 白痴) the
 // lines that name the card are said in the seeds' word.
 func baichi(line string) string {
 	switch line {
-	case "night.idiot.open", "night.idiot.close", "night.idiot.wake", "idiot.reveal":
+	case "night.idiot.open", "night.idiot.close", "night.idiot.wake", "idiot.reveal",
+		"cue.thief.card.idiot", "cue.exact.idiot":
 		return line + ".baichi"
 	}
 	return line

@@ -319,8 +319,7 @@ func manualNights() map[string][]manualLine {
 		// seed 003 boards (rules-more.md E1): the shared roles speak seed 000's
 		// 語術; 惡魔, 狐狸 and 賭徒 have none (their catalogue lines say so)
 		"demon-003": join(guardLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(), hunterLines(hunterState)),
-		"fox-003": join(guardLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), hunterLines(hunterState),
-			[]manualLine{{manual: "他的身份為", id: "night.seer.result"}}),
+		"fox-003":   join(guardLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), hunterLines(hunterState)),
 		"gambler-003": join(guardLines(), wolvesLines(manualLine{manual: "白狼王請舉手示意", id: "night.mark.whitewolfking"}, plainAsk),
 			witchLines(), seerLines()),
 		// the thief boards (rules-more.md E1, E2): seed 004's 盜賊 and 白痴 lines,

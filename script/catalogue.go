@@ -295,11 +295,11 @@ func All() []Line {
 
 // softOnset rewords the short lines of a step whose role's name starts
 // with a sound the voice makes too soft (混血兒's h: the clip would open
-// with more than 50 ms under the voiced floor): "請混血兒閉眼".
+// with more than 50 ms under the voiced floor): "請混血兒閉眼". The hurry
+// line is every step's "混血兒請迅猛" (rules-more.md I10).
 func softOnset() map[string]string {
 	return map[string]string{
 		"night.halfblood.wake":  "請混血兒睜眼",
-		"night.halfblood.hurry": "請混血兒加快速度",
 		"night.halfblood.close": "請混血兒閉眼",
 	}
 }
@@ -519,6 +519,10 @@ func seedLines() []Line {
 	return []Line{
 		// sheriff.pk_voters never_ran (rules-more.md H6, I5)
 		{ID: "vote.sheriff-pk.never-ran", Text: "警下玩家再次舉手投票，3~2~1", Source: "seed 003 法官台词 ⑤: 警下玩家再次举手投票 (sheriff.pk_voters never_ran; rules-more.md I5)"},
+
+		// the card's name on 白痴 boards (idiot.name baichi; rules-more.md I10)
+		{ID: "cue.thief.card.idiot.baichi", Text: "盜賊底牌{s}：白痴", Cue: true},
+		{ID: "cue.exact.idiot.baichi", Text: "{s}查驗{s2}：白痴", Cue: true},
 
 		// a lover's grief by day, right after the exile ([001] (8); rules-more.md I8);
 		// rogue.dies' text: its clip
