@@ -225,11 +225,10 @@ func (g *Game) say(line string, args ...int) {
 	if g.opt.IdiotName == "baichi" {
 		line = baichi(line)
 	}
-	if line = g.worded(line); line == "" {
-		return // this wording does not say it
+	for _, l := range g.worded(line) { // none: this wording does not say it
+		g.lastSay = Effect{Kind: EffSay, Line: l, Args: args}
+		g.emit(g.lastSay)
 	}
-	g.lastSay = Effect{Kind: EffSay, Line: line, Args: args}
-	g.emit(g.lastSay)
 }
 
 func (g *Game) cue(seat int, line string, args ...int) {

@@ -31,7 +31,8 @@ var manual001 = []seed001Line{
 	{seed: "盗贼请闭眼", id: "night.thief.close", night: 1, role: "thief"},
 	{seed: "丘比特请睁眼，丘比特请向法官出示两个数字这两个数字玩家将成为本局的情侣", id: "night.cupid.open", night: 1, role: "cupid"},
 	{seed: "丘比特请闭眼", id: "night.cupid.close", night: 1, role: "cupid"},
-	{seed: "请大家依然保持闭眼，并将自己的右手伸向前方，手掌心向上，法官会轻轻触碰被连的两名玩家的手掌心", id: "cupid.tap.ask", night: 1, role: "cupid"},
+	{seed: "请大家依然保持闭眼，并将自己的右手伸向前方，手掌心向上", id: "cupid.tap.ask", night: 1, role: "cupid"},
+	{seed: "法官会轻轻触碰被连的两名玩家的手掌心", id: "cupid.tap.touch", night: 1, role: "cupid"},
 	{seed: "被点中的两名玩家将成为本局游戏的情侣…好了请将你们的手伸回", id: "cupid.tap.done", night: 1, role: "cupid"},
 	{seed: "情侣请睁眼，情侣请互相认识", id: "night.lovers.open.seed001", night: 1, role: "cupid"},
 	{seed: "情侣请闭眼", id: "night.lovers.close", night: 1, role: "cupid"},
@@ -50,19 +51,26 @@ var manual001 = []seed001Line{
 	{seed: "大拇指向上表示好人，大拇指向下表示狼人，你要验的是", id: "night.seer.result.seed001", role: "seer"},
 	{seed: "预言家请闭眼", id: "night.seer.close", role: "seer"},
 	{seed: "猎人请睁眼", id: "night.hunter.open", role: "hunter"},
-	{seed: "猎人，大拇指向上表示你的技能出局后可以正常发动，大拇指向下表示你的技能失效，你的技能是", id: "night.hunter.status.seed001", role: "hunter"},
+	{seed: "猎人，大拇指向上表示你的技能出局后可以正常发动", id: "night.hunter.status.seed001", role: "hunter"},
+	{seed: "大拇指向下表示你的技能失效，你的技能是", id: "night.hunter.cannot.seed001", role: "hunter"},
 	{seed: "猎人请闭眼", id: "night.hunter.close", role: "hunter"},
 	{seed: "白痴请睁眼白痴请看向法官", id: "night.idiot.open.seed001", role: "idiot"},
 	{seed: "白痴请闭眼", id: "night.idiot.close.baichi", role: "idiot"},
 	{seed: "天亮了", id: "day.dawn.seed001"},
 	{seed: "现在开始警长竞选竞选开始！", id: "election.open.seed001", note: "said only where someone runs"},
-	{seed: "好，警上发言结束，仍然坚持竞选的玩家请将自己的数字放在胸前，警上退水的玩家无投票权，其余未参与竞选的玩家在我倒数三秒后统一举票至头顶，允许弃票跟票无效！三，二一", id: "vote.sheriff.seed001"},
-	{seed: "好，所有玩家发言结束，现在进行放逐投票，我倒数三秒后所有玩家统一举票，允许弃票，跟票无效！三二，一", id: "vote.exile.seed001"},
+	// the votes: [001] opens each with 好， (a filler, not said: the default
+	// voice cannot start a clip on its h within 50 ms); the sentences are
+	// said as two or three lines (a clip lasts at most 10 s), each vote ending
+	// on "允许弃票，跟票无效！三，二，一"
+	{seed: "警上发言结束，仍然坚持竞选的玩家请将自己的数字放在胸前，警上退水的玩家无投票权", id: "vote.sheriff.seed001", note: "after 好，"},
+	{seed: "其余未参与竞选的玩家在我倒数三秒后统一举票至头顶", id: "vote.sheriff.raise.seed001"},
+	{seed: "允许弃票跟票无效！三，二一", id: "vote.count.seed001"},
+	{seed: "所有玩家发言结束，现在进行放逐投票，我倒数三秒后所有玩家统一举票", id: "vote.exile.seed001", note: "after 好，"},
 	{seed: "x号玩家和y号玩家此轮平票，进入PK台，现在进行PK发言", id: "exile.pk.seed001"},
 	{seed: "x号玩家请发言", id: "speech.start"},
-	{seed: "好，PK发言结束，现在开始投票，请PK台下的玩家在我倒数三秒后统一举票，允许弃票，跟票无效！三，二，一", id: "vote.exile-pk.seed001"},
-	{seed: "好，PK发言结束，现在开始投票，依然只有未竞选者能投票，允许弃票，跟票无效！三，二，一", id: "vote.sheriff-pk.seed001",
-		note: "the PK vote's script with 警长 (4) 依然只有未竞选者能投票 for the election PK"},
+	{seed: "PK发言结束，现在开始投票，请PK台下的玩家在我倒数三秒后统一举票", id: "vote.exile-pk.seed001", note: "after 好，"},
+	{seed: "PK发言结束，现在开始投票，依然只有未竞选者能投票", id: "vote.sheriff-pk.seed001",
+		note: "after 好，: the PK vote's script with 警长 (4) 依然只有未竞选者能投票 for the election PK"},
 }
 
 // kept001 are lines of seed 000's 語術 the seed-001 boards still say where
@@ -147,7 +155,8 @@ func checkSeed001Lines(t *testing.T, cat *script.Catalogue, all []*engine.Board,
 	if n < 9 {
 		t.Errorf("%d boards carry preset seed001, want the nine of seed 001", n)
 	}
-	for _, id := range []string{"election.open.seed001", "vote.sheriff.seed001", "vote.sheriff-pk.seed001", "vote.exile.seed001", "exile.pk.seed001", "vote.exile-pk.seed001"} {
+	for _, id := range []string{"election.open.seed001", "vote.sheriff.seed001", "vote.sheriff.raise.seed001", "vote.count.seed001",
+		"vote.sheriff-pk.seed001", "vote.exile.seed001", "exile.pk.seed001", "vote.exile-pk.seed001"} {
 		found := false
 		for _, b := range all {
 			found = found || (b.Preset == "seed001" && said[b.ID][id] != 0)
