@@ -34,7 +34,7 @@ func TestRecordsNameTheCardAsTheBoard(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct {
-		r          engine.Record
+		r           engine.Record
 		want, want0 string
 	}{
 		{engine.Record{Type: engine.RecReveal, Seat: 6, Role: engine.Idiot}, "6號翻牌：白痴", "6號翻牌：愚者"},
