@@ -23,7 +23,8 @@ type orderRow struct {
 	hurryLt int             // hurry point on later nights (with later)
 }
 
-// seed004Order is E0.2 for the roles the engine plays, in order. E0.3:
+// seed004Order is E0.2 for the roles the engine plays, in order, with
+// [004]'s night-1-only flags (rules-more.md I7: 白痴 and 騎士 too). E0.3:
 // 狼人 90 s on night 1 and 60 s later, the hurry line with 30 s left; 30 s
 // choice steps with the hurry line at 10 s left (女巫 as well); 守衛,
 // 預言家, 狼美人 30 s; 情侶 and 幸運兒 15 s; 獵人 10 s; identification
@@ -71,8 +72,8 @@ func seed004Order(o engine.Options) []orderRow {
 		{pos: "11", kind: engine.StepBear, secs: 5},
 		{pos: "12", kind: engine.StepSilenceElder, secs: 30, hurry: 20},
 		{pos: "13", kind: engine.StepHunter, secs: 10},
-		{pos: "14", kind: engine.StepIdiot, secs: 5},
-		{pos: "15", kind: engine.StepKnight, secs: 5},
+		{pos: "14", kind: engine.StepIdiot, first: true, secs: 5},  // [004] "14 白痴（仅首夜）" (I7)
+		{pos: "15", kind: engine.StepKnight, first: true, secs: 5}, // [004] "15 骑士（仅首夜）" (I7)
 		{pos: "16", kind: engine.StepRogue, first: true, secs: 5},
 	}...)
 }
@@ -121,6 +122,19 @@ func seed003Order(o engine.Options) (night1, later []orderRow) {
 	return night1, later
 }
 
+// specialWolf is the special wolf night 1's wolves' step asks to show
+// itself ([004] "6 狼人（特殊技能狼人手势示意）", "狼美人狼人睁眼相互确认，特殊身份狼人手势示意";
+// rules-more.md I7): the first card of the composition, other than 狼人,
+// that wakes with the wolves on night 1 ("" = none).
+func specialWolf(roles []engine.Role) engine.Role {
+	for _, r := range roles {
+		if ri := r.Info(); r != engine.Werewolf && ri.WakesWithWolves(1) {
+			return r
+		}
+	}
+	return ""
+}
+
 // seed004Nights builds the default night plans of a composition: night 1
 // and nights 2-, in seed 004's order or, under night_order.preset seed003,
 // in [003]'s. The roles that act only inside the wolves' step (狼王, 白狼王
@@ -154,7 +168,11 @@ func seed004Nights(roles []engine.Role, o engine.Options) ([]engine.NightPlan, e
 	for _, row := range rows1 {
 		placed[row.kind] = true
 		if has(row.kind) {
-			n1 = append(n1, engine.Step{Kind: row.kind, Seconds: row.secs, Hurry: row.hurry})
+			st := engine.Step{Kind: row.kind, Seconds: row.secs, Hurry: row.hurry}
+			if row.kind == engine.StepWolves {
+				st.Mark = specialWolf(roles) // night 1 only, as on seed 000's boards
+			}
+			n1 = append(n1, st)
 		}
 	}
 	for _, row := range rowsLt {

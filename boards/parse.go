@@ -122,6 +122,9 @@ func parse(file string, src []byte) (*engine.Board, *lines, error) {
 		for _, pl := range plans {
 			p.plans, p.planLines = append(p.plans, pl), append(p.planLines, p.at.roles)
 		}
+		if _, set := p.at.options["idiot.name"]; !set && p.b.Has(engine.Idiot) {
+			p.b.Options.IdiotName = "baichi" // [004] "14 白痴": a derived board names the card as seed 004 does (I7)
+		}
 	}
 	// Nights in order of their first night; plans that start on the same
 	// night keep file order, so an overlap is reported at the later line.
@@ -556,6 +559,9 @@ func validate(b *engine.Board, at *lines) error {
 		// rules-more.md G9: the two extra 村民 are the bottom cards
 		return e(at.roles, "%d roles for %d players: with thief.extra_cards two_villagers the board lists one card a seat", len(b.Roles), b.Players)
 	}
+	if msg := checkBottom(b); msg != "" {
+		return e(at.roles, "%s", msg)
+	}
 	if !wolf {
 		return e(at.roles, "no wolf-camp role")
 	}
@@ -652,6 +658,20 @@ func validate(b *engine.Board, at *lines) error {
 		}
 	}
 	return nil
+}
+
+// checkBottom: the bottom cards are the thief's two ([003] 9 "游戏开始时，多加入两张身份牌";
+// [001] "盗贼在游戏开始前多加两张游戏卡牌"; rules-more.md I2): a board with 盜賊
+// deals exactly two cards more than seats, a board without it one a seat.
+func checkBottom(b *engine.Board) string {
+	cards := len(b.Cards())
+	switch thief := b.Has(engine.Thief); {
+	case thief && cards != b.Players+maxBottom:
+		return fmt.Sprintf("%d cards for %d players: a board with 盜賊 (thief) deals two bottom cards, %d cards", cards, b.Players, b.Players+maxBottom)
+	case !thief && cards != b.Players:
+		return fmt.Sprintf("%d cards for %d players: only a board with 盜賊 (thief) has bottom cards; this one deals one card a seat", cards, b.Players)
+	}
+	return ""
 }
 
 // hasWolfPack reports whether some role of the board wakes in the wolves step.

@@ -39,7 +39,7 @@ func TestDayBoards(t *testing.T) {
 		id, name, roles string
 		n1, later       []st
 	}{
-		{"silence-elder-003", "禁言长老", "werewolf*4 seer witch silenceelder stalker villager*4",
+		{"silence-elder-003", "禁言長老", "werewolf*4 seer witch silenceelder stalker villager*4",
 			[]st{{Kind: "wolves", Seconds: 90, Hurry: 60}, {Kind: "witch", Seconds: 30, Hurry: 20}, {Kind: "seer", Seconds: 30}, {Kind: "stalker", Seconds: 30, Hurry: 20}, {Kind: "silenceelder", Seconds: 30, Hurry: 20}},
 			[]st{{Kind: "wolves", Seconds: 60, Hurry: 30}, {Kind: "witch", Seconds: 30, Hurry: 20}, {Kind: "seer", Seconds: 30}, {Kind: "stalker", Seconds: 30, Hurry: 20}, {Kind: "silenceelder", Seconds: 30, Hurry: 20}}},
 		{"butterfly-003", "花蝴蝶", "werewolf*4 seer hunter stalker butterfly villager*4",

@@ -10,7 +10,7 @@ import (
 )
 
 // TestCheckDirBroken: a broken venue folder reports every bad file with its
-// line, for nine kinds of problem, and keeps the good board.
+// line, for eleven kinds of problem, and keeps the good board.
 func TestCheckDirBroken(t *testing.T) {
 	dir := filepath.Join("testdata", "venue-broken")
 	good, errs := CheckDir(dir)
@@ -27,6 +27,9 @@ func TestCheckDirBroken(t *testing.T) {
 		"no-night.board:4":     "no place in seed 004's night order",
 		"dup-b.board:1":        "與 " + filepath.Join(dir, "dup-a.board") + ":1 重複",
 		"no-step.board:":       "witch",
+		// rules-more.md I2: a 盜賊 board deals seats+2 cards, any other seats
+		"thief-one-extra.board:6": "13 cards for 12 players: a board with 盜賊 (thief) deals two bottom cards, 14 cards",
+		"bottom-no-thief.board:5": "12 cards for 10 players: only a board with 盜賊 (thief) has bottom cards",
 	}
 	got := map[string]bool{}
 	for _, err := range errs {

@@ -96,8 +96,8 @@ func TestDealSheetBottomCards(t *testing.T) {
 	}
 
 	// by hand: the seats, then the bottom cards
-	hand := []string{"seer", "witch", "hunter", "idiot", "werewolf", "werewolf", "werewolf", "werewolf",
-		"villager", "villager", "villager", "villager", "村民", "村民"}
+	hand := []string{"thief", "seer", "witch", "hunter", "idiot", "werewolf", "werewolf", "werewolf", "werewolf",
+		"villager", "villager", "villager", "村民", "村民"} // the fixture is a 盜賊 board (rules-more.md I2)
 	if code, body := judge.do("POST", "/api/judge/start", map[string]any{"board": b.ID, "deal": hand[:12], "replace": true}, nil); code != 400 || !strings.Contains(string(body), "底牌") {
 		t.Fatalf("a deal without the bottom cards: %d %s", code, body)
 	}

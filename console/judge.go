@@ -425,7 +425,7 @@ func (m *judgeModel) state(now time.Time, speed float64) JudgeState {
 		}
 	}
 	for _, r := range m.records {
-		st.Records = append(st.Records, RecordView{At: r.at, Type: string(r.rec.Type), Text: recordText(&r.rec)})
+		st.Records = append(st.Records, RecordView{At: r.at, Type: string(r.rec.Type), Text: recordText(&r.rec, m.options())})
 	}
 	if pr != nil && !m.over && pr.prompt.Step != engine.StepName("") {
 		p := pr.prompt

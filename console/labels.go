@@ -196,8 +196,14 @@ func describeInput(in engine.Input) string {
 	return "?"
 }
 
-// recordText renders a record entry for the judge's record list.
-func recordText(r *engine.Record) string {
+// recordText renders a record entry for the judge's record list; o (nil:
+// the defaults) names the cards as the board does (白痴 under idiot.name
+// baichi).
+func recordText(r *engine.Record, o *engine.Options) string {
+	if o == nil {
+		def := engine.DefaultOptions()
+		o = &def
+	}
 	seat := script.Seat
 	switch r.Type {
 	case engine.RecPhase:
@@ -233,7 +239,7 @@ func recordText(r *engine.Record) string {
 		}
 		return fmt.Sprintf("第%d天 放逐%s", r.Day, seat(r.Seat))
 	case engine.RecReveal:
-		return fmt.Sprintf("%s翻牌：%s", seat(r.Seat), r.Role.Name())
+		return fmt.Sprintf("%s翻牌：%s", seat(r.Seat), o.CardName(r.Role))
 	case engine.RecSpeech:
 		return fmt.Sprintf("%s %s", script.SpeechLabel(r.Kind), seat(r.Seat))
 	case engine.RecResult:
@@ -244,7 +250,7 @@ func recordText(r *engine.Record) string {
 	case engine.RecPenalty:
 		return fmt.Sprintf("扣分：%s %s分", seat(r.Seat), strconv.FormatFloat(r.Points, 'f', -1, 64))
 	case engine.RecRole:
-		return fmt.Sprintf("%s身份改為：%s", seat(r.Seat), r.Role.Name())
+		return fmt.Sprintf("%s身份改為：%s", seat(r.Seat), o.CardName(r.Role))
 	case engine.RecLovers:
 		by := ""
 		if r.By > 0 {
@@ -253,7 +259,7 @@ func recordText(r *engine.Record) string {
 		return fmt.Sprintf("%s：%s、%s成為情侶%s", phaseLabel(r.When), seat(r.Seat), seat(r.Target), by)
 	case engine.RecAction:
 		if r.Kind == engine.ActionThief {
-			return fmt.Sprintf("%s：%s拿底牌 %s（埋牌 %s）", phaseLabel(r.When), seat(r.By), r.Role.Name(), r.Result)
+			return fmt.Sprintf("%s：%s拿底牌 %s（埋牌 %s）", phaseLabel(r.When), seat(r.By), o.CardName(r.Role), o.CardNameOf(r.Result))
 		}
 		w := script.ActionLabel(r.Kind)
 		by := ""

@@ -39,7 +39,7 @@ func (s *Server) recordExport() RecordExport {
 		x.Game = gameInfo(m.spec, m.started)
 	}
 	for _, r := range m.records {
-		x.Records = append(x.Records, RecordExported{At: r.at, Text: recordText(&r.rec), Record: r.rec})
+		x.Records = append(x.Records, RecordExported{At: r.at, Text: recordText(&r.rec, m.options()), Record: r.rec})
 	}
 	return x
 }
@@ -101,4 +101,12 @@ func recordText2(x RecordExport) string {
 		fmt.Fprintf(&b, "\n結果：%s\n", x.Result)
 	}
 	return b.String()
+}
+
+// options are the running game's options (nil before a game).
+func (m *judgeModel) options() *engine.Options {
+	if m.spec == nil || m.spec.Board == nil {
+		return nil
+	}
+	return &m.spec.Board.Options
 }

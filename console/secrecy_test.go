@@ -371,6 +371,21 @@ func secrecyPairs(t *testing.T, b *engine.Board) []secrecyPair {
 			b: play{deal: swap(deal, last, v), untilDay: 2, presses: night2(true)},
 		})
 	}
+	// 花蝴蝶 hugs a wolf (the pack's pointing is refused, the judge is cued
+	// 技能被禁止) or a villager (the pack agrees on no kill): 平安夜 either way
+	// (rules-more.md I4: nothing public changes)
+	if bf, wolves := seatsOf(deal, engine.Butterfly), seatsOf(deal, engine.Werewolf); len(bf) == 1 && len(wolves) > 0 {
+		hug := func(seat int) []hidden {
+			return []hidden{
+				{night: 1, step: "night", kind: string(engine.StepButterfly), at: 2, seat: bf[0], keys: target(seat)},
+				emptyKnife,
+			}
+		}
+		pairs = append(pairs, secrecyPair{name: "花蝴蝶 hugs a wolf vs a villager",
+			a: play{deal: deal, untilDay: 1, presses: hug(wolves[0])},
+			b: play{deal: deal, untilDay: 1, presses: hug(v2)},
+		})
+	}
 	pairs = append(pairs, secrecyPair{name: "blind vote ballots in seat order vs reversed",
 		a: play{deal: deal, untilDay: 2, presses: exile(v, actors)},
 		b: play{deal: deal, untilDay: 2, presses: exile(v, reversed)},

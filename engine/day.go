@@ -65,11 +65,6 @@ func (g *Game) nightResults() {
 		g.end(w)
 		return
 	}
-	for i := range g.hooks {
-		if h := g.hooks[i].announce; h != nil {
-			h(g) // after the night results: "X號玩家被禁言"
-		}
-	}
 	b := &batch{}
 	for _, s := range dead {
 		b.entries = append(b.entries, lwEntry{seat: s, words: words})
@@ -88,6 +83,9 @@ type batch struct {
 	// and then "是否選擇發動技能".
 	exiled     int
 	wordsFirst bool
+	// announced: the exile was announced on its own ("X號玩家出局", a lover's
+	// grief right after it): the skill question is then "X號玩家是否發動技能"
+	announced bool
 }
 
 type lwEntry struct {
@@ -153,6 +151,8 @@ func (g *Game) skillStep(b *batch, s int) {
 	switch {
 	case b.exiled == s && b.wordsFirst:
 		g.say("exile.skill.after")
+	case b.exiled == s && b.announced:
+		g.say("skill.ask", s)
 	case b.exiled == s:
 		g.say("exile.skill", s)
 	default:
@@ -244,15 +244,18 @@ func (g *Game) shoot(b *batch, s, t int) {
 	if g.over {
 		return
 	}
-	tasks := []func(){func() { g.skillStep(b, t) }}
+	// a lover of t grieves at once after the shot's line ([001] (8), I8)
+	said, skills := g.joinGrief(b, t)
+	tasks := said
 	if g.spare(s, StepHunter, true) {
 		// a hunter holding the lucky one's gun shoots twice, in order
-		tasks = append([]func(){func() { g.skillStep(b, s) }}, tasks...)
+		tasks = append(tasks, func() { g.skillStep(b, s) })
 	}
+	tasks = append(tasks, func() { g.skillStep(b, t) })
 	if h := g.self(t).follow; h != nil {
 		tasks = append(tasks, h(g, b, t))
 	}
-	tasks = append(tasks, g.joinGrief(b, t)...)
+	tasks = append(tasks, skills...)
 	g.next(tasks...)
 }
 
@@ -287,6 +290,11 @@ func (g *Game) badgeStep(s int) {
 		}
 		if t != 0 && (t == seat || !g.present(t)) {
 			return refuse(ErrBadTarget, Error{Reason: ReasonCannotTarget, Target: t}, "the badge cannot go to seat %d", t)
+		}
+		if t != 0 {
+			if err := g.badgeRefused(t); err != nil {
+				return err
+			}
 		}
 		to, decided = t, true
 		return nil

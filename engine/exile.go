@@ -5,6 +5,9 @@ package engine
 // then the exiled player's skill, badge and last words.
 
 func (g *Game) exileDay() {
+	// the deaths' block is over: the morning's lines before the speeches
+	// ("X號玩家被禁言"; [003] 台词 ⑦ the deaths, then ⑧ the speeches)
+	g.boardEvent(func(h *roleHooks) func(*Game) { return h.announce })
 	sh := g.sheriff
 	if sh != 0 && g.present(sh) {
 		if g.opt.SpeakingOrder == "sheriff_side_alternating" && g.el.spk.lastDir != 0 {
@@ -241,11 +244,23 @@ func (g *Game) exile(s int) {
 	b := &batch{entries: []lwEntry{{seat: s, words: true}}, exiled: s}
 	b.wordsFirst = g.opt.LastWordsFirst && g.day > 1
 	t := g.deathTasks(b) // skill, badge, last words, leave
-	if gt := g.joinGrief(b, s); gt != nil {
-		t = append(append([]func(){t[0]}, gt...), t[1:]...) // "X號玩家殉情" right after the exile
+	skill := 0           // the exiled player's skill question in t
+	if said, skills := g.joinGrief(b, s); said != nil {
+		if b.wordsFirst {
+			// the last words announce the exile (狼王攝夢人, no lovers on the board): the grief follows the skill
+			for i := range said {
+				t = append(append([]func(){t[0]}, said[i], skills[i]), t[1:]...)
+			}
+		} else {
+			// "X號玩家出局", at once "Y號玩家殉情" ([001] (8), I8), then X's and Y's skills
+			b.announced = true
+			pre := append([]func(){func() { g.say("exile.out", s) }}, said...)
+			skill = len(pre)
+			t = append(append(pre, t[0]), append(skills, t[1:]...)...)
+		}
 	}
 	if h.follow != nil {
-		t = append([]func(){t[0], h.follow(g, b, s)}, t[1:]...)
+		t = append(append(append([]func(){}, t[:skill+1]...), h.follow(g, b, s)), t[skill+1:]...)
 	}
 	if b.wordsFirst {
 		// 狼王攝夢人: from day 2 the exiled player's last words come before the

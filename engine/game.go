@@ -225,11 +225,16 @@ func (g *Game) say(line string, args ...int) {
 	if g.opt.IdiotName == "baichi" {
 		line = baichi(line)
 	}
-	g.lastSay = Effect{Kind: EffSay, Line: line, Args: args}
-	g.emit(g.lastSay)
+	for _, l := range g.worded(line) { // none: this wording does not say it
+		g.lastSay = Effect{Kind: EffSay, Line: l, Args: args}
+		g.emit(g.lastSay)
+	}
 }
 
 func (g *Game) cue(seat int, line string, args ...int) {
+	if g.opt.IdiotName == "baichi" {
+		line = baichi(line) // the judge reads the card's name as the board says it
+	}
 	g.emit(Effect{Kind: EffCue, Seat: seat, Line: line, Args: args})
 }
 

@@ -5,16 +5,19 @@ package engine
 
 // joinGrief: the seats that died of grief (殉情) with a day death of batch b
 // join it right after that seat, with its last words (A10: out at the same
-// time); each turn says "X號玩家殉情", then asks for the skill.
-func (g *Game) joinGrief(b *batch, after int) []func() {
-	var t []func()
+// time). said announces each "X號玩家殉情" — at once after the death that
+// caused it ([001] (8) "法官在宣布该玩家出局后要立即宣布情侣中的另一方“殉情”",
+// rules-more.md I8) — and skills asks each for the skill, after the dead
+// lover's own question.
+func (g *Game) joinGrief(b *batch, after int) (said, skills []func()) {
 	for _, s := range g.cs.together {
 		b.insertAfter(after, s, b.wordsOf(after))
 		after = s
-		t = append(t, func() { g.say("day.grief", s) }, func() { g.skillStep(b, s) })
+		said = append(said, func() { g.say("day.grief", s) })
+		skills = append(skills, func() { g.skillStep(b, s) })
 	}
 	g.cs.together = nil
-	return t
+	return said, skills
 }
 
 // griefTasks: the turn of seats that died of grief by day with a death that

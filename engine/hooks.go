@@ -29,13 +29,14 @@ type roleHooks struct {
 	exileSeen   func(g *Game, s int)                           // somebody was exiled
 	exileResult func(g *Game, s int, order []int) bool         // an exile result is read; true = the hook took over
 	follow      func(g *Game, b *batch, s int) func()          // (self) out by day (exiled, shot): a task after its skill
+	badge       func(g *Game, to int) error                    // a board rule refuses the badge to this seat (a revealed 白痴)
 	exploding   func(g *Game, s int)                           // (self) exploding, before it dies
 	exploded    func(g *Game, s int, poisoned bool) []func()   // (self) exploded: tasks after the badge
 	boom        func(g *Game, seat int, s *step) error         // (self) its guarded key in an explosion window
 	reveal      func(g *Game, seat int, s *step) (bool, error) // (self) its guarded key outside the windows; false = not its window
 
 	// day additions (rules-more.md)
-	announce  func(g *Game)                                   // the night results were read: the role's morning line (禁言長老)
+	announce  func(g *Game)                                   // the night's deaths are settled, the exile day begins: the role's morning line (禁言長老)
 	mutedLine func(g *Game, seat int, kind SpeechKind) string // the line that replaces the seat's speech of this kind ("" = it speaks)
 	voted     func(g *Game, kind VoteKind, votes []Vote)      // a vote closed, with its ballots
 	speeches  func(g *Game)                                   // the day's first exile speech begins (rules-more.md H10)
@@ -262,6 +263,19 @@ func (g *Game) speechesBegin() {
 			h(g)
 		}
 	}
+}
+
+// badgeRefused: a board rule refuses the badge to seat to (nil = it may
+// take it).
+func (g *Game) badgeRefused(to int) error {
+	for i := range g.hooks {
+		if h := g.hooks[i].badge; h != nil {
+			if err := h(g, to); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // skillLost: the seat has lost every skill for good (村長's penalty).

@@ -303,6 +303,7 @@ const (
 	ReasonNoWindow      Reason = "no-window"      // no explosion window now
 	ReasonCannotExplode Reason = "cannot-explode" // Seat
 	ReasonNoInterject   Reason = "no-interject"   // Seat: a revealed idiot cuts in only during another player's speech, once
+	ReasonBadgeIdiot    Reason = "badge-idiot"    // Target: the badge cannot go to a revealed idiot
 	ReasonSeatOut       Reason = "seat-out"       // Seat: the acting seat is out
 	ReasonAlreadyPaused Reason = "already-paused"
 	ReasonNotPaused     Reason = "not-paused"

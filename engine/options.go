@@ -86,6 +86,7 @@ type Options struct {
 	SpeakingOrder    string  // speaking.order: sheriff_choice (A7) | sheriff_side_alternating | left_of_last_dead (H12)
 	IdiotName        string  // idiot.name: yuzhe (愚者, seed 000) | baichi (白痴, seeds 003 and 001): the card's name in the judge's lines
 	IdiotInterject   bool    // idiot.interject: a revealed idiot may cut into a speech for 15 s, the judge's pedal granting it (seed 003)
+	Wording          string  // lines.wording: seed000 (the manual's 語術) | seed001 ([001]'s 主持 script where it differs)
 }
 
 // DefaultOptions are the shared settings of every seed-000 board.
@@ -105,7 +106,7 @@ func DefaultOptions() Options {
 		CupidWolfPairSide: "wolves", CupidCategory: "neither", CupidMaySkip: "on", MixedPairCamp: "third",
 		CupidMustDie: true, NoMutualVote: true, GriefBlocksSkill: true, SuccubusLaterNights: "with_wolves",
 		PKVoters: "not_on_stage", ExplodeWindows: "part_a", LastWordsMode: "n1",
-		SpeechStart: "clock", SpeakingOrder: "sheriff_choice",
+		SpeechStart: "clock", SpeakingOrder: "sheriff_choice", Wording: "seed000",
 	}
 }
 
@@ -277,6 +278,7 @@ func optionFields() map[string]optionField {
 		"sheriff.pk_voters":    enumOpt("who votes in the election PK: not_on_stage = everyone off the PK stage (A5.6); never_ran = only players who never ran (H6)", []string{"not_on_stage", "never_ran"}, func(o *Options) *string { return &o.PKVoters }),
 		"explode.windows":      enumOpt("when a wolf may explode by day: part_a = election speeches, 退水, exile-day speeches (A11); any_but_vote = also last words, the prince's speech, the sheriff's order and 歸票 (seed 003); any_speech = also last words and the prince's speech (seed 001)", []string{"part_a", "any_but_vote", "any_speech"}, func(o *Options) *string { return &o.ExplodeWindows }),
 		"idiot.name":           enumOpt("the card's name in the judge's lines: yuzhe (愚者, seed 000) | baichi (白痴, seeds 003 and 001)", []string{"yuzhe", "baichi"}, func(o *Options) *string { return &o.IdiotName }),
+		"lines.wording":        enumOpt("the judge's wording: seed000 (the manual's 語術) | seed001 ([001]'s 主持 script where it words a line differently; rules-more.md I6)", []string{"seed000", "seed001"}, func(o *Options) *string { return &o.Wording }),
 		"idiot.interject":      boolOpt("a revealed idiot may ask (guarded key) to cut into another player's speech; the judge's pedal grants 15 s (seed 003)", func(o *Options) *bool { return &o.IdiotInterject }),
 		"explode.last_words":   boolOpt("an exploded wolf gives last words (seed 001 指刀)", func(o *Options) *bool { return &o.ExplodeLastWords }),
 		"last_words.mode":      enumOpt("which night deaths give last words: n1 = nights 1..last_words.nights; n1_n2 = nights 1 and 2 (seed 003 ②); n1_all_n2_single = all of night 1, night 2 only a single death (seed 001)", []string{"n1", "n1_n2", "n1_all_n2_single"}, func(o *Options) *string { return &o.LastWordsMode }),

@@ -40,6 +40,8 @@ func PresetSettings(name string) ([]PresetSetting, bool) {
 			{"night_order.preset", "seed003", "E0.1, H11"},
 			{"cupid.category", "by_ratio", "E0.1, H7, H8"},
 			{"lovers.cupid_must_die", "off", "H23: [003] 好人阵营胜利条件：所有狼人死亡"},
+			{"silence.turn", "gesture_window", "I3: [003] 17 被禁言玩家…不能发言(警长竞选环节除外)，仅能使用手势交流"},
+			{"silence.blocks_last_words", "on", "I3: [003] 17 the election is the only exception: the last words are a gesture window too"},
 		}, true
 	case "seed001":
 		return []PresetSetting{
@@ -58,6 +60,7 @@ func PresetSettings(name string) ([]PresetSetting, bool) {
 			{"lovers.grief_blocks_skill", "on", "E0.1"},
 			{"hunter.shoot_causes", "any_but_poison_grief", "E0.1"},
 			{"night.skip_dead_revealed_hunter", "on", "E0.1"},
+			{"lines.wording", "seed001", "I6: [001] 请法官严格遵守上述主持的规范用语…必要环节不得跳过"},
 		}, true
 	}
 	return nil, false

@@ -18,11 +18,11 @@ func TestPresetKeys(t *testing.T) {
 	want := map[string]string{
 		"seed003": "sheriff.weight=2 sheriff.pk_weight=1 sheriff.pk_voters=never_ran explode.windows=any_but_vote " +
 			"explode.last_words=off idiot.interject=on idiot.name=baichi idiot.keeps_badge=off speaking.clock_rule=minute_mod_n " +
-			"night_order.preset=seed003 cupid.category=by_ratio lovers.cupid_must_die=off",
+			"night_order.preset=seed003 cupid.category=by_ratio lovers.cupid_must_die=off silence.turn=gesture_window silence.blocks_last_words=on",
 		"seed001": "sheriff.weight=2 sheriff.pk_voters=never_ran sheriff.double_explode=off explode.windows=any_speech " +
 			"explode.last_words=on last_words.mode=n1_all_n2_single speaking.order=sheriff_side_alternating " +
 			"sheriff.speech_start=lowest speaking.clock_rule=minute_mod_n idiot.interject=off idiot.name=baichi lovers.no_mutual_vote=on " +
-			"lovers.grief_blocks_skill=on hunter.shoot_causes=any_but_poison_grief night.skip_dead_revealed_hunter=on",
+			"lovers.grief_blocks_skill=on hunter.shoot_causes=any_but_poison_grief night.skip_dead_revealed_hunter=on lines.wording=seed001",
 	}
 	known := map[string]bool{}
 	for _, k := range engine.OptionNames() {

@@ -59,6 +59,15 @@ func pairSeats(p [2]int) []int {
 // and closes the lovers' eyes.
 func cupidStep(g *Game, s *step, k StepKind, _ bool) bool {
 	if k == StepLovers {
+		if g.opt.Wording == "seed001" {
+			// [001]'s tap script, said every night 1 whoever was linked (A15):
+			// "请大家依然保持闭眼…法官会轻轻触碰被连的两名玩家的手掌心…被点中的两名玩家将成为本局
+			// 游戏的情侣…好了请将你们的手伸回…情侣请睁眼，情侣请互相认识" (the open line said
+			// the first part)
+			g.say("cupid.tap.touch")
+			g.say("cupid.tap.done")
+			g.say("night.lovers.open.seed001")
+		}
 		return true
 	}
 	var picks []int

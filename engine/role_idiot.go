@@ -3,7 +3,19 @@ package engine
 // 愚者/白痴 (rules.md B): his first exile reveals him: he stays, without a
 // vote (and without the badge unless idiot.keeps_badge).
 
-func idiotHooks() roleHooks { return roleHooks{exiled: idiotExiled, reveal: idiotInterject} }
+func idiotHooks() roleHooks {
+	return roleHooks{exiled: idiotExiled, reveal: idiotInterject, badge: idiotBadge}
+}
+
+// idiotBadge ([003] 警长 "已被票死一次的白痴不能继续担任警长，同样，警徽也不能移交给已被票死一次的白痴";
+// rules-more.md D0.4, I1): the badge cannot go to a revealed idiot, unless
+// idiot.keeps_badge lets a revealed idiot hold it.
+func idiotBadge(g *Game, to int) error {
+	if !g.seats[to].revealed || g.opt.IdiotKeepsBadge {
+		return nil
+	}
+	return refuse(ErrRule, Error{Reason: ReasonBadgeIdiot, Target: to}, "the badge cannot go to seat %d, a revealed idiot", to)
+}
 
 // idiotInterjectSeconds is an interjection's length (rules-more.md D1: 15 s, inferred).
 const idiotInterjectSeconds = 15
@@ -82,11 +94,31 @@ func idiotExiled(g *Game, s int) bool {
 	return true
 }
 
+// CardName is the name the table gives card r in its records and lines:
+// 白痴 for 愚者 under idiot.name baichi (the seed-003/001/004 boards: "翻牌
+// 白痴"; rules-more.md I10), else the role's name.
+func (o *Options) CardName(r Role) string {
+	if r == Idiot && o.IdiotName == "baichi" {
+		return "白痴"
+	}
+	return r.Name()
+}
+
+// CardNameOf is CardName for a card written by name (a record's Result:
+// the thief's buried card); a text that names no card is returned as it is.
+func (o *Options) CardNameOf(name string) string {
+	if ri, ok := LookupRole(name); ok {
+		return o.CardName(ri.ID)
+	}
+	return name
+}
+
 // baichi: under idiot.name baichi (seeds 003 and 001 call the card 白痴) the
 // lines that name the card are said in the seeds' word.
 func baichi(line string) string {
 	switch line {
-	case "night.idiot.open", "night.idiot.close", "night.idiot.wake", "idiot.reveal":
+	case "night.idiot.open", "night.idiot.close", "night.idiot.wake", "idiot.reveal",
+		"cue.thief.card.idiot", "cue.exact.idiot":
 		return line + ".baichi"
 	}
 	return line

@@ -4,7 +4,8 @@ package engine
 // 当晚未死亡，则被禁言玩家在第二天白天不能发言(警长竞选环节除外)"): every night
 // he keys a seat, himself allowed, or WAVE (空禁); never the same seat two
 // nights running (silence.no_repeat). If he survives the night and so does the
-// seat, the next day "X號玩家被禁言" follows the night results, and the seat's
+// seat, the next day "X號玩家被禁言" follows the night results' deaths (their
+// skills, last words and leaving), before the speeches, and the seat's
 // exile-day and PK speeches are replaced by the judge's line (no speech).
 // Election speeches, votes, explosions, 歸票 and last words stay
 // (silence.blocks_last_words replaces the last words too).
@@ -77,9 +78,13 @@ func silenceDawn(g *Game) {
 	}
 }
 
+// silenceAnnounce: "X號玩家被禁言", after the deaths' block and before the
+// speeches (rules-more.md I9); a seat that went out in that block (a morning
+// shot) is not announced.
 func silenceAnnounce(g *Game) {
 	st := &g.rs.silence
-	if st.say == 0 {
+	if st.say == 0 || (st.seat == st.say && !g.present(st.say)) {
+		st.say = 0
 		return
 	}
 	g.say("day.silenced", st.say)

@@ -6,16 +6,25 @@ package engine
 func werewolfHooks() roleHooks { return roleHooks{step: wolvesStep} }
 
 // wolvesStep: every wolf points; the kill happens only when all of them
-// agree before time runs out, else 空刀.
+// agree before time runs out, else 空刀. On a night the pack cannot kill (a
+// wolf hugged by 花蝴蝶 or a plain wolf feared by 噩夢之影) the judge is
+// cued 技能被禁止 for every wolf of the step as it opens ([003] 21 "法官唤醒这位
+// 玩家时给其手势"; [000] 噩夢之影 "狼人請選擇今晚要擊殺的目標（如果被恐懼則提示不可發動技能）"):
+// the cue is the judge's, the step keeps its lines and its whole window.
 func wolvesStep(g *Game, s *step, _ StepKind, _ bool) bool {
 	g.say("night.wolves.ask")
+	if g.noKill() {
+		for _, a := range s.actors {
+			g.cue(a, "cue.blocked", a)
+		}
+	}
 	point := map[int]int{}
 	s.act = func(seat int, a Action, t int) error {
 		if a != ActTarget {
 			return errf(ErrNotNow, "the wolves point at a seat (0 = empty knife)")
 		}
 		if g.noKill() {
-			return errf(ErrRule, "a wolf is feared tonight: the wolves cannot kill (噩夢之影)")
+			return refuse(ErrRule, Error{Reason: ReasonBlocked, Seat: seat, Role: Werewolf}, "a wolf is feared or hugged tonight: the wolves cannot kill")
 		}
 		if t != 0 && !g.living(t) {
 			return refuse(ErrBadTarget, Error{Reason: ReasonTargetOut, Target: t}, "seat %d is out", t)

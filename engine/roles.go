@@ -210,7 +210,7 @@ var roleTab = [...]RoleInfo{
 	{ID: Demon, Name: "惡魔", Simplified: "恶魔", Side: SideWolf, WolvesFrom: 1, NoKnife: true,
 		Steps: []StepInfo{{Kind: StepDemon, Confirm: true, Result: true}}},
 	{ID: Fox, Name: "狐狸", Simplified: "狐狸", Category: CatGod,
-		Steps: []StepInfo{{Kind: StepFox, Confirm: true, Result: true}}},
+		Steps: []StepInfo{{Kind: StepFox, Confirm: true}}}, // the result is a gesture, 有狼人/沒有狼人: no 他的身份為 (I10)
 	{ID: Gambler, Name: "賭徒", Simplified: "赌徒", Category: CatGod,
 		Steps: []StepInfo{{Kind: StepGambler, Confirm: true}}},
 	{ID: Merchant, Name: "黑市商人", Simplified: "黑市商人", Category: CatGod,

@@ -14,7 +14,11 @@ func (g *Game) vote(kind VoteKind, voters, targets []int, pk bool, done func(top
 			}
 		}
 	}
-	g.say("vote." + kind)
+	line := "vote." + kind
+	if kind == VoteSheriffPK && g.opt.PKVoters == "never_ran" {
+		line += ".never-ran" // only 警下 players vote again: [003] 警下玩家再次举手投票 (I5)
+	}
+	g.say(line)
 	ballot := map[int]int{}
 	st.act = func(seat int, a Action, t int) error {
 		switch a {

@@ -208,6 +208,16 @@ func (rv *Review) signatureNote() string {
 	return "（日誌未結束，尚未簽章）"
 }
 
+// cards names the cards as the game's board does (白痴 under idiot.name
+// baichi; rules-more.md I10).
+func (rv *Review) cards() *engine.Options {
+	o := engine.DefaultOptions()
+	if v, ok := rv.Options["idiot.name"]; ok {
+		_ = o.Set("idiot.name", v) // an unknown value keeps the default name
+	}
+	return &o
+}
+
 // changedOptions are the game's options that differ from today's defaults.
 func (rv *Review) changedOptions() []string {
 	def := engine.DefaultOptions()
@@ -296,7 +306,7 @@ func (rv *Review) entryLine(e Entry) line {
 			l.text = "放逐：" + seatName(e.Seat)
 		}
 	case engine.RecReveal:
-		l.text = fmt.Sprintf("%s 翻牌：%s", seatName(e.Seat), engine.Role(e.Role).Name())
+		l.text = fmt.Sprintf("%s 翻牌：%s", seatName(e.Seat), rv.cards().CardName(engine.Role(e.Role)))
 	case engine.RecPenalty:
 		l.text = fmt.Sprintf("扣分：%s %v 分", seatName(e.Seat), e.Points)
 	case engine.RecResult:
@@ -304,7 +314,7 @@ func (rv *Review) entryLine(e Entry) line {
 	case engine.RecSpeech:
 		l.text = runTitle(e) + "：" + seatName(e.Seat)
 	case engine.RecRole:
-		l.text = fmt.Sprintf("%s 身份改為：%s", seatName(e.Seat), engine.Role(e.Role).Name())
+		l.text = fmt.Sprintf("%s 身份改為：%s", seatName(e.Seat), rv.cards().CardName(engine.Role(e.Role)))
 	case engine.RecRoar:
 		l.text = "熊：昨晚熊沒有咆哮"
 		if e.Result == "是" {
@@ -349,7 +359,7 @@ func (rv *Review) actionText(e Entry) string {
 			return rv.actor(e.By) + " 空守"
 		}
 	case "thief":
-		return rv.actor(e.By) + " 拿底牌：" + engine.Role(e.Role).Name() + "（埋牌：" + e.Result + "）"
+		return rv.actor(e.By) + " 拿底牌：" + rv.cards().CardName(engine.Role(e.Role)) + "（埋牌：" + rv.cards().CardNameOf(e.Result) + "）"
 	}
 	return rv.actor(e.By) + " " + script.ActionLabel(e.Kind) + " " + seatName(e.Target)
 }

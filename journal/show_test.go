@@ -326,3 +326,28 @@ func TestVerifySummary(t *testing.T) {
 		t.Fatalf("missing file: %v", err)
 	}
 }
+
+// TestReviewNamesTheCardAsTheBoard (rules-more.md I10): on a 白痴 board
+// (idiot.name baichi) the 復盤 says 白痴 for the reveal, a new card and the
+// thief's pick; without the option 愚者.
+func TestReviewNamesTheCardAsTheBoard(t *testing.T) {
+	entries := []Entry{
+		{Type: string(engine.RecReveal), Seat: 6, Role: string(engine.Idiot)},
+		{Type: string(engine.RecRole), Seat: 1, Role: string(engine.Idiot)},
+		{Type: string(engine.RecAction), Kind: string(engine.ActionThief), By: 1, Role: string(engine.Villager), Result: "愚者"},
+	}
+	for _, tt := range []struct {
+		opts map[string]string
+		want []string
+	}{
+		{map[string]string{"idiot.name": "baichi"}, []string{"6號 翻牌：白痴", "1號 身份改為：白痴", "拿底牌：村民（埋牌：白痴）"}},
+		{map[string]string{}, []string{"6號 翻牌：愚者", "1號 身份改為：愚者", "拿底牌：村民（埋牌：愚者）"}},
+	} {
+		rv := &Review{Options: tt.opts}
+		for i, e := range entries {
+			if got := rv.entryLine(e).text; !strings.Contains(got, tt.want[i]) {
+				t.Errorf("%v: %q, want %q", tt.opts, got, tt.want[i])
+			}
+		}
+	}
+}

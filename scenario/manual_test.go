@@ -242,11 +242,8 @@ func manualNights() map[string][]manualLine {
 			{manual: "村長請閉眼", id: "night.chief.close"},
 		}, wolvesLines(manualLine{manual: "白狼王請舉手示意", id: "night.mark.whitewolfking"}, plainAsk),
 			witchLines(), seerLines(), openClose("幸運兒", "lucky", 0)),
-		// rules-more.md E2 swhe-12-001 (seed 001: 长老请睁眼，长老请看向法官…长老请闭眼)
-		"swhe-12-001": join([]manualLine{
-			{manual: "長老請睜眼，長老請看向法官", id: "night.elder.open"},
-			{manual: "長老請閉眼", id: "night.elder.close"},
-		}, wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(), hunterLines(hunterState)),
+		// the seed-001 boards (preset seed001: lines.wording seed001) speak
+		// [001]'s 主持 script: their table is manual001_test.go's
 		// 白狼王騎士 (rules.md C: the lines of 狼美騎士 and 白狼王守衛)
 		"whitewolfking-knight": join(guardLines(), wolvesLines(manualLine{manual: "白狼王請舉手示意", id: "night.mark.whitewolfking"}, plainAsk),
 			witchLines(), seerLines(), openClose("騎士", "knight", 0)),
@@ -319,23 +316,12 @@ func manualNights() map[string][]manualLine {
 		}, witchLines(), seerLines(), baichiLines()),
 		"knight-003": join(guardLines(), wolvesLines(manualLine{manual: "白狼王請舉手示意", id: "night.mark.whitewolfking"}, plainAsk),
 			witchLines(), seerLines(), openClose("騎士", "knight", 0)),
-		"swh-9-001":   join(wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(), hunterLines(hunterState)),
-		"swhg-12-001": join(guardLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(), hunterLines(hunterState)),
-		"swhi-12-001": join(wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(), hunterLines(hunterState), baichiLines()),
 		// seed 003 boards (rules-more.md E1): the shared roles speak seed 000's
 		// 語術; 惡魔, 狐狸 and 賭徒 have none (their catalogue lines say so)
 		"demon-003": join(guardLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(), hunterLines(hunterState)),
-		"fox-003": join(guardLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), hunterLines(hunterState),
-			[]manualLine{{manual: "他的身份為", id: "night.seer.result"}}),
+		"fox-003":   join(guardLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), hunterLines(hunterState)),
 		"gambler-003": join(guardLines(), wolvesLines(manualLine{manual: "白狼王請舉手示意", id: "night.mark.whitewolfking"}, plainAsk),
 			witchLines(), seerLines()),
-		// seed 001's Cupid boards (rules-more.md E2): seed 003's 丘比特 and 情侶
-		// lines, then seed 000's 語術 for the other roles
-		"cupid-7-001":  join(cupidLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines()),
-		"cupid-8-001":  join(cupidLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines()),
-		"cupid-9-001":  join(cupidLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines()),
-		"cupid-10-001": join(cupidLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(), hunterLines(hunterState)),
-		"cupid-11-001": join(cupidLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(), hunterLines(hunterState)),
 		// the thief boards (rules-more.md E1, E2): seed 004's 盜賊 and 白痴 lines,
 		// seed 003's 丘比特 and 情侶, seed 000's 語術 for the shared roles (魅魔 has
 		// none: her lines and her raised hand are the project's)
@@ -345,8 +331,6 @@ func manualNights() map[string][]manualLine {
 			hunterLines(hunterState), baichiLines()),
 		"thief-succubus-003": join(thiefLines(), guardLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(),
 			hunterLines(hunterState)),
-		"thief-cupid-001": join(thiefLines(), cupidLines(), wolvesLines(manualLine{}, plainAsk), witchLines(), seerLines(),
-			hunterLines(hunterState), baichiLines()),
 	}
 }
 
@@ -460,6 +444,7 @@ func TestManualLines(t *testing.T) {
 			}
 		}
 	}
+	checkSeed001Lines(t, cat, all, said)
 	for _, m := range manualDay {
 		found := false
 		for _, s := range said {

@@ -64,12 +64,13 @@ func TestHunterStepLeftOutAfterHisShot(t *testing.T) {
 	}
 }
 
-// TestSilenceGestureWindow: under silence.turn gesture_window the silenced
-// seat's exile-day turn opens with the judge's gesture line and is a speech
-// turn (15 s; the suite's idle judge ends it with the pedal); under the
-// default its turn is the judge's line alone.
+// TestSilenceGestureWindow: under silence.turn gesture_window (preset
+// seed003's value, rules-more.md I3) the silenced seat's exile-day turn
+// opens with the judge's gesture line and is a speech turn (15 s; the
+// suite's idle judge ends it with the pedal); under skip_with_line (the
+// default, written in the file) its turn is the judge's line alone.
 func TestSilenceGestureWindow(t *testing.T) {
-	const file, opt = "../scenarios/roles/silenceelder-gesture-window-option.wolf", "option silence.turn=gesture_window"
+	const file, opt = "../scenarios/roles/silenceelder-skip-with-line-option.wolf", "option silence.turn=skip_with_line"
 	turns := func(evs []scenario.Event) int {
 		n := 0
 		for _, e := range evs {
@@ -79,13 +80,13 @@ func TestSilenceGestureWindow(t *testing.T) {
 		}
 		return n
 	}
-	if on, off := withAndWithout(t, file, opt, said("speech.silenced.gesture")); on != 1 || off != 0 {
-		t.Errorf("the gesture line said %d times with the option (want 1), %d without (want 0)", on, off)
+	if on, off := withAndWithout(t, file, opt, said("speech.silenced.gesture")); on != 0 || off != 1 {
+		t.Errorf("the gesture line said %d times with skip_with_line (want 0), %d under the preset (want 1)", on, off)
 	}
-	if on, off := withAndWithout(t, file, opt, said("speech.silenced")); on != 0 || off != 1 {
-		t.Errorf("the plain silenced line said %d times with the option (want 0), %d without (want 1)", on, off)
+	if on, off := withAndWithout(t, file, opt, said("speech.silenced")); on != 1 || off != 0 {
+		t.Errorf("the plain silenced line said %d times with skip_with_line (want 1), %d under the preset (want 0)", on, off)
 	}
-	if on, off := withAndWithout(t, file, opt, turns); on != 1 || off != 0 {
-		t.Errorf("seat 6 had %d speech turns with the option (want 1), %d without (want 0)", on, off)
+	if on, off := withAndWithout(t, file, opt, turns); on != 0 || off != 1 {
+		t.Errorf("seat 6 had %d speech turns with skip_with_line (want 0), %d under the preset (want 1)", on, off)
 	}
 }

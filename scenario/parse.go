@@ -95,7 +95,7 @@ type Decision struct {
 // Expect is an expectation line.
 type Expect struct {
 	Line int
-	What string // winner dead alive sheriff death check exile
+	What string // winner dead alive sheriff death check exile … lines no-line
 	Args []string
 	Text string
 }
@@ -744,6 +744,8 @@ func parseExpect(args []string) (Expect, error) {
 			return e, fmt.Errorf("expect lovers SEAT SEAT")
 		}
 		return e, seats(0)
+	case "lines", "no-line":
+		return e, parseLinesExpect(e)
 	}
 	return e, fmt.Errorf("unknown expectation %q", e.What)
 }

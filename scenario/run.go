@@ -355,7 +355,7 @@ func (r *runner) recordEvent(rec *engine.Record) Event {
 		ev.Day, ev.Seat = rec.Day, intp(rec.Seat)
 		r.exiles = append(r.exiles, *rec)
 	case engine.RecReveal, engine.RecRole:
-		ev.Seat, ev.Role = intp(rec.Seat), rec.Role.Name()
+		ev.Seat, ev.Role = intp(rec.Seat), r.g.Board().Options.CardName(rec.Role) // 白痴 on 白痴 boards
 	case engine.RecSpeech:
 		ev.Day, ev.Kind, ev.Seat = rec.Day, rec.Kind, intp(rec.Seat)
 	case engine.RecResult:
@@ -365,8 +365,9 @@ func (r *runner) recordEvent(rec *engine.Record) Event {
 	case engine.RecAction:
 		ev.What, ev.By, ev.Target, ev.When = rec.Kind, rec.By, intp(rec.Target), rec.When
 		ev.Result = rec.Result // 黑市商人's trade: the gift (glasses, poison, gun); 盜賊: the buried card
-		if rec.Role != "" {    // the thief's kept card
-			ev.Role = rec.Role.Name()
+		if rec.Role != "" {    // the thief's kept card, and its buried one, as the board names them
+			o := &r.g.Board().Options
+			ev.Role, ev.Result = o.CardName(rec.Role), o.CardNameOf(rec.Result)
 		}
 	case engine.RecSilence:
 		ev.Day, ev.Seat = rec.Day, intp(rec.Seat)
@@ -863,6 +864,10 @@ func (r *runner) expectations() []Failure {
 			}
 			if !found {
 				failf("checks by %d on %d: %v", by, t, got)
+			}
+		case "lines", "no-line":
+			if msg := r.expectLines(e); msg != "" {
+				failf("%s", msg)
 			}
 		case "role":
 			if msg := r.expectRole(e); msg != "" {

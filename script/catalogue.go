@@ -281,6 +281,7 @@ func All() []Line {
 	}
 	out = append(out, Line{ID: "cue.thief.forced", Text: "盜賊{s}：底牌{s2}是狼人陣營的牌，直接給予盜賊，另一張埋牌", Cue: true,
 		Source: "seed 001 14張盜賊丘比特 (3) 就直接给盗贼狼身份另一身份将被埋"})
+	out = append(out, seedLines()...)
 	for i := range out {
 		if t, ok := softOnset()[out[i].ID]; ok {
 			out[i].Text = t
@@ -294,11 +295,11 @@ func All() []Line {
 
 // softOnset rewords the short lines of a step whose role's name starts
 // with a sound the voice makes too soft (混血兒's h: the clip would open
-// with more than 50 ms under the voiced floor): "請混血兒閉眼".
+// with more than 50 ms under the voiced floor): "請混血兒閉眼". The hurry
+// line is every step's "混血兒請迅猛" (rules-more.md I10).
 func softOnset() map[string]string {
 	return map[string]string{
 		"night.halfblood.wake":  "請混血兒睜眼",
-		"night.halfblood.hurry": "請混血兒加快速度",
 		"night.halfblood.close": "請混血兒閉眼",
 	}
 }
@@ -418,6 +419,19 @@ func defaultPinyin(id string) string {
 		return "zhang3 lao3 qing3 xun4 meng3"
 	case "night.elder.close":
 		return "zhang3 lao3 qing3 bi4 yan3"
+	// 中 in 點中 (hit) is zhong4, 為 in 成為 wei2; 數 in 倒數 (count) is shu3
+	case "cupid.tap.done":
+		return "bei4 dian3 zhong4 de5 liang3 ming2 wan2 jia1 jiang1 cheng2 wei2 ben3 ju2 you2 xi4 de5 qing2 lv3, hao3 le5 qing3 jiang1 ni3 men5 de5 shou3 shen1 hui2"
+	case "vote.sheriff.raise.seed001":
+		return "qi2 yu2 wei4 can1 yu3 jing4 xuan3 de5 wan2 jia1 zai4 wo3 dao4 shu3 san1 miao3 hou4 tong3 yi1 ju3 piao4 zhi4 tou2 ding3"
+	case "vote.exile.seed001":
+		return "suo3 you3 wan2 jia1 fa1 yan2 jie2 shu4, xian4 zai4 jin4 xing2 fang4 zhu2 tou2 piao4, wo3 dao4 shu3 san1 miao3 hou4 suo3 you3 wan2 jia1 tong3 yi1 ju3 piao4"
+	case "vote.exile-pk.seed001":
+		return "pi1 kei1 fa1 yan2 jie2 shu4, xian4 zai4 kai1 shi3 tou2 piao4, qing3 pi1 kei1 tai2 xia4 de5 wan2 jia1 zai4 wo3 dao4 shu3 san1 miao3 hou4 tong3 yi1 ju3 piao4"
+	// 兒 read in the neutral tone: the default voice's 混 (h) then starts
+	// the clip within 50 ms ("混血兒請迅猛", rules-more.md I10)
+	case "night.halfblood.hurry":
+		return "hun4 xue4 er5 qing3 xun4 meng3"
 	}
 	return ""
 }
@@ -506,5 +520,54 @@ func Fill(text string, args []int) (string, error) {
 			return "", fmt.Errorf("script: unknown placeholder {%s}", ph)
 		}
 		text = text[i+j+1:]
+	}
+}
+
+// seedLines are the lines of the seed-003/001 boards added after the
+// default pack was first made (issue 24: the head judge's review). They
+// come last in the catalogue, so that no clip of an earlier line is
+// renamed: a fixed part said by an earlier line keeps that line's clip.
+func seedLines() []Line {
+	const s001 = "seed 001 法官主持发言流程与套路"
+	return []Line{
+		// sheriff.pk_voters never_ran (rules-more.md H6, I5)
+		{ID: "vote.sheriff-pk.never-ran", Text: "警下玩家再次舉手投票，3~2~1", Source: "seed 003 法官台词 ⑤: 警下玩家再次举手投票 (sheriff.pk_voters never_ran; rules-more.md I5)"},
+
+		// the card's name on 白痴 boards (idiot.name baichi; rules-more.md I10)
+		{ID: "cue.thief.card.idiot.baichi", Text: "盜賊底牌{s}：白痴", Cue: true},
+		{ID: "cue.exact.idiot.baichi", Text: "{s}查驗{s2}：白痴", Cue: true},
+
+		// a lover's grief by day, right after the exile ([001] (8); rules-more.md I8);
+		// rogue.dies' text: its clip
+		{ID: "exile.out", Text: "{s}玩家出局", Source: "seed 001 (8) 法官在宣布该玩家出局后要立即宣布情侣中的另一方“殉情”"},
+
+		// lines.wording seed001 (preset seed001; rules-more.md I6): [001]'s 主持 script
+		// where it words a line differently from seed 000's 語術
+		{ID: "game.start.seed001", Text: "天黑請閉眼，請大家確認好自己的身份後低頭閉眼靠後坐", Source: s001},
+		{ID: "night.thief.open.seed001", Text: "盜賊請睜眼，盜賊請選牌", Source: s001},
+		{ID: "cupid.tap.ask", Text: "請大家依然保持閉眼，並將自己的右手伸向前方，手掌心向上", Source: s001 + " (丘比特's tap)"},
+		{ID: "cupid.tap.touch", Text: "法官會輕輕觸碰被連的兩名玩家的手掌心", Source: s001 + " (丘比特's tap)"},
+		{ID: "cupid.tap.done", Text: "被點中的兩名玩家將成為本局遊戲的情侶，好了請將你們的手伸回", Source: s001 + " (丘比特's tap)"},
+		{ID: "night.lovers.open.seed001", Text: "情侶請睜眼，情侶請互相認識", Source: s001 + " (after the tap)"},
+		{ID: "night.guard.open.seed001", Text: "守衛請睜眼，守衛請選擇一名你要守護的玩家數字", Source: s001},
+		{ID: "night.wolves.ask.seed001", Text: "狼人請互相認識，狼人請統一意見出示一名今晚要擊殺的玩家數字", Source: s001},
+		{ID: "night.witch.victim.seed001", Text: "女巫，今夜死亡的是這個玩家數字", Source: s001},
+		{ID: "night.witch.ask.seed001", Text: "如果你要使用解藥請出示大拇指，如果你要使用毒藥請直接出示你要毒的數字手勢", Source: s001},
+		{ID: "night.seer.open.seed001", Text: "預言家請睜眼，預言家請驗人", Source: s001},
+		{ID: "night.seer.result.seed001", Text: "大拇指向上表示好人，大拇指向下表示狼人，你要驗的是", Source: s001},
+		{ID: "night.hunter.status.seed001", Text: "獵人，大拇指向上表示你的技能出局後可以正常發動", Source: s001},
+		{ID: "night.hunter.cannot.seed001", Text: "大拇指向下表示你的技能失效，你的技能是", Source: s001},
+		{ID: "night.idiot.open.seed001", Text: "白痴請睜眼，白痴請看向法官", Source: s001},
+		{ID: "day.dawn.seed001", Text: "天亮了", Source: s001},
+		{ID: "election.open.seed001", Text: "現在開始警長競選，競選開始！", Source: s001},
+		// the votes' sentences without their opening 好 (a filler the default
+		// voice cannot start a clip on within 50 ms), ending on one countdown line
+		{ID: "vote.sheriff.seed001", Text: "警上發言結束，仍然堅持競選的玩家請將自己的數字放在胸前，警上退水的玩家無投票權", Source: s001 + " (警長競選投票環節)"},
+		{ID: "vote.sheriff.raise.seed001", Text: "其餘未參與競選的玩家在我倒數三秒後統一舉票至頭頂", Source: s001 + " (警長競選投票環節)"},
+		{ID: "vote.sheriff-pk.seed001", Text: "PK發言結束，現在開始投票，依然只有未競選者能投票", Source: s001 + " (PK台投票環節) with [001] 警长 (4) 依然只有未竞选者能投票"},
+		{ID: "vote.exile.seed001", Text: "所有玩家發言結束，現在進行放逐投票，我倒數三秒後所有玩家統一舉票", Source: s001 + " (放逐投票環節)"},
+		{ID: "exile.pk.seed001", Text: "{list}玩家此輪平票，進入PK台，現在進行PK發言", Source: s001 + " (PK台投票環節)"},
+		{ID: "vote.exile-pk.seed001", Text: "PK發言結束，現在開始投票，請PK台下的玩家在我倒數三秒後統一舉票", Source: s001 + " (PK台投票環節)"},
+		{ID: "vote.count.seed001", Text: "允許棄票，跟票無效！3~2~1", Source: s001 + " (every vote)"},
 	}
 }

@@ -37,7 +37,7 @@ var Refusals = map[string]string{
 	"target-out":         "{target}已出局",
 	"cannot-target":      "{role}不能選{target}",
 	"not-votable":        "這次投票不能投{target}",
-	"blocked":            "{role}今晚技能被封（恐懼、封鎖或封印）",
+	"blocked":            "{role}今晚技能被封（恐懼、擁抱、封鎖或封印）",
 	"twice-running":      "{role}不能連續兩晚選{target}",
 	"checked-before":     "{role}不能重複查驗同一名玩家",
 	"self":               "{role}不能選自己",
@@ -67,6 +67,7 @@ var Refusals = map[string]string{
 	"lover-vote":   "情侶不能互投：{seat}不能投給{target}",
 	"wolf-lover":   "魅魔只能選好人當情侶，不能選{target}",
 	"no-interject": "{seat}只能在其他玩家發言時插話，每段發言一次",
+	"badge-idiot":  "{target}是已被票出翻牌的白痴，不能接任警長：請移交給其他存活玩家或撕毀警徽",
 }
 
 // RefusalArgs are a refusal's arguments, already in words where they are

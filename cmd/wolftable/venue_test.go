@@ -35,12 +35,13 @@ func TestBoardsCheck(t *testing.T) {
 		t.Fatalf("broken folder: exit %d", code)
 	}
 	for _, at := range []string{"unknown-role.board:4:", "wrong-count.board:4:", "builtin-id.board:2:", "builtin-name.board:3:",
-		"bad-step.board:5:", "bad-option.board:6:", "no-night.board:4:", "dup-b.board:1:", "no-step.board:4:"} {
+		"bad-step.board:5:", "bad-option.board:6:", "no-night.board:4:", "dup-b.board:1:", "no-step.board:4:",
+		"thief-one-extra.board:6:", "bottom-no-thief.board:5:"} {
 		if !strings.Contains(errb.String(), at) {
 			t.Errorf("broken folder: %s not reported in\n%s", at, errb.String())
 		}
 	}
-	if !strings.Contains(out.String(), "9 個問題") {
+	if !strings.Contains(out.String(), "11 個問題") {
 		t.Errorf("broken folder summary:\n%s", out.String())
 	}
 	if code := run([]string{"boards", "check", filepath.Join(t.TempDir(), "none")}, &out, &errb); code != 1 {
