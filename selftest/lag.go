@@ -49,9 +49,10 @@ func (noLag) Stalled(time.Time, time.Time) time.Duration { return 0 }
 //     bytes are passed on by a kernel worker; a busy machine makes a
 //     pseudo-terminal, or USB, answer late).
 //
-// The last three say the host crawls, not that it stopped: together they
-// count at most maxSlow of a window, so a wait still ends on a host that is
-// busy for good. A late wake is a freeze and counts whole.
+// Whatever they say, a window counts as stalled for maxSlow of it at most:
+// a wait still ends on a host that is busy for good (ten times its length
+// at most), and a starved meter, whose every wake is late, does not stretch
+// it for ever.
 type LagMeter struct {
 	stop chan struct{}
 	done chan struct{}
@@ -90,8 +91,8 @@ const (
 	lagWindow = 20 * time.Millisecond
 	// lagKeep is how long stalls are remembered: longer than any wait.
 	lagKeep = 15 * time.Minute
-	// maxSlow is the most of a window that a crawl counts as a stall: a
-	// busy host's waits are ten times longer at most.
+	// maxSlow is the most of any time that counts as stalled: a busy
+	// host's waits are ten times longer at most.
 	maxSlow = 0.9
 )
 
@@ -171,7 +172,7 @@ func (m *LagMeter) window(now time.Time, sched threadTimes, psi time.Duration) {
 	if m.psi >= 0 && psi >= m.psi {
 		slow = max(slow, psi-m.psi)
 	}
-	amount := min(max(m.late, min(slow, time.Duration(maxSlow*float64(span)))), span)
+	amount := capped(max(m.late, slow), span)
 	if amount > 0 {
 		m.stalls = append(m.stalls, stall{m.win, now, amount})
 		if old := m.stalls[0]; now.Sub(old.to) > 2*lagKeep {
@@ -205,12 +206,17 @@ func (m *LagMeter) Stalled(from, to time.Time) time.Duration {
 		sum += s.within(from, to)
 	}
 	if !m.stopped() {
-		sum += stall{m.win, m.last, min(m.late, m.last.Sub(m.win))}.within(from, to)
+		sum += stall{m.win, m.last, capped(m.late, m.last.Sub(m.win))}.within(from, to)
 		if due := m.last.Add(lagPeriod); now.Sub(due) > lagSlack {
-			sum += stall{due, now, now.Sub(due)}.within(from, to)
+			sum += stall{due, now, capped(now.Sub(due), now.Sub(due))}.within(from, to)
 		}
 	}
 	return sum
+}
+
+// capped is a stall of d in a time of span, counted maxSlow of span at most.
+func capped(d, span time.Duration) time.Duration {
+	return min(d, time.Duration(maxSlow*float64(span)))
 }
 
 // within is the part of the stall's amount that falls between from and to.
