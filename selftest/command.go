@@ -156,7 +156,11 @@ func Command(args []string, env Env) int {
 	}
 	logger := slog.New(remedy.Handler(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))) // a device error says what to do
 
-	opts := Options{Only: onlyList, Software: env.Software, Soak: linkSoak}
+	// One measure of the host's stalls for every wait of the run: the
+	// runner's, the link's, the robot's, the speaker's.
+	lag := StartLagMeter(ctx)
+	defer lag.Stop()
+	opts := Options{Only: onlyList, Software: env.Software, Soak: linkSoak, Lag: lag}
 	progress := func(line string) { fmt.Fprintln(stdout, line) }
 	var bench *Bench
 	var vt *virtual.Table
@@ -167,12 +171,18 @@ func Command(args []string, env Env) int {
 		if *seats != 0 {
 			n = *seats
 		}
-		bench, err = StartBench(ctx, BenchConfig{Seats: n, Faults: fl, SystemSpeaker: *systemSpeaker, Logger: logger})
+		bench, err = StartBench(ctx, BenchConfig{Seats: n, Faults: fl, SystemSpeaker: *systemSpeaker, Logger: logger, Lag: lag})
 		if err != nil {
 			fmt.Fprintln(stderr, "wolftable selftest:", err)
 			return 2
 		}
 		defer bench.Close()
+		// The emulated bridge runs on this host: its main loop falling
+		// behind its 1 kHz is the host's stall.
+		lag.Watch(func() (uint64, bool) {
+			st := bench.Emu.Stats()
+			return st.Ticks, st.Plugged && !st.Hung
+		}, emulator.TickInterval)
 		tcfg.Mode, tcfg.Seats = hw.ModeSerial, n
 		tcfg.Serial = hw.SerialConfig{Port: bench.Path(), Baud: hw.DefaultBaud}
 		if !robotCanPress(tcfg.Pedal.Timing) {
@@ -180,14 +190,14 @@ func Command(args []string, env Env) int {
 				tcfg.Pedal.Timing.Long, tcfg.Pedal.Timing.Double)
 			tcfg.Pedal.Timing = hw.DefaultPedalTiming()
 		}
-		opts.Target = serialTarget(&tcfg, env.Software, logger, linkSoak)
+		opts.Target = serialTarget(&tcfg, env.Software, logger, linkSoak, lag)
 		opts.Technician = NewRobot(bench)
 		opts.Emulated = true
 		for _, f := range fl {
 			opts.Faults = append(opts.Faults, f.String())
 		}
 	case tcfg.Mode == hw.ModeSerial:
-		opts.Target = serialTarget(&tcfg, env.Software, logger, linkSoak)
+		opts.Target = serialTarget(&tcfg, env.Software, logger, linkSoak, lag)
 		opts.Technician = Human{Wait: *wait}
 	case tcfg.Mode == hw.ModeGPIO:
 		opts.Target = &GPIOTarget{Config: &tcfg, Soak: linkSoak, Deps: gpioDeps(logger)}
@@ -234,6 +244,7 @@ func Command(args []string, env Env) int {
 		} else {
 			defer sp.Close()
 			sp.SetVolume(c.Voice.Volume)
+			sp.Lag = lag
 			if bench != nil && bench.Card != nil {
 				sp.OnPlay = bench.Card.Reset
 			}
@@ -277,14 +288,14 @@ func robotCanPress(t hw.PedalTiming) bool {
 		t.Double > emulator.PedalDoubleGap+margin
 }
 
-func serialTarget(c *hw.Config, software string, logger *slog.Logger, soak time.Duration) *SerialTarget {
+func serialTarget(c *hw.Config, software string, logger *slog.Logger, soak time.Duration, lag Lag) *SerialTarget {
 	cfg := serial.ConfigFromHW(c)
 	cfg.Software = software
 	if len(cfg.Software) > 32 {
 		cfg.Software = cfg.Software[:32]
 	}
 	cfg.Logger = logger
-	return &SerialTarget{Config: cfg, Soak: soak}
+	return &SerialTarget{Config: cfg, Soak: soak, Lag: lag}
 }
 
 func checkWritable(path string) error {

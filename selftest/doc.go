@@ -44,6 +44,16 @@
 //     xruns themselves are recovered inside oto and are not visible) fail it;
 //     then the technician says on the pedal whether it was heard.
 //
+// # A busy host
+//
+// Every wait is counted in the host's running time (Lag, LagMeter,
+// patience): the host's own stalls lengthen it, so an answer, a key, an ack
+// or a pong that is late because the host was busy still counts, and what a
+// check measures (a round trip, a rate, a device's quiet) is set against
+// the stalls. What the stalls explain is a warning with the measured delay
+// (Report.Warnings, in Chinese), never a fault: a seat or the link fails
+// only on evidence about it.
+//
 // # One code path, two technicians
 //
 // The runner learns what happened from the table's events only. Human does

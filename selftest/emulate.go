@@ -29,6 +29,7 @@ type Bench struct {
 	dir  string
 	link string
 	worn map[SeatKey]bool // contacts whose chatter outlasts the firmware's debounce
+	lag  Lag              // the robot's waits are counted in the host's running time
 
 	mu      sync.Mutex
 	sent    map[sentKey]int // key event frames the firmware sent (not retransmissions)
@@ -49,6 +50,9 @@ type BenchConfig struct {
 	// emulated card (the robot cannot hear it then).
 	SystemSpeaker bool
 	Logger        *slog.Logger
+	// Lag measures the host's stalls, which lengthen the robot's waits (a
+	// finger waiting for a click, an eye for a light); nil: none measured.
+	Lag Lag
 }
 
 // StartBench starts the emulated table in a new temporary directory. For
@@ -69,7 +73,10 @@ func StartBench(ctx context.Context, c BenchConfig) (*Bench, error) {
 		return nil, err
 	}
 	b := &Bench{Faults: c.Faults, dir: dir, link: filepath.Join(dir, "bridge"), worn: map[SeatKey]bool{},
-		sent: map[sentKey]int{}, changed: make(chan struct{})}
+		sent: map[sentKey]int{}, changed: make(chan struct{}), lag: c.Lag}
+	if b.lag == nil {
+		b.lag = noLag{}
+	}
 	logger := c.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
@@ -151,10 +158,11 @@ func (b *Bench) onKeySent(ev protocol.KeyEvent, retransmit bool, _ time.Time) {
 }
 
 // waitSent waits until the firmware has sent seat's key's edge more than n
-// times, or d passes (a missing or stuck key never sends).
+// times, or d of the host's running time passes (a missing or stuck key
+// never sends).
 func (b *Bench) waitSent(ctx context.Context, k sentKey, n int, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
+	wctx, cancel := patient(b.lag, d).context(ctx)
+	defer cancel()
 	for {
 		b.mu.Lock()
 		got, ch := b.sent[k], b.changed
@@ -164,9 +172,7 @@ func (b *Bench) waitSent(ctx context.Context, k sentKey, n int, d time.Duration)
 		}
 		select {
 		case <-ch:
-		case <-t.C:
-			return false
-		case <-ctx.Done():
+		case <-wctx.Done():
 			return false
 		}
 	}
@@ -178,7 +184,8 @@ func (b *Bench) sentCount(k sentKey) int {
 	return b.sent[k]
 }
 
-// touchWait bounds how long a finger waits for a key to click.
+// touchWait bounds how long a finger waits for a key to click, in the
+// host's running time.
 const touchWait = 300 * time.Millisecond
 
 // Touch is a finger on seat's key: pressed until the firmware has sent the
@@ -246,7 +253,8 @@ func (*Robot) Pace() Pace {
 	return Pace{Dwell: 0, Answer: 5 * time.Second, Settle: 500 * time.Millisecond, Quiet: 50 * time.Millisecond}
 }
 
-// lookWait bounds how long the robot watches for a light to come on.
+// lookWait bounds how long the robot watches for a light to come on, in
+// the host's running time.
 const lookWait = 300 * time.Millisecond
 
 // colorOf names an LED's colour as the eye would.
@@ -284,7 +292,7 @@ func (rb *Robot) LookAt(ctx context.Context, seat int, want []hw.SeatLight) erro
 		}
 		return true
 	}
-	lctx, cancel := context.WithTimeout(ctx, lookWait)
+	lctx, cancel := patient(rb.b.lag, lookWait).context(ctx)
 	rb.b.Emu.WaitLights(lctx, match)
 	cancel()
 	if ctx.Err() != nil {
@@ -301,7 +309,7 @@ func (rb *Robot) LookAt(ctx context.Context, seat int, want []hw.SeatLight) erro
 		}
 	}
 	// The private indicators: on where wanted, off elsewhere.
-	deadline := time.Now().Add(lookWait)
+	look := patient(rb.b.lag, lookWait)
 	for {
 		var bad []string
 		priv := rb.b.Emu.PrivateLights()
@@ -315,7 +323,7 @@ func (rb *Robot) LookAt(ctx context.Context, seat int, want []hw.SeatLight) erro
 				bad = append(bad, fmt.Sprintf("seat %d's private indicator %s", i+1, state))
 			}
 		}
-		if len(bad) == 0 || time.Now().After(deadline) {
+		if len(bad) == 0 || look.over() {
 			seen = append(seen, bad...)
 			break
 		}
@@ -403,7 +411,7 @@ func (rb *Robot) Listen(ctx context.Context) error {
 	heard := true
 	if c := rb.b.Card; c != nil {
 		heard = false
-		for deadline := time.Now().Add(1500 * time.Millisecond); time.Now().Before(deadline) && ctx.Err() == nil; {
+		for listen := patient(rb.b.lag, 1500*time.Millisecond); !listen.over() && ctx.Err() == nil; {
 			if c.Peak() > 0.05 {
 				heard = true
 				break

@@ -71,8 +71,9 @@ func (b *mcpBus) Tx(addr uint16, w, r []byte) error {
 }
 
 // set closes or opens a pin and holds it for n of the driver's polls (a
-// finger holds a key until it clicks, however late the polls come).
-func (b *mcpBus) set(addr uint16, pin hw.ExpanderPin, closed bool, n int) {
+// finger holds a key until it clicks, however late the polls come), or
+// until ctx is done.
+func (b *mcpBus) set(ctx context.Context, addr uint16, pin hw.ExpanderPin, closed bool, n int) {
 	b.mu.Lock()
 	if closed {
 		b.pressed[addr] |= 1 << pin
@@ -81,11 +82,71 @@ func (b *mcpBus) set(addr uint16, pin hw.ExpanderPin, closed bool, n int) {
 	}
 	until := b.scans[addr] + n
 	b.mu.Unlock()
-	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+	for ctx.Err() == nil {
 		b.mu.Lock()
 		done := b.scans[addr] >= until
 		b.mu.Unlock()
 		if done {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// scanClock drives the gpio driver's scans (gpio.Deps.Tick) on a clock of
+// its own: each scan is one poll period after the last on it, however long
+// the real time between. A press held for so long on this clock is that
+// long to the driver's debounce and pedal timing, on a busy machine too.
+type scanClock struct {
+	tick chan time.Time
+
+	mu    sync.Mutex
+	now   time.Time
+	moved chan struct{} // closed, and replaced, at each scan
+}
+
+func startScanClock(t *testing.T, poll time.Duration) *scanClock {
+	c := &scanClock{tick: make(chan time.Time), now: time.Now(), moved: make(chan struct{})}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	t.Cleanup(func() { cancel(); <-done })
+	go func() {
+		defer close(done)
+		for {
+			c.mu.Lock()
+			next := c.now.Add(poll)
+			c.mu.Unlock()
+			select {
+			case <-ctx.Done():
+				return
+			case c.tick <- next:
+			}
+			c.mu.Lock()
+			c.now = next
+			close(c.moved)
+			c.moved = make(chan struct{})
+			c.mu.Unlock()
+			time.Sleep(time.Millisecond) // the scans need not be back to back
+		}
+	}()
+	return c
+}
+
+// wait waits until the clock has moved on by d (or ctx is done).
+func (c *scanClock) wait(ctx context.Context, d time.Duration) {
+	c.mu.Lock()
+	until := c.now.Add(d)
+	c.mu.Unlock()
+	for {
+		c.mu.Lock()
+		now, moved := c.now, c.moved
+		c.mu.Unlock()
+		if !now.Before(until) {
+			return
+		}
+		select {
+		case <-moved:
+		case <-ctx.Done():
 			return
 		}
 	}
@@ -121,6 +182,7 @@ type gpioTech struct {
 	bus   *mcpBus
 	pedal *footPin
 	cfg   *hw.Config
+	clock *scanClock // the driver's scans
 }
 
 func (g *gpioTech) Name() string { return "gpio fake technician" }
@@ -133,36 +195,37 @@ func (g *gpioTech) JudgeLights(ctx context.Context, _ int) error {
 }
 func (g *gpioTech) Listen(ctx context.Context) error { return g.PressPedal(ctx, hw.PedalShort) }
 
-func (g *gpioTech) foot(down bool, d time.Duration) {
+// foot puts the foot down or lifts it for d of the driver's scans.
+func (g *gpioTech) foot(ctx context.Context, down bool, d time.Duration) {
 	g.pedal.mu.Lock()
 	g.pedal.down = down
 	g.pedal.mu.Unlock()
-	time.Sleep(d)
+	g.clock.wait(ctx, d)
 }
 
-func (g *gpioTech) PressPedal(_ context.Context, p hw.PedalPress) error {
+func (g *gpioTech) PressPedal(ctx context.Context, p hw.PedalPress) error {
 	switch p {
 	case hw.PedalShort:
-		g.foot(true, 150*time.Millisecond)
+		g.foot(ctx, true, 150*time.Millisecond)
 	case hw.PedalLong:
-		g.foot(true, 1200*time.Millisecond)
+		g.foot(ctx, true, 1200*time.Millisecond)
 	case hw.PedalDouble:
-		g.foot(true, 100*time.Millisecond)
-		g.foot(false, 150*time.Millisecond)
-		g.foot(true, 100*time.Millisecond)
+		g.foot(ctx, true, 100*time.Millisecond)
+		g.foot(ctx, false, 150*time.Millisecond)
+		g.foot(ctx, true, 100*time.Millisecond)
 	}
-	g.foot(false, 50*time.Millisecond)
-	return nil
+	g.foot(ctx, false, 50*time.Millisecond)
+	return ctx.Err()
 }
 
-func (g *gpioTech) PressKeys(_ context.Context, seat int, keys []hw.Key) error {
+func (g *gpioTech) PressKeys(ctx context.Context, seat int, keys []hw.Key) error {
 	for _, k := range keys {
 		for _, x := range g.cfg.GPIO.Expanders {
 			for _, kp := range x.Keys {
 				if kp.Seat == seat && kp.Key == k {
 					// 10 ms of debounce at 5 ms polls: 3 polls; 5 to be sure
-					g.bus.set(x.Address, kp.Pin, true, 5)
-					g.bus.set(x.Address, kp.Pin, false, 5)
+					g.bus.set(ctx, x.Address, kp.Pin, true, 5)
+					g.bus.set(ctx, x.Address, kp.Pin, false, 5)
 				}
 			}
 		}
@@ -191,8 +254,9 @@ func TestGPIOTable(t *testing.T) {
 	bus := newMCPBus(0x20, 0x21)
 	pin := &footPin{}
 	port := &spitest.Record{}
-	target := &GPIOTarget{Config: cfg, Soak: 100 * time.Millisecond, Deps: gpio.Deps{SPI: port, I2C: bus, Pedal: pin}}
-	rep := Run(context.Background(), Options{Target: target, Technician: &gpioTech{bus: bus, pedal: pin, cfg: cfg}, Soak: target.Soak})
+	clock := startScanClock(t, cfg.GPIO.Poll)
+	target := &GPIOTarget{Config: cfg, Soak: 100 * time.Millisecond, Deps: gpio.Deps{SPI: port, I2C: bus, Pedal: pin, Tick: clock.tick}}
+	rep := Run(context.Background(), Options{Target: target, Technician: &gpioTech{bus: bus, pedal: pin, cfg: cfg, clock: clock}, Soak: target.Soak})
 	if !rep.Passed {
 		t.Fatalf("problems: %+v", rep.Problems)
 	}
@@ -219,8 +283,9 @@ func TestGPIOExpanderMissing(t *testing.T) {
 	cfg := gpioTestConfig()
 	bus := newMCPBus(0x20) // 0x21 does not answer
 	pin := &footPin{}
-	target := &GPIOTarget{Config: cfg, Deps: gpio.Deps{SPI: &spitest.Record{}, I2C: bus, Pedal: pin}}
-	rep := Run(context.Background(), Options{Target: target, Technician: &gpioTech{bus: bus, pedal: pin, cfg: cfg}})
+	clock := startScanClock(t, cfg.GPIO.Poll)
+	target := &GPIOTarget{Config: cfg, Deps: gpio.Deps{SPI: &spitest.Record{}, I2C: bus, Pedal: pin, Tick: clock.tick}}
+	rep := Run(context.Background(), Options{Target: target, Technician: &gpioTech{bus: bus, pedal: pin, cfg: cfg, clock: clock}})
 	if rep.Passed || len(rep.Problems) == 0 {
 		t.Fatal("passed with an expander missing")
 	}

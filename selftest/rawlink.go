@@ -25,6 +25,7 @@ type rawLink struct {
 	done chan struct{}
 	rd   chan struct{}
 	msgs []rawMsg // decoded, not yet taken
+	lag  Lag      // every wait is counted in the host's running time
 }
 
 type rawChunk struct {
@@ -39,7 +40,10 @@ type rawMsg struct {
 	at  time.Time
 }
 
-func openRaw(path string, baud int) (*rawLink, error) {
+func openRaw(path string, baud int, lag Lag) (*rawLink, error) {
+	if lag == nil {
+		lag = noLag{}
+	}
 	p, err := bugst.Open(path, &bugst.Mode{BaudRate: baud, DataBits: 8, Parity: bugst.NoParity, StopBits: bugst.OneStopBit})
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
@@ -50,7 +54,7 @@ func openRaw(path string, baud int) (*rawLink, error) {
 	}
 	_ = p.SetDTR(true) // TinyGo's CDC writes only while DTR is up; a pty has none
 	_ = p.ResetInputBuffer()
-	l := &rawLink{port: p, path: path, rx: make(chan rawChunk, 256), done: make(chan struct{}), rd: make(chan struct{})}
+	l := &rawLink{port: p, path: path, rx: make(chan rawChunk, 256), done: make(chan struct{}), rd: make(chan struct{}), lag: lag}
 	go l.read()
 	if _, err := p.Write([]byte{0}); err != nil {
 		l.close()
@@ -102,9 +106,12 @@ func (l *rawLink) send(m protocol.Message) (uint8, error) {
 
 var errRawTimeout = errors.New("no answer")
 
+// wait is a wait of d on the host's running time (see patience).
+func (l *rawLink) wait(d time.Duration) patience { return patient(l.lag, d) }
+
 // next returns the next message from the bridge, answering pings on the
-// way, or errRawTimeout at deadline.
-func (l *rawLink) next(deadline time.Time) (rawMsg, error) {
+// way, or errRawTimeout once the wait w is over.
+func (l *rawLink) next(w patience) (rawMsg, error) {
 	for {
 		if len(l.msgs) > 0 {
 			m := l.msgs[0]
@@ -117,7 +124,7 @@ func (l *rawLink) next(deadline time.Time) (rawMsg, error) {
 			}
 			return m, nil
 		}
-		d := time.Until(deadline)
+		d := w.left(time.Now())
 		if d <= 0 {
 			return rawMsg{}, errRawTimeout
 		}
@@ -139,17 +146,16 @@ func (l *rawLink) next(deadline time.Time) (rawMsg, error) {
 					l.msgs = append(l.msgs, rawMsg{seq: f.Seq, m: m, at: now})
 				}
 			}
-		case <-t.C:
-			return rawMsg{}, errRawTimeout
+		case <-t.C: // over, or stalls moved the end on
 		}
 	}
 }
 
-// await returns the first message ok accepts, before deadline; the others
-// are dropped.
-func (l *rawLink) await(deadline time.Time, ok func(rawMsg) bool) (rawMsg, error) {
+// await returns the first message ok accepts before the wait w is over;
+// the others are dropped.
+func (l *rawLink) await(w patience, ok func(rawMsg) bool) (rawMsg, error) {
 	for {
-		m, err := l.next(deadline)
+		m, err := l.next(w)
 		if err != nil {
 			return m, err
 		}
@@ -163,9 +169,9 @@ func (l *rawLink) await(deadline time.Time, ok func(rawMsg) bool) (rawMsg, error
 type rawResult struct {
 	hello       protocol.Hello
 	keys        *protocol.SelfTestKeys // nil: the bridge did not answer
-	rtts        []time.Duration        // idle heartbeats
+	rtts        []timed                // idle heartbeats
 	lost        int                    // idle pings unanswered
-	loadRTTs    []time.Duration        // heartbeats during the soak
+	loadRTTs    []timed                // heartbeats during the soak
 	loadLost    int
 	before      protocol.Stats // the bridge's counters before the soak
 	after       protocol.Stats // and after
@@ -173,25 +179,25 @@ type rawResult struct {
 	decBefore   protocol.DecoderStats
 	decAfter    protocol.DecoderStats
 	soak        time.Duration // how long it ran
+	soakStalled time.Duration // how long the host stalled meanwhile
 	sent, acked int           // light frames
 	soakErr     error         // why the soak stopped early
 }
+
+// timed is a measured time and how long the host stalled during it.
+type timed struct{ took, stalled time.Duration }
 
 // rawSession shakes hands, dumps the raw keys, times pings, and soaks the
 // link with light frames for soak.
 func (l *rawLink) session(seats int, pings int, soak time.Duration) (rawResult, error) {
 	var res rawResult
 	hh := &protocol.HostHello{Protocol: protocol.ProtocolVersion, Seats: uint8(seats), Software: "wolftable selftest"}
-	deadline := time.Now().Add(time.Second)
+	hello := l.wait(time.Second)
 	for {
 		if _, err := l.send(hh); err != nil {
 			return res, err
 		}
-		retry := time.Now().Add(100 * time.Millisecond)
-		if retry.After(deadline) {
-			retry = deadline
-		}
-		m, err := l.await(retry, func(m rawMsg) bool {
+		m, err := l.await(l.wait(100*time.Millisecond), func(m rawMsg) bool {
 			_, ok := m.m.(*protocol.Hello)
 			return ok
 		})
@@ -202,34 +208,34 @@ func (l *rawLink) session(seats int, pings int, soak time.Duration) (rawResult, 
 		if !errors.Is(err, errRawTimeout) {
 			return res, err
 		}
-		if time.Now().After(deadline) {
-			return res, fmt.Errorf("no Hello from %s within 1s", l.path)
+		if hello.over() {
+			return res, fmt.Errorf("no Hello from %s within 1s%s", l.path, stalledNote(hello))
 		}
 	}
 
 	if _, err := l.send(&protocol.SelfTestDumpKeys{}); err != nil {
 		return res, err
 	}
-	if m, err := l.await(time.Now().Add(500*time.Millisecond), func(m rawMsg) bool {
+	if m, err := l.await(l.wait(500*time.Millisecond), func(m rawMsg) bool {
 		_, ok := m.m.(*protocol.SelfTestKeys)
 		return ok
 	}); err == nil {
 		res.keys = m.m.(*protocol.SelfTestKeys)
 	}
 
-	ping := func(nonce uint32, wait time.Duration) (time.Duration, error) {
-		start := time.Now()
+	ping := func(nonce uint32, wait time.Duration) (timed, error) {
+		w := l.wait(wait)
 		if _, err := l.send(&protocol.Ping{Nonce: nonce}); err != nil {
-			return 0, err
+			return timed{}, err
 		}
-		m, err := l.await(start.Add(wait), func(m rawMsg) bool {
+		m, err := l.await(w, func(m rawMsg) bool {
 			p, ok := m.m.(*protocol.Pong)
 			return ok && p.Nonce == nonce
 		})
 		if err != nil {
-			return 0, err
+			return timed{}, err
 		}
-		return m.at.Sub(start), nil
+		return timed{m.at.Sub(w.start), l.lag.Stalled(w.start, m.at)}, nil
 	}
 	for i := range pings {
 		rtt, err := ping(uint32(0x5E1F0000+i), 500*time.Millisecond)
@@ -247,7 +253,7 @@ func (l *rawLink) session(seats int, pings int, soak time.Duration) (rawResult, 
 		if _, err := l.send(&protocol.StatsRequest{}); err != nil {
 			return protocol.Stats{}, err
 		}
-		m, err := l.await(time.Now().Add(500*time.Millisecond), func(m rawMsg) bool {
+		m, err := l.await(l.wait(500*time.Millisecond), func(m rawMsg) bool {
 			_, ok := m.m.(*protocol.Stats)
 			return ok
 		})
@@ -267,7 +273,7 @@ func (l *rawLink) session(seats int, pings int, soak time.Duration) (rawResult, 
 	// Leave the lights dark for the driver.
 	off := &protocol.Lights{Seats: uint8(seats)}
 	if seq, err := l.send(off); err == nil {
-		l.await(time.Now().Add(500*time.Millisecond), func(m rawMsg) bool {
+		l.await(l.wait(500*time.Millisecond), func(m rawMsg) bool {
 			a, ok := m.m.(*protocol.Ack)
 			return ok && a.Seq == seq
 		})
@@ -293,13 +299,18 @@ func (l *rawLink) soak(res *rawResult, seats int, d time.Duration) error {
 	nextPing := start
 	lastProgress := start
 	frame := 0
-	defer func() { res.soak = time.Since(start) }()
+	defer func() {
+		now := time.Now()
+		res.soak, res.soakStalled = now.Sub(start), l.lag.Stalled(start, now)
+	}()
+	// ran is how long the host ran (its stalls taken out) since t.
+	ran := func(t, now time.Time) time.Duration { return now.Sub(t) - l.lag.Stalled(t, now) }
 	for {
 		now := time.Now()
-		if now.After(end) && len(inflight) == 0 && (len(pings) == 0 || now.After(end.Add(500*time.Millisecond))) {
+		if now.After(end) && len(inflight) == 0 && (len(pings) == 0 || ran(end, now) > 500*time.Millisecond) {
 			break
 		}
-		if now.Sub(lastProgress) > time.Second {
+		if ran(lastProgress, now) > time.Second {
 			return fmt.Errorf("the bridge stopped acknowledging light frames (%d waiting for 1s)", len(inflight))
 		}
 		for now.Before(end) && len(inflight) < soakWindow {
@@ -335,7 +346,7 @@ func (l *rawLink) soak(res *rawResult, seats int, d time.Duration) error {
 			pings[nonce] = time.Now()
 			nextPing = now.Add(100 * time.Millisecond)
 		}
-		msg, err := l.next(time.Now().Add(50 * time.Millisecond))
+		msg, err := l.next(l.wait(50 * time.Millisecond))
 		if errors.Is(err, errRawTimeout) {
 			continue
 		}
@@ -351,7 +362,7 @@ func (l *rawLink) soak(res *rawResult, seats int, d time.Duration) error {
 			}
 		case *protocol.Pong:
 			if at, ok := pings[m.Nonce]; ok {
-				res.loadRTTs = append(res.loadRTTs, msg.at.Sub(at))
+				res.loadRTTs = append(res.loadRTTs, timed{msg.at.Sub(at), l.lag.Stalled(at, msg.at)})
 				delete(pings, m.Nonce)
 				lastProgress = msg.at
 			}

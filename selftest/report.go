@@ -60,6 +60,9 @@ type Check struct {
 	Name   string `json:"name"`
 	Status Status `json:"status"`
 	Detail string `json:"detail,omitempty"`
+	// Warning, if set, is what the check saw late because the host was
+	// busy (see Report.Warnings).
+	Warning string `json:"warning,omitempty"`
 }
 
 // Component is the result of one component of the table.
@@ -127,6 +130,9 @@ type Report struct {
 	Components  []*Component  `json:"components"`
 	SeatResults []*SeatResult `json:"seats"`
 	Problems    []Problem     `json:"problems"`
+	// Warnings are what came late because the host was busy (its measured
+	// stalls), with the delay: not faults, the verdict stands without them.
+	Warnings []Problem `json:"warnings,omitempty"`
 }
 
 func newReport() *Report {
@@ -173,6 +179,8 @@ func (r *Report) add(comp string, c Check) {
 }
 
 func (r *Report) problem(p Problem) { r.Problems = append(r.Problems, p) }
+
+func (r *Report) warn(p Problem) { r.Warnings = append(r.Warnings, p) }
 
 // finish settles the components' statuses from the seats and the verdict.
 func (r *Report) finish(now time.Time) {
@@ -279,6 +287,12 @@ func (r *Report) WriteText(w io.Writer) error {
 		b.WriteString("\nproblems\n")
 		for i, p := range r.Problems {
 			fmt.Fprintf(&b, "%3d. %s\n", i+1, p)
+		}
+	}
+	if len(r.Warnings) > 0 {
+		b.WriteString("\nwarnings (注意：主機忙碌，不是故障)\n")
+		for _, p := range r.Warnings {
+			fmt.Fprintf(&b, "  - %s\n", p)
 		}
 	}
 	_, err := io.WriteString(w, b.String())

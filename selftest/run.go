@@ -87,6 +87,9 @@ type Options struct {
 	// VirtualKeys says the keys are typed on the virtual table (s+seat
 	// chooses the seat): the prompts say so.
 	VirtualKeys bool
+	// Lag measures the host's stalls, which lengthen every wait (see Lag);
+	// nil: Run measures them itself.
+	Lag Lag
 }
 
 // BounceWindow: a press of a key that comes this soon after the same key was
@@ -97,7 +100,13 @@ const BounceWindow = 200 * time.Millisecond
 // component has been tested, or ctx is done (the report is then marked
 // interrupted and what was not tested counts as failed).
 func Run(ctx context.Context, o Options) *Report {
-	r := &runner{o: o, rep: newReport(), pace: o.Technician.Pace()}
+	lag := o.Lag
+	if lag == nil {
+		m := StartLagMeter(ctx)
+		defer m.Stop()
+		lag = m
+	}
+	r := &runner{o: o, rep: newReport(), pace: o.Technician.Pace(), lag: lag}
 	rep := r.rep
 	rep.Software, rep.Emulated, rep.Faults = o.Software, o.Emulated, o.Faults
 	rep.Started = time.Now()
@@ -119,6 +128,7 @@ type runner struct {
 	f     Features
 	table hw.Table
 	p     *pump
+	lag   Lag
 
 	voiceMissing []string // prompts the voice could not say
 	voiceSaid    int      // prompts the voice said
@@ -212,7 +222,10 @@ func (r *runner) add(comp string, c Check) {
 		c.Detail = remedy.ExplainText(c.Detail) // SPI off, no sound card…: what to do, then the raw error
 	}
 	r.rep.add(comp, c)
-	r.tell("[%s]%s%s %s %s", comp, strings.Repeat(" ", max(1, 8-len(comp))), mark(c.Status), c.Name, c.Detail)
+	r.tell("[%s]%s%s %s %s", comp, pad(comp), mark(c.Status), c.Name, c.Detail)
+	if c.Warning != "" {
+		r.warn(Problem{Component: comp, Message: c.Warning})
+	}
 }
 
 func (r *runner) addAll(comp string, cs []Check) {
@@ -239,9 +252,9 @@ func lost(err error) bool {
 	return errors.Is(err, errTableGone) || errors.As(err, &ld)
 }
 
-// next returns the next key or pedal event, waiting until deadline. While
-// the table's link is down it fails at once.
-func (r *runner) next(ctx context.Context, deadline time.Time) (hw.Event, error) {
+// next returns the next key or pedal event, waiting until the wait w is
+// over. While the table's link is down it fails at once.
+func (r *runner) next(ctx context.Context, w patience) (hw.Event, error) {
 	// Events that came before the link went down are still taken.
 	select {
 	case ev, ok := <-r.p.out:
@@ -251,28 +264,37 @@ func (r *runner) next(ctx context.Context, deadline time.Time) (hw.Event, error)
 		return ev, nil
 	default:
 	}
-	down, changed := r.p.link()
-	if down != "" {
-		return hw.Event{}, &linkDownError{down}
-	}
-	d := time.Until(deadline)
-	if d <= 0 {
-		return hw.Event{}, errTimeout
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case ev, ok := <-r.p.out:
-		if !ok {
-			return hw.Event{}, errTableGone
+	var t *time.Timer
+	defer func() {
+		if t != nil {
+			t.Stop()
 		}
-		return ev, nil
-	case <-changed:
-		return r.next(ctx, deadline)
-	case <-t.C:
-		return hw.Event{}, errTimeout
-	case <-ctx.Done():
-		return hw.Event{}, ctx.Err()
+	}()
+	for {
+		down, changed := r.p.link()
+		if down != "" {
+			return hw.Event{}, &linkDownError{down}
+		}
+		d := w.left(time.Now())
+		if d <= 0 {
+			return hw.Event{}, errTimeout
+		}
+		if t == nil {
+			t = time.NewTimer(d)
+		} else {
+			t.Reset(d)
+		}
+		select {
+		case ev, ok := <-r.p.out:
+			if !ok {
+				return hw.Event{}, errTableGone
+			}
+			return ev, nil
+		case <-changed:
+		case <-t.C: // over, or stalls moved the end on
+		case <-ctx.Done():
+			return hw.Event{}, ctx.Err()
+		}
 	}
 }
 
@@ -299,7 +321,7 @@ type ackedLights interface {
 // show sets the lights, and waits for the bridge's ack where there is one.
 func (r *runner) show(ctx context.Context, frame []hw.SeatLight) error {
 	if a, ok := r.table.(ackedLights); ok {
-		actx, cancel := context.WithTimeout(ctx, time.Second)
+		actx, cancel := patient(r.lag, time.Second).context(ctx)
 		defer cancel()
 		return a.SetLightsAcked(actx, frame)
 	}
@@ -348,11 +370,11 @@ func (r *runner) pedalPress(ctx context.Context, want hw.PedalPress) Check {
 		if err := r.o.Technician.PressPedal(ctx, want); err != nil {
 			return Check{Name: want.String(), Status: Fail, Detail: "the technician could not press the pedal: " + err.Error()}
 		}
-		deadline := time.Now().Add(r.pace.Answer)
+		w := patient(r.lag, r.pace.Answer)
 		for {
-			ev, err := r.next(ctx, deadline)
+			ev, err := r.next(ctx, w)
 			if err != nil {
-				detail := fmt.Sprintf("no pedal press within %v", r.pace.Answer)
+				detail := fmt.Sprintf("no pedal press within %v", r.pace.Answer) + stalledNote(w)
 				switch {
 				case ctx.Err() != nil:
 					return Check{Name: want.String(), Status: NotRun, Detail: "interrupted"}
@@ -371,6 +393,7 @@ func (r *runner) pedalPress(ctx context.Context, want hw.PedalPress) Check {
 				if len(wrong) > 0 {
 					d += fmt.Sprintf(" (after %s)", strings.Join(wrong, ", "))
 				}
+				d += r.lateAnswer(w, Problem{Component: CompPedal}, "踏板"+zhPedal(want))
 				return Check{Name: want.String(), Status: Pass, Detail: d}
 			}
 			wrong = append(wrong, ev.Pedal.String())
@@ -433,10 +456,10 @@ func answerOf(ev hw.Event, seat int) answer {
 	return noAnswer
 }
 
-// waitAnswer waits until deadline for an answer.
-func (r *runner) waitAnswer(ctx context.Context, seat int, deadline time.Time) (answer, error) {
+// waitAnswer waits for an answer until the wait w is over.
+func (r *runner) waitAnswer(ctx context.Context, seat int, w patience) (answer, error) {
 	for {
-		ev, err := r.next(ctx, deadline)
+		ev, err := r.next(ctx, w)
 		if err != nil {
 			return noAnswer, err
 		}
@@ -475,7 +498,7 @@ func (r *runner) lightsSeat(ctx context.Context, seat int, steps []lightStep, wa
 	tech := r.o.Technician
 	var showErr error
 	judged := false
-	var deadline time.Time
+	var w patience // the technician's answer, once asked
 	for {
 		for _, st := range steps {
 			frame := make([]hw.SeatLight, r.rep.Seats)
@@ -492,14 +515,18 @@ func (r *runner) lightsSeat(ctx context.Context, seat int, steps []lightStep, wa
 			if judged {
 				dwell = max(dwell, 50*time.Millisecond)
 			}
-			a, err := r.waitAnswer(ctx, seat, time.Now().Add(dwell))
+			a, err := r.waitAnswer(ctx, seat, patient(r.lag, dwell))
 			switch {
 			case ctx.Err() != nil:
 				return Check{Name: "lights", Status: NotRun, Detail: "interrupted"}
 			case lost(err):
 				return Check{Name: "lights", Status: Fail, Detail: err.Error()}
 			case a == yes || a == no:
-				return r.lightsVerdict(seat, a, walk, showErr)
+				c := r.lightsVerdict(seat, a, walk, showErr)
+				if judged {
+					c.Detail += r.lateAnswer(w, Problem{Component: CompLights, Seat: seat}, fmt.Sprintf("%d號燈號的回答", seat))
+				}
+				return c
 			}
 		}
 		if !judged {
@@ -507,9 +534,9 @@ func (r *runner) lightsSeat(ctx context.Context, seat int, steps []lightStep, wa
 			if err := tech.JudgeLights(ctx, seat); err != nil {
 				return Check{Name: "lights", Status: Fail, Detail: "the technician could not answer: " + err.Error()}
 			}
-			deadline = time.Now().Add(r.pace.Answer)
-		} else if time.Now().After(deadline) {
-			return Check{Name: "lights", Status: Fail, Detail: fmt.Sprintf("no answer within %v", r.pace.Answer)}
+			w = patient(r.lag, r.pace.Answer)
+		} else if w.over() {
+			return Check{Name: "lights", Status: Fail, Detail: fmt.Sprintf("no answer within %v", r.pace.Answer) + stalledNote(w)}
 		}
 	}
 }
@@ -661,32 +688,20 @@ func (r *runner) keysSeat(ctx context.Context, seat int, expected []hw.Key, clos
 	defer cancelTech()
 	go func() { techDone <- r.o.Technician.PressKeys(tctx, seat, expected) }()
 	pressing := true
-	var finished time.Time // when the technician's part was done
-	var deadline time.Time // the keys still missing then are missing
-	var complete time.Time // when the last key came
+	complete := false   // every key has come
+	var settle patience // from when the technician's part was done
+	var quiet patience  // from the seat's last event once complete
+	quietFor := min(max(r.pace.Quiet, 0), BounceWindow)
 	gaveUp := false
 	var techErr error
 loop:
 	for {
-		var wait time.Time
-		switch {
-		case pressing:
-			wait = time.Now().Add(time.Hour) // ctx ends it sooner
-		case !complete.IsZero():
-			wait = complete
-			if finished.After(wait) {
-				wait = finished
-			}
-			wait = wait.Add(min(max(r.pace.Quiet, 0), BounceWindow)) // a late bounce of the last key
-		default:
-			wait = deadline
-		}
-		te, err := r.nextOrTech(ctx, wait, pressing, techDone)
+		held := slices.ContainsFunc(r.p.heldKeys(seat), func(k hw.Key) bool { return want[k] && stuck[k] == "" })
+		te, err := r.nextOrTech(ctx, r.keysWait(pressing, complete, held, settle, quiet), pressing, techDone)
 		switch {
 		case errors.Is(err, errTechDone):
 			pressing, techErr = false, te.techErr
-			finished = time.Now()
-			deadline = finished.Add(r.pace.Settle)
+			settle, quiet = patient(r.lag, r.pace.Settle), patient(r.lag, quietFor)
 			continue
 		case errors.Is(err, errTimeout):
 			if pressing {
@@ -714,6 +729,7 @@ loop:
 			}
 		case e.Kind == hw.EventKey && e.Key.Seat == seat:
 			k := e.Key.Key
+			quiet = patient(r.lag, quietFor)
 			if e.Key.Edge == hw.Up {
 				lastUp[k] = e.Key.At
 				continue
@@ -748,9 +764,7 @@ loop:
 				}
 				r.tell("[keys]    seat %d: ✓ %-4v %d/%d%s", seat, k, n, len(expected), next)
 			}
-			if done() && complete.IsZero() {
-				complete = time.Now()
-			}
+			complete = complete || done()
 		case e.Kind == hw.EventKey && e.Key.Edge == hw.Down:
 			strays = append(strays, fmt.Sprintf("seat %d %v", e.Key.Seat, e.Key.Key))
 		}
@@ -837,9 +851,25 @@ type techEvent struct {
 	techErr error
 }
 
+// keysWait is how long the keys stage waits for the next event: while the
+// technician presses, as long as it takes (ctx ends it); then for presses
+// still on their way (Settle, from when the technician was done) and for a
+// key still down to come up (Settle again: a key never released is stuck);
+// once every key has come and none is down, for a late bounce (Quiet, from
+// the seat's last event).
+func (r *runner) keysWait(pressing, complete, held bool, settle, quiet patience) patience {
+	switch {
+	case pressing:
+		return patient(r.lag, time.Hour)
+	case !complete || held:
+		return settle
+	}
+	return quiet
+}
+
 // nextOrTech is next that also returns when the technician's PressKeys
 // returns (errTechDone).
-func (r *runner) nextOrTech(ctx context.Context, deadline time.Time, pressing bool, techDone <-chan error) (techEvent, error) {
+func (r *runner) nextOrTech(ctx context.Context, w patience, pressing bool, techDone <-chan error) (techEvent, error) {
 	var td <-chan error
 	if pressing {
 		td = techDone
@@ -852,26 +882,39 @@ func (r *runner) nextOrTech(ctx context.Context, deadline time.Time, pressing bo
 		return techEvent{ev: ev}, nil
 	default:
 	}
-	down, changed := r.p.link()
-	if down != "" && !pressing {
-		return techEvent{}, &linkDownError{down}
-	}
-	t := time.NewTimer(max(time.Until(deadline), 0))
-	defer t.Stop()
-	select {
-	case ev, ok := <-r.p.out:
-		if !ok {
-			return techEvent{}, errTableGone
+	var t *time.Timer
+	defer func() {
+		if t != nil {
+			t.Stop()
 		}
-		return techEvent{ev: ev}, nil
-	case err := <-td:
-		return techEvent{techErr: err}, errTechDone
-	case <-changed:
-		return r.nextOrTech(ctx, deadline, pressing, techDone)
-	case <-t.C:
-		return techEvent{}, errTimeout
-	case <-ctx.Done():
-		return techEvent{}, ctx.Err()
+	}()
+	for {
+		down, changed := r.p.link()
+		if down != "" && !pressing {
+			return techEvent{}, &linkDownError{down}
+		}
+		d := max(w.left(time.Now()), 0)
+		if t == nil {
+			t = time.NewTimer(d)
+		} else {
+			t.Reset(d)
+		}
+		select {
+		case ev, ok := <-r.p.out:
+			if !ok {
+				return techEvent{}, errTableGone
+			}
+			return techEvent{ev: ev}, nil
+		case err := <-td:
+			return techEvent{techErr: err}, errTechDone
+		case <-changed:
+		case <-t.C:
+			if w.left(time.Now()) <= 0 {
+				return techEvent{}, errTimeout
+			}
+		case <-ctx.Done():
+			return techEvent{}, ctx.Err()
+		}
 	}
 }
 
@@ -909,7 +952,8 @@ func (r *runner) speakerStage(ctx context.Context) {
 			r.addAll(CompSpeaker, checks)
 			break
 		}
-		a, err := r.waitAnswer(ctx, 0, time.Now().Add(r.pace.Answer))
+		w := patient(r.lag, r.pace.Answer)
+		a, err := r.waitAnswer(ctx, 0, w)
 		if a == again && attempt < 3 {
 			continue
 		}
@@ -919,11 +963,11 @@ func (r *runner) speakerStage(ctx context.Context) {
 		case lost(err):
 			checks = append(checks, Check{Name: "heard", Status: Fail, Detail: "no answer: " + err.Error()})
 		case err != nil:
-			checks = append(checks, Check{Name: "heard", Status: Fail, Detail: fmt.Sprintf("no answer within %v", r.pace.Answer)})
+			checks = append(checks, Check{Name: "heard", Status: Fail, Detail: fmt.Sprintf("no answer within %v", r.pace.Answer) + stalledNote(w)})
 		case a == yes:
-			checks = append(checks, Check{Name: "heard", Status: Pass, Detail: "the technician heard it"})
+			checks = append(checks, Check{Name: "heard", Status: Pass, Detail: "the technician heard it" + r.lateAnswer(w, Problem{Component: CompSpeaker}, "喇叭的回答")})
 		default:
-			checks = append(checks, Check{Name: "heard", Status: Fail, Detail: "the technician did not hear it"})
+			checks = append(checks, Check{Name: "heard", Status: Fail, Detail: "the technician did not hear it" + r.lateAnswer(w, Problem{Component: CompSpeaker}, "喇叭的回答")})
 		}
 		r.addAll(CompSpeaker, checks)
 		break

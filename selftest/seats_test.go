@@ -14,9 +14,8 @@ func TestEmulatedNineSeats(t *testing.T) {
 	}
 	code, out, rep, took := cli(t, "--emulate", "--soak", "1s", "--seats", "9")
 	t.Logf("9-seat emulated run: exit %d in %v", code, took.Round(100*time.Millisecond))
-	if code != 0 && onlyBusyMachine(rep.Problems) {
-		t.Logf("again (a busy machine?): %+v", rep.Problems)
-		code, out, rep, _ = cli(t, "--emulate", "--soak", "1s", "--seats", "9")
+	for _, w := range rep.Warnings {
+		t.Logf("warning (a busy machine): %v", w)
 	}
 	if code != 0 || !rep.Passed || len(rep.Problems) != 0 {
 		t.Fatalf("exit %d, passed %v, problems %+v\n%s", code, rep.Passed, rep.Problems, out)

@@ -74,11 +74,19 @@ func (c *clipSet) Clip(id string) (pack.Clip, bool) {
 type logRecorder struct {
 	next slog.Handler // nil: nothing passed on
 	mu   *sync.Mutex
-	recs *[]string
+	recs *[]logged
+}
+
+// logged is one record: its text, when, and the quiet it reports (a
+// stall's), if any.
+type logged struct {
+	text  string
+	at    time.Time
+	quiet time.Duration
 }
 
 func newLogRecorder(next slog.Handler) *logRecorder {
-	return &logRecorder{next: next, mu: &sync.Mutex{}, recs: new([]string)}
+	return &logRecorder{next: next, mu: &sync.Mutex{}, recs: new([]logged)}
 }
 
 func (h *logRecorder) Enabled(context.Context, slog.Level) bool { return true }
@@ -86,12 +94,17 @@ func (h *logRecorder) Enabled(context.Context, slog.Level) bool { return true }
 func (h *logRecorder) Handle(ctx context.Context, r slog.Record) error {
 	var b strings.Builder
 	b.WriteString(r.Message)
+	l := logged{at: r.Time}
 	r.Attrs(func(a slog.Attr) bool {
 		fmt.Fprintf(&b, " %s=%v", a.Key, a.Value)
+		if a.Key == "quiet" && a.Value.Kind() == slog.KindDuration {
+			l.quiet = a.Value.Duration()
+		}
 		return true
 	})
+	l.text = b.String()
 	h.mu.Lock()
-	*h.recs = append(*h.recs, b.String())
+	*h.recs = append(*h.recs, l)
 	h.mu.Unlock()
 	if h.next != nil && r.Level >= slog.LevelWarn && h.next.Enabled(ctx, r.Level) {
 		return h.next.Handle(ctx, r)
@@ -116,13 +129,13 @@ func (h *logRecorder) WithGroup(name string) slog.Handler {
 }
 
 // since returns the records logged after the first n.
-func (h *logRecorder) since(n int) []string {
+func (h *logRecorder) since(n int) []logged {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if n > len(*h.recs) {
 		return nil
 	}
-	return append([]string(nil), (*h.recs)[n:]...)
+	return append([]logged(nil), (*h.recs)[n:]...)
 }
 
 func (h *logRecorder) count() int {
@@ -138,6 +151,10 @@ type Speaker struct {
 	// OnPlay, if set, is called just before the test line starts (the
 	// emulated run resets its sound card's ears there).
 	OnPlay func()
+	// Lag measures the host's stalls: the waits are counted in the
+	// host's running time, and a device that stopped pulling samples while
+	// the host stalled as long is a warning, not a fault. Nil: none measured.
+	Lag Lag
 
 	sp     *speaker.Speaker
 	clips  *clipSet
@@ -198,7 +215,7 @@ func (s *Speaker) Say(clips []string) bool {
 func (s *Speaker) PlayTest(ctx context.Context) []Check {
 	var checks []Check
 	// A device still opening gets a moment.
-	for wait := time.Now().Add(2 * time.Second); s.sp.Err() == nil && !s.sp.Playing() && time.Now().Before(wait); {
+	for wait := patient(s.Lag, 2*time.Second); s.sp.Err() == nil && !s.sp.Playing() && !wait.over(); {
 		time.Sleep(20 * time.Millisecond)
 	}
 	if err := s.sp.Err(); err != nil {
@@ -220,7 +237,7 @@ func (s *Speaker) PlayTest(ctx context.Context) []Check {
 	if err := s.sp.Say([]string{ToneClip}); err != nil {
 		return append(checks, Check{Name: "test line", Status: Fail, Detail: err.Error()})
 	}
-	wctx, cancel := context.WithTimeout(ctx, length+3*time.Second)
+	wctx, cancel := patient(s.Lag, length+3*time.Second).context(ctx)
 	err := s.sp.Wait(wctx)
 	cancel()
 	took := time.Since(start)
@@ -234,24 +251,47 @@ func (s *Speaker) PlayTest(ctx context.Context) []Check {
 	default:
 		checks = append(checks, playedCheck(length, took))
 	}
-	var stalls, notes []string
+	return append(checks, s.underruns(mark))
+}
+
+// underruns judges the device's stalls since the log's record mark. A
+// stall the host's own stall explains (the device's quiet less the host's
+// stall meanwhile is short of the stall watch's threshold) is the host
+// being busy: a warning.
+func (s *Speaker) underruns(mark int) Check {
+	var stalls, notes, busy []string
+	var busyStalled time.Duration
+	lag := s.Lag
+	if lag == nil {
+		lag = noLag{}
+	}
 	for _, l := range s.log.since(mark) {
 		switch {
-		case strings.Contains(l, "stopped playing"), strings.Contains(l, "nothing is playing"):
-			stalls = append(stalls, l)
-		case strings.Contains(l, "read-ahead raised"):
-			notes = append(notes, l)
+		case strings.Contains(l.text, "stopped playing"), strings.Contains(l.text, "nothing is playing"):
+			if st := lag.Stalled(l.at.Add(-l.quiet), l.at); l.quiet > 0 && l.quiet-st < speaker.DefaultStallAfter {
+				busy = append(busy, l.text)
+				busyStalled += st
+				continue
+			}
+			stalls = append(stalls, l.text)
+		case strings.Contains(l.text, "read-ahead raised"):
+			notes = append(notes, l.text)
 		}
 	}
+	var c Check
 	switch {
 	case len(stalls) > 0:
-		checks = append(checks, Check{Name: "underruns", Status: Fail, Detail: "the device stopped pulling samples: " + strings.Join(stalls, "; ")})
+		c = Check{Name: "underruns", Status: Fail, Detail: "the device stopped pulling samples: " + strings.Join(stalls, "; ")}
 	case len(notes) > 0:
-		checks = append(checks, Check{Name: "underruns", Status: Pass, Detail: "no stall; the device's period is longer than asked, read-ahead raised: " + strings.Join(notes, "; ")})
+		c = Check{Name: "underruns", Status: Pass, Detail: "no stall; the device's period is longer than asked, read-ahead raised: " + strings.Join(notes, "; ")}
 	default:
-		checks = append(checks, Check{Name: "underruns", Status: Pass, Detail: "no stall while playing"})
+		c = Check{Name: "underruns", Status: Pass, Detail: "no stall while playing"}
 	}
-	return checks
+	if len(busy) > 0 {
+		c.Detail += fmt.Sprintf(" (the device was quiet while the host stalled %v: %s)", round(busyStalled), strings.Join(busy, "; "))
+		c.Warning = hostBusy(CompSpeaker, "音效裝置曾停止取樣 ("+strings.Join(busy, "; ")+")", busyStalled).Message
+	}
+	return c
 }
 
 // SoundCard is an emulated sound card for the emulated run: ALSA is

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
@@ -16,9 +15,10 @@ import (
 
 // Link limits.
 const (
-	// MaxRTT is the slowest heartbeat round trip that passes (one ping in
-	// ten may be slower: a busy host). USB answers in a millisecond or two;
-	// the driver gives up on a bridge after a second.
+	// MaxRTT is the slowest heartbeat round trip that passes, the host's
+	// stalls during it taken out (one ping in ten may be slower still). USB
+	// answers in a millisecond or two; the driver gives up on a bridge after
+	// a second.
 	MaxRTT = 100 * time.Millisecond
 	// MinSoakRate is the fewest light frames a second the soak must see
 	// acknowledged: far more than a game ever sends.
@@ -32,6 +32,7 @@ type SerialTarget struct {
 	Config serial.Config // serial.ConfigFromHW plus a Software and Logger
 	Soak   time.Duration // 0: no soak
 	Pings  int           // 0: DefaultPings
+	Lag    Lag           // the host's stalls; nil: none measured
 
 	info  serial.Info
 	table *serial.Table
@@ -112,7 +113,7 @@ func (s *SerialTarget) CheckLink(ctx context.Context) (Features, []Check, bool) 
 		f.Keys[i] = keys
 	}
 
-	raw, err := openRaw(info.Port, cfg.Baud)
+	raw, err := openRaw(info.Port, cfg.Baud, s.Lag)
 	if err != nil {
 		checks = append(checks, Check{Name: "heartbeat", Status: Fail, Detail: err.Error()})
 		return f, checks, false
@@ -155,24 +156,27 @@ func (s *SerialTarget) CheckLink(ctx context.Context) (Features, []Check, bool) 
 	return f, checks, true
 }
 
-func rttCheck(name string, rtts []time.Duration, lost int, when string) Check {
+func rttCheck(name string, rtts []timed, lost int, when string) Check {
 	if len(rtts) == 0 {
 		return Check{Name: name, Status: Fail, Detail: fmt.Sprintf("no ping answered (%d sent, %s)", lost, when)}
 	}
-	lo, hi := slices.Min(rtts), slices.Max(rtts)
-	var sum time.Duration
+	lo, hi := rtts[0].took, rtts[0].took
+	var sum, busyStalled time.Duration
+	slow, busy := 0, 0
 	for _, r := range rtts {
-		sum += r
+		lo, hi, sum = min(lo, r.took), max(hi, r.took), sum+r.took
+		switch {
+		case r.took <= MaxRTT:
+		case r.took-r.stalled <= MaxRTT:
+			busy++ // the host's stall, not the link
+			busyStalled += r.stalled
+		default:
+			slow++
+		}
 	}
 	avg := sum / time.Duration(len(rtts))
 	c := Check{Name: name, Status: Pass, Detail: fmt.Sprintf("round trip min %v, avg %v, max %v over %d pings %s",
 		ms(lo), ms(avg), ms(hi), len(rtts), when)}
-	slow := 0
-	for _, r := range rtts {
-		if r > MaxRTT {
-			slow++
-		}
-	}
 	switch {
 	case lost > 0:
 		c.Status = Fail
@@ -183,6 +187,14 @@ func rttCheck(name string, rtts []time.Duration, lost int, when string) Check {
 		c.Detail += fmt.Sprintf("; %d over the %v limit", slow, MaxRTT)
 	case slow > 0:
 		c.Detail += fmt.Sprintf(" (%d over %v: the host was busy)", slow, MaxRTT)
+	}
+	if busy > 0 {
+		c.Detail += fmt.Sprintf(" (%d over %v while the host stalled %v)", busy, MaxRTT, ms(busyStalled))
+		what := "閒置時的心跳"
+		if name != "heartbeat" {
+			what = "負載測試中的心跳"
+		}
+		c.Warning = hostBusy(CompLink, fmt.Sprintf("%s有 %d 次往返超過 %v（最慢 %v）", what, busy, MaxRTT, ms(hi)), busyStalled).Message
 	}
 	return c
 }
@@ -209,6 +221,15 @@ func soakCheck(d time.Duration, res *rawResult) Check {
 		c.Status = Fail
 		c.Detail += fmt.Sprintf("; %d never acknowledged", res.sent-res.acked)
 	case rate < MinSoakRate:
+		// The rate over the time the host ran: a host that stalled sent
+		// nothing meanwhile.
+		ran := res.soak - res.soakStalled
+		if ran > 0 && float64(res.acked)/ran.Seconds() >= MinSoakRate {
+			c.Detail += fmt.Sprintf(" (%.0f/s over the %v the host ran)", float64(res.acked)/ran.Seconds(), ms(ran))
+			c.Warning = hostBusy(CompLink, fmt.Sprintf("燈號負載測試每秒只確認 %.0f 幀（低於 %d；扣除停頓後每秒 %.0f 幀）",
+				rate, MinSoakRate, float64(res.acked)/ran.Seconds()), res.soakStalled).Message
+			break
+		}
 		c.Status = Fail
 		c.Detail += fmt.Sprintf("; under %d/s", MinSoakRate)
 	}

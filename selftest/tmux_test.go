@@ -63,19 +63,30 @@ func TestInteractiveTmux(t *testing.T) {
 		}
 		return out
 	}
-	waitFor := func(what string) string {
+	// until polls the screen until ok accepts it (what says what is
+	// awaited). It fails once the screen has stayed the same for 20 s: the
+	// child is stuck or gone. The deadline is on the child's progress, not
+	// on the machine's speed.
+	until := func(what string, ok func(screen string) bool) string {
 		t.Helper()
-		deadline := time.Now().Add(20 * time.Second)
+		var last string
+		still := time.Now()
 		for {
 			s := screen()
-			if strings.Contains(s, what) {
+			if ok(s) {
 				return s
 			}
-			if time.Now().After(deadline) {
-				t.Fatalf("the screen never showed %q:\n%s", what, s)
+			if s != last {
+				last, still = s, time.Now()
+			} else if time.Since(still) > 20*time.Second {
+				t.Fatalf("the screen never showed %s, and has not changed for 20 s:\n%s", what, s)
 			}
 			time.Sleep(20 * time.Millisecond)
 		}
+	}
+	waitFor := func(what string) string {
+		t.Helper()
+		return until(fmt.Sprintf("%q", what), func(s string) bool { return strings.Contains(s, what) })
 	}
 	keys := func(k ...string) {
 		t.Helper()
@@ -110,27 +121,22 @@ func TestInteractiveTmux(t *testing.T) {
 		waitFor(fmt.Sprintf("seat %d: watch it: red, green, blue, off, private", seat))
 		if seat == 1 {
 			// The walk shows on the table: seat 1 goes red, then green
-			// with its private indicator ('*').
+			// with its private indicator ('*'). It goes round until it is
+			// answered (or --wait runs out: then it never showed).
 			for _, want := range []string{"red", "grn*"} {
-				deadline := time.Now().Add(10 * time.Second)
-				for {
-					s = screen()
-					got := ""
+				s = until(fmt.Sprintf("seat 1's light %q", want), func(s string) bool {
+					if strings.Contains(s, "seat 1: FAIL") {
+						t.Fatalf("seat 1's light never showed %q during its walk:\n%s", want, s)
+					}
 					for _, l := range strings.Split(s, "\n") {
 						if strings.HasPrefix(l, " light ") {
 							if f := strings.Fields(strings.TrimPrefix(l, " light ")); len(f) > 0 {
-								got = f[0]
+								return f[0] == want
 							}
 						}
 					}
-					if got == want {
-						break
-					}
-					if time.Now().After(deadline) {
-						t.Fatalf("seat 1's light never showed %q:\n%s", want, s)
-					}
-					time.Sleep(20 * time.Millisecond)
-				}
+					return false
+				})
 			}
 			if other := lightOf(s, 2); other != "off" {
 				t.Errorf("seat 2 is %q during seat 1's walk", other)
@@ -168,17 +174,11 @@ func TestInteractiveTmux(t *testing.T) {
 
 	// The table closes, the terminal comes back and shows the report.
 	s = waitFor("wolftable selftest: FAIL (2 problems)")
-	deadline := time.Now().Add(10 * time.Second)
 	var code []byte
-	for {
-		if code, err = os.ReadFile(exitFile); err == nil && len(code) > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no exit status:\n%s", screen())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	until("the exit status (in its file)", func(string) bool {
+		code, err = os.ReadFile(exitFile)
+		return err == nil && len(code) > 0
+	})
 	if strings.TrimSpace(string(code)) != "1" {
 		t.Errorf("exit status %q, want 1", code)
 	}

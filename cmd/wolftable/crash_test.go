@@ -75,47 +75,97 @@ func startBin(t *testing.T, bin string, args, extraEnv []string) (*exec.Cmd, *by
 	return cmd, out, stdin
 }
 
-// runFor starts the command and SIGKILLs it after d (no cleanup, maybe
-// mid-write), or lets it run to its end (d == 0). extraEnv is added to the
-// environment. stdin stays open (the virtual table reads it) until it exits.
-func runFor(t *testing.T, bin string, args, extraEnv []string, d time.Duration) []byte {
+// runToEnd runs the command to its end and returns its output. extraEnv
+// is added to the environment; stdin stays open (the virtual table reads
+// it) until it exits. A command still running after 3 minutes is killed
+// and fails the test (a hang, not a slow machine: a game takes seconds).
+func runToEnd(t *testing.T, bin string, args, extraEnv []string) []byte {
 	t.Helper()
 	cmd, out, stdin := startBin(t, bin, args, extraEnv)
 	defer stdin.Close()
-	if d == 0 {
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(3 * time.Minute):
-			cmd.Process.Kill()
-			<-done
-			t.Fatalf("%v did not end:\n%s", args, out.String())
-		}
-		return out.Bytes()
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(3 * time.Minute):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("%v did not end:\n%s", args, out.String())
 	}
-	time.Sleep(d)
-	cmd.Process.Kill()
-	cmd.Wait()
 	return out.Bytes()
 }
 
+// runUntilGrown starts the command and SIGKILLs it (no cleanup, maybe
+// mid-write) once the journal in dir has grown to size bytes, and by at
+// least a byte since the start: the kill lands at a point of the game's
+// own progress however slow the machine is, never before the journal
+// exists. A game that ends first is let end. It fails the test only if the
+// journal stops growing for a minute while the process runs.
+func runUntilGrown(t *testing.T, bin string, args []string, dir string, size int64) []byte {
+	t.Helper()
+	cmd, out, stdin := startBin(t, bin, args, nil)
+	defer stdin.Close()
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	last := journalSize(dir)
+	size = max(size, last+1)
+	progress := time.Now()
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-done:
+			return out.Bytes()
+		case <-tick.C:
+		}
+		n := journalSize(dir)
+		switch {
+		case n >= size:
+			cmd.Process.Kill()
+			<-done
+			return out.Bytes()
+		case n > last:
+			last, progress = n, time.Now()
+		case time.Since(progress) > time.Minute:
+			cmd.Process.Kill()
+			<-done
+			t.Fatalf("%v: the journal stayed at %d bytes for a minute:\n%s", args, n, out.String())
+		}
+	}
+}
+
+// journalSize is the size of the journal in dir, 0 if there is none yet.
+func journalSize(dir string) int64 {
+	files := journalFiles(dir)
+	if len(files) != 1 {
+		return 0
+	}
+	fi, err := os.Stat(files[0])
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
+}
+
 // crashResume plays a journaled bot game uninterrupted (journal flag
-// journalArgs(dir)), then again with SIGKILLs at 20 random points and 3
-// kills in the middle of a journal write (WOLFTABLE_JOURNAL_TEAR_AT), each
-// followed by a restart that resumes the journal. The resumed game must be
+// journalArgs(dir)), then again with 20 SIGKILLs spread over the game (each
+// once the journal has grown to a point drawn at random in its share of the
+// uninterrupted game's journal) and 3 kills in the middle of a journal
+// write (WOLFTABLE_JOURNAL_TEAR_AT), each followed by a restart that
+// resumes the journal. The resumed game must be
 // the uninterrupted game (the same deaths, votes, checks, result: random
 // players and timers fall due on the game's own timeline, the judge's clock
 // is pinned with --clock), a torn record must be dropped and nothing before
 // it, and no record fsynced before a kill may ever be lost or changed.
 func crashResume(t *testing.T, bin string, args []string, journalArgs func(dir string) []string) {
 	whole := t.TempDir()
-	want := runFor(t, bin, append(args, journalArgs(whole)...), nil, 0)
+	want := runToEnd(t, bin, append(args, journalArgs(whole)...), nil)
 	wantResult := resultLine(want)
 	if wantResult == "" {
 		t.Fatalf("no result line in\n%s", want)
 	}
 	wantRecord := gameRecord(t, whole)
+	wantSize := journalSize(whole)
 	dir := t.TempDir()
 	jargs := append(args, journalArgs(dir)...)
 	rng := rand.New(rand.NewPCG(7, 7))
@@ -131,22 +181,17 @@ func crashResume(t *testing.T, bin string, args []string, journalArgs func(dir s
 		tearing := i%7 == 3 && records > 0 // kills 3, 10 and 17 tear a write
 		tearAt := records + 5 + rng.IntN(20)
 		if tearing {
-			out = runFor(t, bin, jargs, []string{fmt.Sprintf("WOLFTABLE_JOURNAL_TEAR_AT=%d", tearAt)}, 0)
+			out = runToEnd(t, bin, jargs, []string{fmt.Sprintf("WOLFTABLE_JOURNAL_TEAR_AT=%d", tearAt)})
 		} else {
-			out = runFor(t, bin, jargs, nil, time.Duration(80+rng.IntN(400))*time.Millisecond)
+			// kill i lands in the (i+1)th of 24 shares of the game
+			share := wantSize / 24
+			out = runUntilGrown(t, bin, jargs, dir, int64(i)*share+rng.Int64N(share))
 		}
 		if r := resultLine(out); r != "" {
 			t.Logf("the game ended before kill %d", i)
 			break
 		}
 		files := journalFiles(dir)
-		if len(files) == 0 && records == 0 && !tearing {
-			// killed before its journal was created (a loaded machine's slow
-			// start): nothing was written, so nothing can be lost; it is not
-			// counted as a kill mid-game
-			t.Logf("kill %d landed before the journal was created", i)
-			continue
-		}
 		if len(files) != 1 {
 			t.Fatalf("kill %d: want one journal, got %v\n%s", i, files, out)
 		}
@@ -171,7 +216,7 @@ func crashResume(t *testing.T, bin string, args []string, journalArgs func(dir s
 			marks = append(marks, mark{n, j.Records[n-1].Hash})
 		}
 	}
-	final := runFor(t, bin, jargs, nil, 0)
+	final := runToEnd(t, bin, jargs, nil)
 	if got := resultLine(final); got != wantResult {
 		t.Fatalf("resumed game ended %q, the uninterrupted run %q\n%s", got, wantResult, final)
 	}

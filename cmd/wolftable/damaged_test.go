@@ -49,7 +49,7 @@ func TestServeMovesDamagedJournalAside(t *testing.T) {
 	if err := os.WriteFile(damaged, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out := runFor(t, bin, args, nil, 0)
+	out := runToEnd(t, bin, args, nil)
 	if resultLine(out) == "" {
 		t.Fatalf("serve did not play a new game over the damaged journal:\n%s", out)
 	}
@@ -74,7 +74,7 @@ func TestServeMovesDamagedJournalAside(t *testing.T) {
 		t.Fatalf("the new game's journal: %v", err)
 	}
 	// The next start finds nothing to resume and deals again: no loop.
-	again := runFor(t, bin, args, nil, 0)
+	again := runToEnd(t, bin, args, nil)
 	if resultLine(again) == "" || strings.Contains(string(again), "moved aside") {
 		t.Fatalf("the second start:\n%s", again)
 	}
@@ -108,7 +108,7 @@ func TestServeStartsUnstartedJournal(t *testing.T) {
 	if err := os.WriteFile(conf, []byte(body), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	out := runFor(t, bin, []string{"serve", "--once", "--bots", "--mute", "--speed", "200", "--seed", "21", "--clock", "20:00", "--config", conf}, nil, 0)
+	out := runToEnd(t, bin, []string{"serve", "--once", "--bots", "--mute", "--speed", "200", "--seed", "21", "--clock", "20:00", "--config", conf}, nil)
 	if resultLine(out) == "" || !strings.Contains(string(out), "had not started; it starts as dealt") {
 		t.Fatalf("serve over an unstarted journal:\n%s", out)
 	}

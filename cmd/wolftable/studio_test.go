@@ -222,14 +222,12 @@ pin_hash = %q
 		srv.Wait()
 	}()
 	var addr string
-	for deadline := time.Now().Add(30 * time.Second); addr == ""; time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("serve printed no console address:\n%s", out.String())
-		}
+	untilProgress(t, srv.Process.Pid, out, 30*time.Second, "serve printed no console address", func() bool {
 		if m := regexp.MustCompile(`主控台：http://([0-9.:]+)/`).FindStringSubmatch(out.String()); m != nil {
 			addr = m[1]
 		}
-	}
+		return addr != ""
+	})
 	base := "http://" + addr
 
 	opts := []chromedp.ExecAllocatorOption{
@@ -376,11 +374,9 @@ pin_hash = %q
 	if err != nil || !ok || !a.Fill || a.Clips != 4 {
 		t.Fatalf("activated: %+v %v %v", a, ok, err)
 	}
-	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(out.String(), "voice: 錄音室語音「本店法官語音」，"); time.Sleep(100 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("serve did not take the studio's voice:\n%s", out.String())
-		}
-	}
+	untilProgress(t, srv.Process.Pid, out, 30*time.Second, "serve did not take the studio's voice", func() bool {
+		return strings.Contains(out.String(), "voice: 錄音室語音「本店法官語音」，")
+	})
 
 	// voice say, in the table's voice, through ALSA into a FIFO.
 	sink, sayEnv := soundCard(t, filepath.Join(dir, "say-alsa"))
