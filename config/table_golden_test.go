@@ -137,6 +137,14 @@ func TestTableGolden(t *testing.T) {
 		t.Fatalf("the golden holds %d cases", len(cases))
 	}
 	for _, c := range cases {
+		if ch, ok := tableGoldenChanges[string(c.Input)]; ok {
+			e := *c.Error
+			e.Line = ch.line
+			if ch.msg != "" {
+				e.Key, e.Msg = ch.key, ch.msg
+			}
+			c.Error = &e
+		}
 		tab, e := parseForGolden(t, string(c.Input))
 		if !reflect.DeepEqual(tab, c.Table) {
 			t.Errorf("%s %q:\ngot  %+v\nwant %+v", c.Name, c.Input, tab, c.Table)
@@ -145,6 +153,34 @@ func TestTableGolden(t *testing.T) {
 			t.Errorf("%s %q: error\ngot  %+v\nwant %+v", c.Name, c.Input, e, c.Error)
 		}
 	}
+}
+
+// tableGoldenChanges are the files whose error Parse tells otherwise than
+// the old decoder did, on purpose: mostly the line, which the old decoder
+// found by searching the text for the key and missed for a key in an
+// inline table or on a line of its own in an array; the line now comes
+// from the key's token.
+var tableGoldenChanges = map[string]struct {
+	why      string
+	line     int
+	key, msg string // "": as before
+}{
+	"[table]\nseats = 99999999999999999999\n": {why: "go-toml's words for the number, not \"wrong kind of value\"", line: 2,
+		key: "table.seats", msg: "要是 6 到 18 之間的整數，並等於板子的人數 / decimal number is too large to fit in a 64-bit signed integer"},
+	"[serial]\nbogus = 1\n[voice]\nbogus = 1\n": {why: "unknown keys are told in the order of the file (the old decoder read [serial] after the other sections)", line: 2,
+		key: "serial.bogus", msg: "不認得這個鍵 / unknown key (known here: port, vid, pid, baud, keys_per_seat)"},
+	"table = {seats = 8}\n":                                                                                                    {why: "an inline table's key", line: 1},
+	"[gpio]\nexpanders = [{address = 0x20, foo = 2}]\n":                                                                        {why: "an inline table's key", line: 2},
+	"[[gpio.expanders]]\naddress = 0x20\nkeys = {C1 = \"1 OK\"}\n":                                                             {why: "an inline table's key", line: 3},
+	"[[gpio.expanders]]\naddress = 0x20\nkeys = {A1 = \"OK\"}\n":                                                               {why: "an inline table's key", line: 3},
+	"[[gpio.expanders]]\naddress = 0x20\nkeys = {A1 = \"1 JUMP\"}\n":                                                           {why: "an inline table's key", line: 3},
+	"[[gpio.expanders]]\naddress = 0x20\nkeys = {A1 = \"x OK\"}\n":                                                             {why: "an inline table's key", line: 3},
+	"[[gpio.expanders]]\naddress = 0x20\nkeys = {B1 = \"13 OK\"}\n":                                                            {why: "an inline table's key", line: 3},
+	"[[gpio.expanders]]\naddress = 0x20\nkeys = {A1 = 3}\n":                                                                    {why: "an inline table's key", line: 3},
+	"[[gpio.expanders]]\naddress = 0x20\nkeys = {a0 = \"1 ok\", A0 = \"2 OK\"}\n":                                              {why: "an inline table's key", line: 3},
+	"[table]\nseats = 7\n[[gpio.expanders]]\naddress = 0x20\nkeys = {B1 = \"8 OK\"}\n":                                         {why: "an inline table's key", line: 5},
+	"[[gpio.expanders]]\naddress = 0x20\nkeys = {A0 = \"1 OK\"}\n[[gpio.expanders]]\naddress = 0x21\nkeys = {B7 = \"1 ok\"}\n": {why: "an inline table's key", line: 6},
+	"[gpio]\nled_order = [\n  1, 2, 3,\n  4, 5, 6,\n  7, 8, 9,\n  10, 11, 1,\n]\n":                                             {why: "an array's element on a line of its own", line: 6},
 }
 
 func parseForGolden(t *testing.T, src string) (*hw.Config, *goldenError) {
