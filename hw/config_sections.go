@@ -81,7 +81,7 @@ func DecodeProblem(e *toml.DecodeError, unknown bool, at *Positions) *ConfigErro
 	if ce.Key == "" {
 		return ce // a syntax error
 	}
-	key, kind := at.keyAt(Position{line, col}, e.Key())
+	key, kind := at.keyAt(Position{Line: line, Column: col}, e.Key())
 	if key != "" {
 		ce.Key = key
 	} else if pos := at.Of(ce.Key); pos.Line > 0 {
