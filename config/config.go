@@ -3,12 +3,13 @@
 // and its options, the voice, the journal, the console and the pedal.
 // Every key has a default, so `wolftable sim` works with no file at all.
 // The file is decoded once; unknown sections and keys are refused. An error
-// (*Error) names the line the user wrote, the key, and the problem in words
-// for a venue technician, Chinese first ("要是 0 到 1 之間的數字"), never a Go
-// type (errors.go).
+// (*Error) names the line and column the user wrote (from the parser's
+// tokens), the key, and the problem in words for a venue technician,
+// Chinese first ("要是 0 到 1 之間的數字"), never a Go type (errors.go).
 //
 // The sections [table], [pedal], [gpio] and [serial] describe the table as
-// a device and are read by the hw package (see hw.Config):
+// a device: they decode, in the same pass, into hw.Sections, which the hw
+// package checks and converts to an hw.Config:
 //
 //	[table]
 //	seats = 12
@@ -218,12 +219,15 @@ func Default() *Config {
 	}
 }
 
-// Error is a configuration problem: the key and what is wrong.
+// Error is a configuration problem: the key and what is wrong, and where
+// the file writes it (Line and Column as the parser saw them; 0 when the
+// file does not write the key, or the column is not known).
 type Error struct {
-	Path string
-	Key  string
-	Line int
-	Msg  string
+	Path   string
+	Key    string
+	Line   int
+	Column int
+	Msg    string
 }
 
 func (e *Error) Error() string {
@@ -233,6 +237,9 @@ func (e *Error) Error() string {
 	}
 	if e.Line > 0 {
 		loc = fmt.Sprintf("%s:%d", loc, e.Line)
+		if e.Column > 0 {
+			loc = fmt.Sprintf("%s:%d", loc, e.Column)
+		}
 	}
 	if e.Key != "" {
 		return fmt.Sprintf("config: %s: %s: %s", loc, e.Key, e.Msg)
@@ -242,20 +249,20 @@ func (e *Error) Error() string {
 
 // file is the whole configuration file, decoded once. The daemon's sections
 // decode into a copy of the defaults (a key the file does not write keeps
-// its default); the table's sections, decoded in the same pass, go to
-// hw.ParseDocument, which knows their keys. Unknown keys and sections are
-// refused.
+// its default); the table's sections, decoded in the same pass, are
+// hw.Sections (over the table's defaults), which hw checks and converts.
+// Unknown keys and sections are refused.
 type file struct {
-	Table   map[string]any `toml:"table"`
-	Pedal   map[string]any `toml:"pedal"`
-	GPIO    map[string]any `toml:"gpio"`
-	Serial  map[string]any `toml:"serial"`
-	Game    *Game          `toml:"game"`
-	Voice   *Voice         `toml:"voice"`
-	Journal *Journal       `toml:"journal"`
-	Console *Console       `toml:"console"`
-	Actions *Pedal         `toml:"pedal_actions"`
-	Desk    *Desk          `toml:"desk"`
+	Table   *hw.TableSection  `toml:"table"`
+	Pedal   *hw.PedalSection  `toml:"pedal"`
+	GPIO    *hw.GPIOSection   `toml:"gpio"`
+	Serial  *hw.SerialSection `toml:"serial"`
+	Game    *Game             `toml:"game"`
+	Voice   *Voice            `toml:"voice"`
+	Journal *Journal          `toml:"journal"`
+	Console *Console          `toml:"console"`
+	Actions *Pedal            `toml:"pedal_actions"`
+	Desk    *Desk             `toml:"desk"`
 }
 
 // Load reads a file; a missing file at the default path gives the defaults.
@@ -283,18 +290,21 @@ func Load(path string, mustExist bool) (*Config, error) {
 var utf8BOM = []byte("\xef\xbb\xbf")
 
 // Parse reads a configuration from TOML text over the defaults. An error is
-// an *Error naming the line the user wrote, the key and the problem in
-// words (Chinese first), never a Go type.
+// an *Error naming the line and column the user wrote, the key and the
+// problem in words (Chinese first), never a Go type.
 func Parse(data []byte) (*Config, error) {
 	// a UTF-8 byte order mark, which Windows editors write, is not TOML:
 	// it is dropped (it is on line 1, so every line number stays right)
 	data = bytes.TrimPrefix(data, utf8BOM)
 	c := Default()
-	f := file{Game: &c.Game, Voice: &c.Voice, Journal: &c.Journal, Console: &c.Console, Actions: &c.Pedal, Desk: &c.Desk}
+	tab := c.Table.Sections()
+	f := file{Table: &tab.Table, Pedal: &tab.Pedal, GPIO: &tab.GPIO, Serial: &tab.Serial,
+		Game: &c.Game, Voice: &c.Voice, Journal: &c.Journal, Console: &c.Console, Actions: &c.Pedal, Desk: &c.Desk}
+	at := hw.ReadPositions(data) // where each key is written, for the problems found after the decode
 	dec := toml.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
-		return nil, decodeError(err)
+		return nil, decodeError(err, at)
 	}
 	def := Default()
 	for _, kv := range []struct{ v, d *string }{
@@ -306,25 +316,16 @@ func Parse(data []byte) (*Config, error) {
 			*kv.v = *kv.d
 		}
 	}
-	hwDoc := map[string]any{}
-	for k, v := range map[string]map[string]any{"table": f.Table, "pedal": f.Pedal, "gpio": f.GPIO, "serial": f.Serial} {
-		if v != nil {
-			hwDoc[k] = v
-		}
-	}
-	tab, err := hw.ParseDocument(hwDoc)
+	table, err := tab.Config(at)
 	if err != nil {
-		var he *hw.ConfigError
-		if errors.As(err, &he) {
-			return nil, &Error{Key: he.Key, Line: lineOf(data, he.Key), Msg: hwMessage(he)}
-		}
-		return nil, &Error{Msg: err.Error()}
+		return nil, tableError(err)
 	}
-	c.Table = tab
+	c.Table = table
 	if err := c.Validate(); err != nil {
 		var ce *Error
 		if errors.As(err, &ce) && ce.Line == 0 && ce.Key != "" {
-			ce.Line = lineOf(data, ce.Key)
+			pos := at.Of(ce.Key)
+			ce.Line, ce.Column = pos.Line, pos.Column
 		}
 		return c, err
 	}

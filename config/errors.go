@@ -2,13 +2,12 @@ package config
 
 import (
 	"errors"
-	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
-	"github.com/pelletier/go-toml/v2/unstable"
 
 	"wolftable/hw"
 )
@@ -108,28 +107,35 @@ var tomlKinds = map[string]string{
 
 var decodeInto = regexp.MustCompile(`cannot (?:decode|store) (?:TOML )?(inline table|array table|[a-z]+)`)
 
-// decodeError turns go-toml's error into the user's line, the key and the
-// problem in words: go-toml names Go types ("into struct field … of type
-// float64"), which a venue technician cannot act on.
-func decodeError(err error) *Error {
+// decodeError turns go-toml's error into where the user wrote it, the key
+// and the problem in words: go-toml names Go types ("into struct field …
+// of type float64"), which a venue technician cannot act on. A problem
+// inside the table's sections is told in hw's words (tableError), with the
+// key's indexes from at.
+func decodeError(err error, at *hw.Positions) *Error {
 	var se *toml.StrictMissingError
 	if errors.As(err, &se) && len(se.Errors) > 0 {
+		if inTable(se.Errors[0].Key()) {
+			return tableError(hw.DecodeProblem(&se.Errors[0], true, at))
+		}
 		return unknownKey(&se.Errors[0])
 	}
 	var de *toml.DecodeError
 	if !errors.As(err, &de) {
 		return &Error{Msg: "無法讀取設定檔 / cannot read the file"}
 	}
-	line, _ := de.Position()
+	line, col := de.Position()
 	key := strings.Join(de.Key(), ".")
 	msg := strings.TrimPrefix(de.Error(), "toml: ")
 	switch {
+	case inTable(de.Key()):
+		return tableError(hw.DecodeProblem(de, msg == "unknown field", at))
 	case msg == "unknown field":
 		return unknownKey(de)
 	case key == "":
-		return &Error{Line: line, Msg: "TOML 格式錯誤 / malformed TOML: " + msg}
+		return &Error{Line: line, Column: col, Msg: "TOML 格式錯誤 / malformed TOML: " + msg}
 	case strings.Contains(msg, "already exists"):
-		return &Error{Line: line, Key: key, Msg: "這個段落或鍵寫了兩次 / written twice"}
+		return &Error{Line: line, Column: col, Key: key, Msg: "這個段落或鍵寫了兩次 / written twice"}
 	}
 	got := ""
 	if m := decodeInto.FindStringSubmatch(msg); m != nil {
@@ -141,15 +147,25 @@ func decodeError(err error) *Error {
 	if w == "" {
 		w = "寫法不對"
 	}
-	return &Error{Line: line, Key: key, Msg: w + got + " / wrong kind of value"}
+	return &Error{Line: line, Column: col, Key: key, Msg: w + got + " / wrong kind of value"}
+}
+
+// tableSections are the sections hw reads (hw.Sections).
+var tableSections = []string{"table", "pedal", "gpio", "serial"}
+
+// inTable: key is inside one of the table's sections, whose problems hw
+// words; a section itself that is not a table ("table = 3") is the file's
+// problem, told here.
+func inTable(key []string) bool {
+	return len(key) > 1 && slices.Contains(tableSections, key[0])
 }
 
 func unknownKey(de *toml.DecodeError) *Error {
-	line, _ := de.Position()
+	line, col := de.Position()
 	k := de.Key()
 	key := strings.Join(k, ".")
 	if len(k) <= 1 {
-		return &Error{Line: line, Key: key, Msg: "不認得這個段落（可用的段落：" + strings.Join(sections, "、") + "）/ unknown section"}
+		return &Error{Line: line, Column: col, Key: key, Msg: "不認得這個段落（可用的段落：" + strings.Join(sections, "、") + "）/ unknown section"}
 	}
 	section := strings.Join(k[:len(k)-1], ".")
 	var known []string
@@ -163,7 +179,18 @@ func unknownKey(de *toml.DecodeError) *Error {
 	if len(known) > 0 {
 		hint = "（[" + section + "] 可用的鍵：" + strings.Join(known, "、") + "）"
 	}
-	return &Error{Line: line, Key: key, Msg: "不認得這個鍵" + hint + " / unknown key"}
+	return &Error{Line: line, Column: col, Key: key, Msg: "不認得這個鍵" + hint + " / unknown key"}
+}
+
+// tableError is the first problem hw found in the table's sections (a
+// *hw.ConfigError, with its position), the words of what the key takes
+// first.
+func tableError(err error) *Error {
+	var he *hw.ConfigError
+	if !errors.As(err, &he) {
+		return &Error{Msg: "設定值不對 / " + err.Error()}
+	}
+	return &Error{Key: he.Key, Line: he.Line, Column: he.Column, Msg: hwMessage(he)}
 }
 
 // hwMessage is the hw package's problem with the table's sections, the
@@ -177,100 +204,4 @@ func hwMessage(e *hw.ConfigError) string {
 		w = "設定值不對"
 	}
 	return w + " / " + e.Msg
-}
-
-// lineOf is the line where key is written: the key's own line (an index
-// of an array of tables counts its [[ ]] headers, "gpio.expanders[1].address";
-// an index into an array value is the array's line, "gpio.led_order[3]"),
-// else the line of its section, else 0 (a default the file does not write).
-func lineOf(data []byte, key string) int {
-	if l := KeyLine(data, key); l > 0 {
-		return l
-	}
-	if l := indexedKeyLine(data, key); l > 0 {
-		return l
-	}
-	if l := indexedKeyLine(data, trailingIndex.ReplaceAllString(key, "")); l > 0 {
-		return l
-	}
-	k := index.ReplaceAllString(key, "")
-	for k != "" {
-		if l := tableLine(data, k); l > 0 {
-			return l
-		}
-		i := strings.LastIndex(k, ".")
-		if i < 0 {
-			break
-		}
-		k = k[:i]
-	}
-	return 0
-}
-
-var trailingIndex = regexp.MustCompile(`(\[[0-9]+\])+$`)
-
-// indexedKeyLine is KeyLine for keys that name tables of an array of tables
-// by their index ("gpio.expanders[1].address").
-func indexedKeyLine(data []byte, key string) (line int) {
-	count := map[string]int{}
-	table := ""
-	walkKeys(data, func(kind unstable.Kind, name string, at int) bool {
-		switch kind {
-		case unstable.Table:
-			table = name
-		case unstable.ArrayTable:
-			count[name]++
-			table = fmt.Sprintf("%s[%d]", name, count[name]-1)
-		case unstable.KeyValue:
-			full := name
-			if table != "" {
-				full = table + "." + name
-			}
-			if full == key {
-				line = at
-				return true
-			}
-		}
-		return false
-	})
-	return line
-}
-
-// tableLine is the line of the first [name] or [[name]] header, 0 if none.
-func tableLine(data []byte, name string) (line int) {
-	walkKeys(data, func(kind unstable.Kind, n string, at int) bool {
-		if (kind == unstable.Table || kind == unstable.ArrayTable) && n == name {
-			line = at
-			return true
-		}
-		return false
-	})
-	return line
-}
-
-// walkKeys visits the file's expressions in order with each one's dotted
-// key and the line the key starts on, until visit returns true. The parser
-// panics on some malformed input: the walk then ends where it got to.
-func walkKeys(data []byte, visit func(kind unstable.Kind, name string, line int) bool) {
-	defer func() { _ = recover() }()
-	p := unstable.Parser{}
-	p.Reset(data)
-	for p.NextExpression() {
-		e := p.Expression()
-		var parts []string
-		var first *unstable.Node
-		it := e.Key()
-		for it.Next() {
-			if first == nil {
-				first = it.Node()
-			}
-			parts = append(parts, string(it.Node().Data))
-		}
-		if first == nil {
-			continue
-		}
-		if visit(e.Kind, strings.Join(parts, "."), p.Shape(first.Raw).Start.Line) {
-			return
-		}
-	}
 }
