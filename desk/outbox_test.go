@@ -76,3 +76,19 @@ func TestRefusedFoundInTheArchive(t *testing.T) {
 		t.Fatalf("outbox after resend %v, %v; want [%s]", list, err, beforeNow)
 	}
 }
+
+// TestOutboxWithoutAnOutboxFolder: journals at the top of a folder that
+// has no outbox yet (a table of an older version, a desk test's folder),
+// one of them already marked sent: the outbox lists the other. Before the
+// fix, the sent one's Dequeue failed on the missing folder, Outbox
+// returned the error and the table sent nothing more.
+func TestOutboxWithoutAnOutboxFolder(t *testing.T) {
+	dir := t.TempDir()
+	sent := desktest.Play(t, dir, "seer-witch-hunter-idiot", 41, key(1), 0)
+	os.WriteFile(sent+desk.SentSuffix, []byte("{}\n"), 0o640)
+	waiting := desktest.Play(t, dir, "seer-witch-hunter-idiot", 42, key(1), 0)
+	list, err := desk.Outbox(dir)
+	if err != nil || len(list) != 1 || list[0] != waiting {
+		t.Fatalf("outbox %v (%v), want [%s]", list, err, waiting)
+	}
+}

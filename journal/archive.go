@@ -308,7 +308,11 @@ func Enqueue(dir, path string) error {
 // outbox of dir; one that is not there is no error.
 func Dequeue(dir, path string) error {
 	entry := filepath.Join(dir, OutboxDir, filepath.Base(path)+QueuedSuffix)
-	if err := os.Remove(entry); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	err := os.Remove(entry)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil // never queued (a journal at the top of dir), or no outbox yet
+	}
+	if err != nil {
 		return fmt.Errorf("journal: outbox: %w", err)
 	}
 	return syncDir(filepath.Dir(entry))

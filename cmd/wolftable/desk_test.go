@@ -275,7 +275,7 @@ func TestDeskRefusalShown(t *testing.T) {
 	if !strings.Contains(first, "總台拒收本桌紀錄") || !strings.Contains(first, "簽章金鑰不符") {
 		t.Fatalf("sim did not say the desk refused its record:\n%s", lastLines(first, 10))
 	}
-	files, _ := filepath.Glob(filepath.Join(jdir, "*.wtj"))
+	files := journalFiles(jdir)
 	if len(files) != 1 {
 		t.Fatalf("journals: %v", files)
 	}
@@ -293,7 +293,7 @@ func TestDeskRefusalShown(t *testing.T) {
 		t.Fatalf("record resend: %v\n%s", err, out)
 	}
 	sim(72)
-	files, _ = filepath.Glob(filepath.Join(jdir, "*.wtj"))
+	files = journalFiles(jdir)
 	for _, f := range files {
 		if _, err := os.Stat(f + desk.SentSuffix); err != nil {
 			t.Errorf("%s is not marked sent after the resend", filepath.Base(f))
