@@ -26,8 +26,16 @@ import (
 // journals' outbox (journal.Queued: the archived games not yet stored). It
 // never reads the archive. Unfinished journals are the game in progress
 // (or one to resume).
+//
+// The list is in the games' start order (their headers' start times):
+// the desk holds a record that arrives after one of a later-started game
+// of the table as late, for the operator. Journal names have a second's
+// resolution, so several short games (a practice run, a test at speed)
+// started in one second would otherwise go out in their random suffixes'
+// order.
 func Outbox(dir string) ([]string, error) {
 	var out []string
+	start := map[string]time.Time{}
 	err := eachOutgoing(dir, func(f string) error {
 		if fileExists(f + SentSuffix) {
 			return journal.Dequeue(dir, f) // stored; the entry is a crash's leftover
@@ -40,8 +48,10 @@ func Outbox(dir string) ([]string, error) {
 			return nil // a damaged one is for the judge (record verify), not the desk
 		}
 		out = append(out, f)
+		start[f] = j.Header.Start
 		return nil
 	})
+	sort.SliceStable(out, func(a, b int) bool { return start[out[a]].Before(start[out[b]]) })
 	return out, err
 }
 

@@ -92,3 +92,23 @@ func TestOutboxWithoutAnOutboxFolder(t *testing.T) {
 		t.Fatalf("outbox %v (%v), want [%s]", list, err, waiting)
 	}
 }
+
+// TestOutboxInStartOrder: the outbox sends in the games' start order,
+// not their names' (a second's resolution: games started in one second
+// sort by their random suffixes). The later game's journal here has a
+// name that sorts first. Before, the outbox went by name, the desk got
+// the later game first and held the earlier one as late (the soak's
+// games at speed 5000 start several a second).
+func TestOutboxInStartOrder(t *testing.T) {
+	dir := t.TempDir()
+	first := desktest.Play(t, dir, "seer-witch-hunter-idiot", 51, key(1), 0)
+	later := desktest.Play(t, dir, "seer-witch-hunter-idiot", 52, key(1), 0)
+	renamed := filepath.Join(dir, "0000-later"+journal.Extension)
+	if err := os.Rename(later, renamed); err != nil {
+		t.Fatal(err)
+	}
+	list, err := desk.Outbox(dir)
+	if err != nil || len(list) != 2 || list[0] != first || list[1] != renamed {
+		t.Fatalf("outbox %v (%v), want [%s %s]", list, err, first, renamed)
+	}
+}

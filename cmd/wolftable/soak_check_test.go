@@ -141,6 +141,7 @@ func (s *soak) checkDesk(all []soakJournal) (atDesk, dup int) {
 			}
 		}
 	}
+	absent := 0
 	for _, sj := range all {
 		if !sj.finished {
 			continue
@@ -149,12 +150,25 @@ func (s *soak) checkDesk(all []soakJournal) (atDesk, dup int) {
 		hash := hex.EncodeToString(h[:])
 		if seen[hash] != 1 {
 			t.Errorf("%s is at the desk %d times", sj.name, seen[hash])
+			absent++
 		}
 		delete(seen, hash)
 		atDesk++
 		if mk, err := os.ReadFile(journal.ArchivePath(s.jdir, sj.name) + ".sent"); err == nil && strings.Contains(string(mk), `"duplicate":true`) {
 			dup++
 		}
+	}
+	if absent > 0 { // what the last serve said about the desk, to see why
+		s.mu.Lock()
+		out := s.serveOut.String()
+		s.mu.Unlock()
+		var said []string
+		for _, l := range strings.Split(out, "\n") {
+			if strings.Contains(l, "desk") || strings.Contains(l, "總台") {
+				said = append(said, l)
+			}
+		}
+		t.Logf("the last serve's lines about the desk (%d):\n%s", len(said), strings.Join(said[max(0, len(said)-15):], "\n"))
 	}
 	if len(seen) > 0 {
 		t.Errorf("the desk holds %d games of the table that are no journal of it", len(seen))

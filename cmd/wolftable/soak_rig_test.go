@@ -53,11 +53,19 @@ func startSoakDesk(t *testing.T, bin, root string) *soakDesk {
 		t.Fatalf("desk table add: %v", err)
 	}
 	d.creds = strings.TrimSpace(string(out))
-	d.proc = startDeskProc(t, bin, "--data", d.data, "--nats", "127.0.0.1:0", "--http", "127.0.0.1:0")
+	d.proc = startDeskProc(t, bin, d.args("0", "0")...)
 	d.nats, d.http = d.proc.nats, d.proc.http
 	d.natsPort = regexp.MustCompile(`:(\d+)$`).FindStringSubmatch(d.nats)[1]
 	d.httpPort = regexp.MustCompile(`:(\d+)/$`).FindStringSubmatch(d.http)[1]
 	return d
+}
+
+// args are the desk's on the given ports. The public views are as late
+// as the audience feed (60 s by default): the day's check reads the
+// public games list right after the last game, so the soak's desk
+// publishes at once.
+func (d *soakDesk) args(natsPort, httpPort string) []string {
+	return []string{"--data", d.data, "--nats", "127.0.0.1:" + natsPort, "--http", "127.0.0.1:" + httpPort, "--feed-delay", "1ms"}
 }
 
 // configSection is the table's [desk] section.
@@ -80,7 +88,7 @@ func (d *soakDesk) up(t *testing.T) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.proc == nil {
-		d.proc = startDeskProc(t, d.bin, "--data", d.data, "--nats", "127.0.0.1:"+d.natsPort, "--http", "127.0.0.1:"+d.httpPort)
+		d.proc = startDeskProc(t, d.bin, d.args(d.natsPort, d.httpPort)...)
 	}
 }
 
