@@ -31,11 +31,10 @@ type Clip struct {
 	Samples []int16
 	File    string // the file it came from, e.g. "9號.wav"
 	Source  Audio  // the file's format; Source.Samples is nil
-	// Packed holds the samples in IMA ADPCM when Samples is nil (a pack
-	// loaded by LoadPacked; adpcm.go); Frames is their count. Play PCM().
-	Packed []byte
-	Frames int
 }
+
+// Len is the clip's length in samples.
+func (c Clip) Len() int { return len(c.Samples) }
 
 // Duration is how long the clip plays.
 func (c Clip) Duration() time.Duration {
@@ -71,7 +70,7 @@ func (p *Pack) IDs() []string {
 func (p *Pack) Bytes() int {
 	n := 0
 	for _, c := range p.Clips {
-		n += 2*len(c.Samples) + len(c.Packed)
+		n += 2 * len(c.Samples)
 	}
 	return n
 }
@@ -224,26 +223,12 @@ func LoadClip(fsys fs.FS, name string) (Clip, error) {
 // pack. Clip files that cannot be decoded, and clip ids given by two files,
 // are skipped: Load then returns the pack of the remaining clips together with
 // a *LoadError naming them, so the table can still speak what it has.
-func Load(fsys fs.FS) (*Pack, error) { return load(fsys, false) }
-
-// LoadPacked is Load with every clip packed (Clip.Pack) as soon as it is
-// decoded: the table's voice, in a quarter of the memory, never holding
-// more than a few clips' 16-bit samples at once.
-func LoadPacked(fsys fs.FS) (*Pack, error) { return load(fsys, true) }
-
-func load(fsys fs.FS, packed bool) (*Pack, error) {
+func Load(fsys fs.FS) (*Pack, error) {
 	l, err := List(fsys)
 	if err != nil {
 		return nil, err
 	}
-	if !l.Manifest {
-		return nil, &ManifestError{Msg: "missing: a voice pack needs a " + ManifestName + " with at least name and language"}
-	}
-	mb, err := ReadFile(fsys, ManifestName, MaxManifestSize)
-	if err != nil {
-		return nil, &ManifestError{Msg: err.Error()}
-	}
-	m, err := ParseManifest(mb)
+	_, m, err := readManifest(fsys, l)
 	if err != nil {
 		return nil, err
 	}
@@ -269,9 +254,6 @@ func load(fsys fs.FS, packed bool) (*Pack, error) {
 				if err != nil {
 					fail(name, err)
 					continue
-				}
-				if packed {
-					c = c.Pack()
 				}
 				mu.Lock()
 				p.Clips[c.ID] = c
