@@ -27,7 +27,7 @@
 //	[voice]
 //	pack = ""              # a voice-pack folder; "" = the studio's activated pack, else the embedded default
 //	volume = 1.0           # 0..1 (0 mute); without the key, 1.0
-//	full_samples = false   # true: 16-bit samples in memory (15 MB more), not packed
+//	cache_dir = ""         # the decoded voice; "" = "voice-cache" beside journal.dir, "off" = none
 //	studio_dir = ""        # the console's voice studio; "" = "voice" beside journal.dir
 //
 //	[journal]
@@ -104,10 +104,13 @@ type Game struct {
 type Voice struct {
 	Pack   string  `toml:"pack"`
 	Volume float64 `toml:"volume"`
-	// FullSamples holds the voice as 16-bit samples (about 15 MB for the
-	// default pack) instead of packed (IMA ADPCM, a quarter of that, with a
-	// faint hiss): for a venue's own recording on a table with memory to spare.
+	// FullSamples is read for old configs and does nothing: the voice is
+	// always the pack's decoded samples, never coded a second time.
 	FullSamples bool `toml:"full_samples"`
+	// CacheDir holds the decoded voice (audio/pack's decoded cache), so
+	// that a start after the first has the voice at once; "" = "voice-cache"
+	// beside the journal directory (CacheDirPath), "off" = no cache.
+	CacheDir string `toml:"cache_dir"`
 	// StudioDir is the voice studio's folder (audio/studio): the venue's
 	// recordings and the pack it activated; "" = "voice" beside the
 	// journal directory (StudioDirPath).
@@ -170,6 +173,19 @@ func (c *Config) StudioDirPath() string {
 		return c.Voice.StudioDir
 	}
 	return filepath.Join(filepath.Dir(filepath.Clean(c.Journal.Dir)), "voice")
+}
+
+// CacheDirPath is the decoded voice's folder: voice.cache_dir, or
+// "voice-cache" beside the journal directory
+// (/var/lib/wolftable/voice-cache); "" for "off".
+func (c *Config) CacheDirPath() string {
+	switch c.Voice.CacheDir {
+	case "off":
+		return ""
+	case "":
+		return filepath.Join(filepath.Dir(filepath.Clean(c.Journal.Dir)), "voice-cache")
+	}
+	return c.Voice.CacheDir
 }
 
 // TLSAddr is the HTTPS console's address: console.tls_listen, or the host
@@ -362,6 +378,9 @@ func (c *Config) Validate() error {
 	}
 	if d := c.Voice.StudioDir; d != "" && !filepath.IsAbs(d) {
 		return &Error{Key: "voice.studio_dir", Msg: fmt.Sprintf("%q 不行：%s / want an absolute path", d, want("voice.studio_dir"))}
+	}
+	if d := c.Voice.CacheDir; d != "" && d != "off" && !filepath.IsAbs(d) {
+		return &Error{Key: "voice.cache_dir", Msg: fmt.Sprintf("%q 不行：%s / want an absolute path or \"off\"", d, want("voice.cache_dir"))}
 	}
 	if c.Journal.Dir == "" {
 		return &Error{Key: "journal.dir", Msg: "不可為空：" + want("journal.dir") + " / must not be empty"}

@@ -119,3 +119,25 @@ func TestStudioDir(t *testing.T) {
 		t.Errorf("a relative studio_dir: %v", err)
 	}
 }
+
+// TestVoiceCacheDir: the decoded voice's folder, beside the journals by
+// default, an absolute path, or "off" for none; a relative one is refused
+// with its line.
+func TestVoiceCacheDir(t *testing.T) {
+	for _, c := range []struct{ file, want string }{
+		{"", "/var/lib/wolftable/voice-cache"},
+		{"[journal]\ndir = \"/srv/t/journals/\"\n", "/srv/t/voice-cache"},
+		{"[voice]\ncache_dir = \"/var/cache/wolftable\"\n", "/var/cache/wolftable"},
+		{"[voice]\ncache_dir = \"off\"\n", ""},
+	} {
+		cfg, err := Parse([]byte(c.file))
+		if err != nil || cfg.CacheDirPath() != c.want {
+			t.Errorf("%q: %v %q, want %q", c.file, err, cfg.CacheDirPath(), c.want)
+		}
+	}
+	_, err := Parse([]byte("[voice]\ncache_dir = \"cache\"\n"))
+	var e *Error
+	if !errors.As(err, &e) || e.Key != "voice.cache_dir" || e.Line != 2 {
+		t.Errorf("a relative cache_dir: %v", err)
+	}
+}

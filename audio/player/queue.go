@@ -177,7 +177,7 @@ func (q *Queue) Say(seq []string) error {
 			continue
 		}
 		if c.Len() > 0 {
-			add = append(add, clip{samples: c.PCM()}) // a packed clip is unpacked here, not while it plays
+			add = append(add, clip{samples: c.Samples})
 		}
 	}
 	if len(missing) > 0 {

@@ -41,6 +41,10 @@ type config struct {
 	noFloor      bool // tests: keep a read-ahead shorter than the period asked for
 }
 
+// DefaultChannels is the channel count the speaker opens the device with
+// (WithChannels changes it): the mono voice on both sides.
+const DefaultChannels = 2
+
 // Option configures Open.
 type Option func(*config)
 
@@ -136,7 +140,7 @@ type Speaker struct {
 // silently in real time.
 func Open(clips player.Clips, opts ...Option) (*Speaker, error) {
 	cfg := config{
-		channels:     2,
+		channels:     DefaultChannels,
 		deviceBuffer: DefaultDeviceBuffer,
 		readAhead:    DefaultReadAhead,
 		readyTimeout: DefaultReadyTimeout,

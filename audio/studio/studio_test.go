@@ -2,6 +2,7 @@ package studio
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"math"
 	"os"
@@ -12,6 +13,7 @@ import (
 
 	"wolftable/audio/check"
 	"wolftable/audio/pack"
+	"wolftable/audio/voice"
 )
 
 // recording is a voiced tone with silence around it, at rate and dBFS
@@ -220,6 +222,40 @@ func BenchmarkProcess(b *testing.B) {
 	for b.Loop() {
 		if _, _, err := Process("line.game.start.1", up); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestTakeRenderedAsStored (issue 26): a studio take, as the studio saves
+// it, is what the table hands the sound device for its line: `voice
+// render`'s samples on each channel equal the stored WAV's, sample for
+// sample (a pack of the take, the default filling the rest, as an
+// activation with the default does). Before, the table coded the take
+// again (IMA ADPCM) and added its hiss.
+func TestTakeRenderedAsStored(t *testing.T) {
+	wav, _, err := Process("line.game.start.1", recording(48000, 1, 200*time.Millisecond, 1500*time.Millisecond, 200*time.Millisecond, -6))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, pack.ManifestName), []byte("name: venue take\nlanguage: zh-TW\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "line.game.start.1.wav"), wav, 0o644)
+	stored, err := pack.DecodeWAV(wav)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := voice.Render(context.Background(), voice.Options{Pack: dir, Fill: true, Volume: 1}, "game.start", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Frames() != stored.Frames() {
+		t.Fatalf("rendered %d frames, the take has %d", a.Frames(), stored.Frames())
+	}
+	for i, w := range stored.Samples {
+		for c := range a.Channels {
+			if g := a.Samples[i*a.Channels+c]; g != w {
+				t.Fatalf("channel %d sample %d: %d, the take has %d", c, i, g, w)
+			}
 		}
 	}
 }

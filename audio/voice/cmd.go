@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"wolftable/audio/check"
+	"wolftable/audio/pack"
 	"wolftable/internal/cliflag"
 	"wolftable/script"
 )
@@ -31,6 +32,10 @@ const CommandUsage = `usage:
                                              the table's voice (the config's pack, else the
                                              studio's activated one, else the default) or
                                              --pack's (--fill: its gaps from the default)
+  wolftable voice render [--config FILE] [--pack DIR [--fill]] [--volume V] LINE [SEAT...] --out FILE.wav
+                                             write the samples the table hands the sound
+                                             device for that line (same voice as say) to a
+                                             WAV file: to preview a line, or compare
   wolftable voice export OUTDIR              write the embedded default pack as a pack folder
   wolftable voice generate [-v] OUTDIR       make the default pack from the catalogue
                                              (needs espeak-ng and lame)
@@ -73,6 +78,8 @@ func CommandWith(args []string, stdout, stderr io.Writer, env Env) int {
 		return cmdCheck(args[1:], stdout, stderr)
 	case "say":
 		return cmdSay(args[1:], stdout, stderr, env)
+	case "render":
+		return cmdRender(args[1:], stdout, stderr, env)
 	case "export":
 		return cmdExport(args[1:], stdout, stderr)
 	case "generate":
@@ -209,56 +216,77 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func cmdSay(args []string, stdout, stderr io.Writer, env Env) int {
-	fs := newFlags("say", stderr)
+// lineArgs are say's and render's: the voice, the line, its seats.
+type lineArgs struct {
+	choice Choice
+	volume float64
+	line   string
+	seats  []int
+	seq    []string
+	out    string // render's --out
+}
+
+// parseLine parses say's or render's arguments and prints the line; code
+// is the exit code when ok is false.
+func parseLine(name string, args []string, stdout, stderr io.Writer, env Env) (la lineArgs, code int, ok bool) {
+	fs := newFlags(name, stderr)
 	configPath := fs.String("config", "", "the table's config file, for its voice (default: the installed one, if any)")
 	packDir := fs.String("pack", "", "a voice-pack folder (default: the table's voice)")
 	fillGaps := fs.Bool("fill", false, "with --pack: the clips it lacks from the embedded default pack")
 	volume := fs.Float64("volume", 1, "0 to 1")
+	out := new(string)
+	if name == "render" {
+		out = fs.String("out", "", "the WAV file to write")
+	}
 	pos, err := cliflag.Interspersed(fs, args)
 	if err != nil || len(pos) == 0 || *volume < 0 || *volume > 1 || (*fillGaps && *packDir == "") ||
-		(*configPath != "" && (*packDir != "" || env.TableVoice == nil)) {
+		(*configPath != "" && (*packDir != "" || env.TableVoice == nil)) || (name == "render" && *out == "") {
 		fmt.Fprint(stderr, CommandUsage)
-		return 2
+		return la, 2, false
 	}
-	choice := Choice{Pack: *packDir, Fill: *fillGaps, Label: *packDir}
+	la = lineArgs{choice: Choice{Pack: *packDir, Fill: *fillGaps, Label: *packDir}, volume: *volume, line: pos[0], out: *out}
 	if *packDir == "" {
-		choice.Label = "內建語音 / the embedded default pack"
+		la.choice.Label = "內建語音 / the embedded default pack"
 		if env.TableVoice != nil {
-			if choice, err = env.TableVoice(*configPath); err != nil {
-				fmt.Fprintln(stderr, "voice say:", err)
-				return 1
+			if la.choice, err = env.TableVoice(*configPath); err != nil {
+				fmt.Fprintf(stderr, "voice %s: %v\n", name, err)
+				return la, 1, false
 			}
 		}
 	}
-	line := pos[0]
-	var seats []int
 	for _, a := range pos[1:] {
 		n, err := strconv.Atoi(a)
 		if err != nil {
-			fmt.Fprintf(stderr, "voice say: %q is not a seat number\n", a)
-			return 2
+			fmt.Fprintf(stderr, "voice %s: %q is not a seat number\n", name, a)
+			return la, 2, false
 		}
-		seats = append(seats, n)
+		la.seats = append(la.seats, n)
 	}
 	b, err := Default()
 	if err != nil {
 		fmt.Fprintln(stderr, err)
-		return 1
+		return la, 1, false
 	}
-	seq, err := b.Sequence(line, seats)
-	if err != nil {
+	if la.seq, err = b.Sequence(la.line, la.seats); err != nil {
 		fmt.Fprintln(stderr, err)
 		if errors.Is(err, ErrArgs) {
-			if n := b.Args(line); n >= 0 {
-				fmt.Fprintf(stderr, "%s takes %d seat(s)\n", line, n)
+			if n := b.Args(la.line); n >= 0 {
+				fmt.Fprintf(stderr, "%s takes %d seat(s)\n", la.line, n)
 			}
 		}
-		return 1
+		return la, 1, false
 	}
-	text, _ := script.New().Render(line, seats)
-	fmt.Fprintf(stdout, "%s\n  %s\n", text, strings.Join(seq, " "))
+	text, _ := script.New().Render(la.line, la.seats)
+	fmt.Fprintf(stdout, "%s\n  %s\n", text, strings.Join(la.seq, " "))
+	return la, 0, true
+}
 
+func cmdSay(args []string, stdout, stderr io.Writer, env Env) int {
+	la, code, ok := parseLine("say", args, stdout, stderr, env)
+	if !ok {
+		return code
+	}
+	choice, volume, line, seats, seq := la.choice, &la.volume, la.line, la.seats, la.seq
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
@@ -288,6 +316,26 @@ func cmdSay(args []string, stdout, stderr io.Writer, env Env) int {
 		v.Interrupt()
 		return 1
 	}
+	return 0
+}
+
+// cmdRender writes what say would hand the device to --out as a WAV file.
+func cmdRender(args []string, stdout, stderr io.Writer, env Env) int {
+	la, code, ok := parseLine("render", args, stdout, stderr, env)
+	if !ok {
+		return code
+	}
+	a, err := Render(context.Background(), Options{Pack: la.choice.Pack, Fill: la.choice.Fill, Volume: la.volume}, la.line, la.seats)
+	if err != nil {
+		fmt.Fprintln(stderr, "voice render:", err)
+		return 1
+	}
+	if err := os.WriteFile(la.out, pack.EncodeWAV(a), 0o644); err != nil {
+		fmt.Fprintln(stderr, "voice render:", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "  語音 / voice: %s\n  %s：%d Hz、%d 聲道、%.2f 秒 / %s: %d Hz, %d channels, %.2f s\n",
+		la.choice.Label, la.out, a.Rate, a.Channels, a.Duration().Seconds(), la.out, a.Rate, a.Channels, a.Duration().Seconds())
 	return 0
 }
 

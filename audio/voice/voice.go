@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"math"
 	"os"
 	"slices"
 	"strings"
@@ -25,22 +24,29 @@ type Options struct {
 	Pack string
 	// Volume is the voice's volume from 0 (silent) to 1 (as recorded): the
 	// config's [voice] volume, whose default is 1. It is applied as given,
-	// so the zero value is silent.
+	// so the zero value is silent; at 1 the device gets the pack's decoded
+	// samples bit for bit.
 	Volume float64
 	// Log gets the voice's problems (no sound device, a missing clip); nil
 	// is slog.Default(). Each is logged once.
 	Log *slog.Logger
 	// Clips, when set, loads only these clips of the pack instead of all:
 	// enough to audition a line (wolftable voice say) without decoding the
-	// whole pack.
+	// whole pack, and no background decode.
 	Clips []string
 	// Fill takes the clips Pack lacks from the embedded default pack (a
 	// venue's recording in progress, activated with the default filling
 	// the gaps: the studio's). Voice.Filled lists them.
 	Fill bool
-	// FullSamples keeps the clips as 16-bit samples; by default they are
-	// packed (pack.LoadPacked: a quarter of the memory, about 24 dB signal
-	// to noise on the default pack).
+	// CacheDir holds the decoded cache (pack.Cache): the pack's clips
+	// decoded by an earlier start, memory-mapped. "" is no cache: every
+	// start decodes the pack again in the background, into memory.
+	CacheDir string
+	// Decoded, if set, is called once the background decode is over (the
+	// daemon settles its memory limit then).
+	Decoded func()
+	// FullSamples is kept for old configs and does nothing: the voice is
+	// always the pack's decoded samples.
 	FullSamples bool
 }
 
@@ -53,10 +59,14 @@ var testSpeakerOpts []speaker.Option
 // time, so the game's timing is the same and the console shows the text.
 type Voice struct {
 	b      *Binding
-	p      *pack.Pack
-	filled []string // clips from the default pack (Options.Fill)
+	lazy   *pack.Lazy // the pack, decoded as it is said (nil with Options.Clips)
+	some   *pack.Pack // Options.Clips's clips
+	name   string     // the pack's name for the log
+	filled []string   // clips from the default pack (Options.Fill)
 	sp     *speaker.Speaker
 	log    *slog.Logger
+	warm   chan struct{} // closed when the background decode is over
+	cancel context.CancelFunc
 
 	mu     sync.Mutex
 	stop   func() bool // ends the context.AfterFunc that closes the Voice
@@ -64,16 +74,19 @@ type Voice struct {
 	closed bool
 }
 
-// Open loads the pack and opens the sound device. It fails if the pack
-// cannot be read (no such folder, no valid manifest); clip files the pack
-// cannot decode are logged and left out, as are lines that need them. The
-// Voice is closed when ctx is done.
+// Open opens the pack and the sound device, and returns at once: the
+// clips are decoded when they are first said, each once, and the whole
+// pack is decoded in the background on one core (or memory-mapped from
+// the decoded cache of an earlier start: Options.CacheDir). It fails if
+// the pack cannot be read (no such folder, no valid manifest); clip files
+// the pack cannot decode are logged once found and left out, as are
+// lines that need them. The Voice is closed when ctx is done.
 //
-// Loading decodes every clip (the table never decodes an MP3 while it
-// plays): for the default pack, about 8 minutes of voice, 3.9 MB packed (15
-// MB as 16-bit samples under FullSamples), a second or two of CPU (see
-// BenchmarkLoadDefaultPack).
+// What the device gets is the pack's samples as decoded — MP3 or WAV to
+// mono 16-bit at pack.SampleRate, resampled once — with no second lossy
+// coding (Render writes the same samples to a file).
 func Open(ctx context.Context, o Options) (*Voice, error) {
+	began := time.Now()
 	log := o.Log
 	if log == nil {
 		log = slog.Default()
@@ -92,31 +105,42 @@ func Open(ctx context.Context, o Options) (*Voice, error) {
 			return nil, fmt.Errorf("voice: pack %s: %w", name, err)
 		}
 	}
-	var p *pack.Pack
+	v := &Voice{b: b, name: name, filled: filled, log: log, warned: map[string]bool{}, warm: make(chan struct{})}
+	var clips player.Clips
+	var manifest pack.Manifest
+	var cache *pack.Cache
+	var key [32]byte
 	if o.Clips != nil {
-		p, err = loadSome(fsys, o.Clips)
-	} else if o.FullSamples {
-		p, err = pack.Load(fsys)
+		p, err := loadSome(fsys, o.Clips)
+		var lerr *pack.LoadError
+		switch {
+		case errors.As(err, &lerr) && p != nil:
+			log.Warn("voice: some clip files of the pack cannot be played; lines that need them are shown as text only", "pack", name, "err", err)
+		case err != nil:
+			return nil, fmt.Errorf("voice: pack %s: %w", name, err)
+		}
+		v.some, clips, manifest = p, p, p.Manifest
+		close(v.warm)
 	} else {
-		p, err = pack.LoadPacked(fsys) // a quarter of the memory (pack/adpcm.go)
-	}
-	var lerr *pack.LoadError
-	switch {
-	case errors.As(err, &lerr) && p != nil:
-		log.Warn("voice: some clip files of the pack cannot be played; lines that need them are shown as text only",
-			"pack", name, "err", err)
-	case err != nil:
-		return nil, fmt.Errorf("voice: pack %s: %w", name, err)
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-
-	v := &Voice{b: b, p: p, filled: filled, log: log, warned: map[string]bool{}}
-	if o.Clips == nil {
+		z, err := pack.OpenLazy(fsys)
+		if err != nil {
+			return nil, fmt.Errorf("voice: pack %s: %w", name, err)
+		}
+		v.lazy, clips, manifest = z, z, z.Manifest
+		if o.CacheDir != "" {
+			if key, err = z.Key(); err == nil {
+				cache, err = sharedCache(o.CacheDir, key)
+			}
+			switch {
+			case cache != nil:
+				z.UseCache(cache)
+			case err != nil && !errors.Is(err, pack.ErrNoCache):
+				log.Warn("voice: the decoded cache cannot be used; the pack is decoded again", "err", err)
+			}
+		}
 		var missing []string
 		for _, id := range b.ClipIDs() {
-			if _, ok := p.Clips[id]; !ok {
+			if !z.Has(id) {
 				missing = append(missing, id)
 			}
 		}
@@ -125,20 +149,172 @@ func Open(ctx context.Context, o Options) (*Voice, error) {
 				"pack", name, "missing", len(missing), "first", strings.Join(missing[:min(5, len(missing))], " "))
 		}
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	opts := append([]speaker.Option{speaker.WithLogger(log)}, testSpeakerOpts...)
-	sp, err := speaker.Open(newSource(p), opts...)
+	sp, err := speaker.Open(newSource(clips), opts...)
 	if err != nil {
 		return nil, fmt.Errorf("voice: %w", err)
 	}
 	sp.SetVolume(o.Volume)
 	v.sp = sp
-	log.Info("voice: ready", "pack", name, "voice", p.Manifest.Name, "clips", len(p.Clips),
-		"from_default_pack", len(filled), "memory_mb", math.Round(float64(p.Bytes())/1e5)/10)
+	log.Info("voice: ready", "pack", name, "voice", manifest.Name, "clips", clipCount(v),
+		"from_default_pack", len(filled), "decoded_cache", cache != nil, "ready_ms", time.Since(began).Milliseconds())
+	wctx, cancel := context.WithCancel(context.Background())
+	v.cancel = cancel
+	if v.lazy != nil {
+		go func() {
+			v.decodeAll(wctx, o.CacheDir, key, cache)
+			if o.Decoded != nil && wctx.Err() == nil {
+				o.Decoded()
+			}
+		}()
+	}
 	stop := context.AfterFunc(ctx, func() { v.Close() })
 	v.mu.Lock()
 	v.stop = stop
 	v.mu.Unlock()
 	return v, nil
+}
+
+func clipCount(v *Voice) int {
+	if v.lazy != nil {
+		return len(v.lazy.IDs())
+	}
+	return len(v.some.Clips)
+}
+
+// caches are the decoded caches this process has mapped, by path: each
+// is mapped once and never unmapped (a Voice reopened after the studio's
+// activation, or for the next game, shares it; the clips a closed Voice
+// gave out stay valid).
+var caches = struct {
+	sync.Mutex
+	m map[string]*pack.Cache
+}{m: map[string]*pack.Cache{}}
+
+func sharedCache(dir string, key [32]byte) (*pack.Cache, error) {
+	path := pack.CachePath(dir, key)
+	caches.Lock()
+	defer caches.Unlock()
+	if c := caches.m[path]; c != nil {
+		return c, nil
+	}
+	c, err := pack.OpenCache(dir, key)
+	if err != nil {
+		return nil, err
+	}
+	caches.m[path] = c
+	return c, nil
+}
+
+// decodeAll is the background decode: every clip of the pack not said
+// yet, one at a time, each written to a new decoded cache (when there is
+// a cache folder and no cache) and dropped, so that the process holds
+// only the clips it said; then the cache is mapped and the rest come from
+// it. Without a cache folder the clips stay in memory. The files that
+// cannot be decoded are logged.
+func (v *Voice) decodeAll(ctx context.Context, dir string, key [32]byte, cache *pack.Cache) {
+	defer close(v.warm)
+	z := v.lazy
+	began := time.Now()
+	if cache != nil {
+		if bad := cache.Errors(); len(bad) > 0 {
+			v.log.Warn("voice: some clip files of the pack cannot be played; lines that need them are shown as text only",
+				"pack", v.name, "err", &pack.LoadError{Files: bad})
+		}
+		return
+	}
+	var cw *pack.CacheWriter
+	if dir != "" {
+		var err error
+		if cw, err = pack.CreateCache(dir, key); err != nil {
+			v.log.Warn("voice: no decoded cache (each start decodes the pack again)", "dir", dir, "err", err)
+		}
+	}
+	var lerr pack.LoadError
+	for _, id := range decodeOrder(v.b, z) {
+		if ctx.Err() != nil {
+			if cw != nil {
+				cw.Abort()
+			}
+			return
+		}
+		var c pack.Clip
+		var err error
+		if cw == nil || z.Loaded(id) {
+			c, err = z.Load(id) // kept in memory
+		} else {
+			c, err = pack.LoadClip(z.FS(), z.File(id)) // into the cache only
+		}
+		switch {
+		case err != nil:
+			lerr.Files = append(lerr.Files, &pack.FileError{File: z.File(id), Err: err})
+			if cw != nil {
+				cw.Fail(id, z.File(id), err)
+			}
+		case cw != nil:
+			cw.Add(c)
+		}
+	}
+	if len(lerr.Files) > 0 {
+		v.log.Warn("voice: some clip files of the pack cannot be played; lines that need them are shown as text only", "pack", v.name, "err", &lerr)
+	}
+	if cw == nil {
+		v.log.Info("voice: the pack is decoded", "pack", v.name, "seconds", time.Since(began).Seconds())
+		return
+	}
+	path, err := cw.Commit()
+	if err == nil {
+		cache, err = sharedCache(dir, key)
+	}
+	if err != nil {
+		v.log.Warn("voice: the decoded cache was not written (each start decodes the pack again)", "dir", dir, "err", err)
+		return
+	}
+	z.UseCache(cache)
+	v.log.Info("voice: the pack is decoded; the decoded cache is written", "pack", v.name, "cache", path, "seconds", time.Since(began).Seconds())
+}
+
+// decodeOrder is the background decode's order: the seats' numbers and
+// the countdown's first (most lines say one), then the lines' clips in the
+// catalogue's order (a game's first lines first), then the pack's other
+// files.
+func decodeOrder(b *Binding, z *pack.Lazy) []string {
+	var first, lines, rest []string
+	known := map[string]bool{}
+	for _, id := range b.ClipIDs() {
+		known[id] = true
+		switch {
+		case !z.Has(id):
+		case strings.HasPrefix(id, "seat.") || strings.HasPrefix(id, "count."):
+			first = append(first, id)
+		default:
+			lines = append(lines, id)
+		}
+	}
+	for _, id := range z.IDs() {
+		if !known[id] {
+			rest = append(rest, id)
+		}
+	}
+	return slices.Concat(first, lines, rest)
+}
+
+// Decoded waits for the background decode (or ctx) and reports how many
+// clips were loaded and how many of them came from the decoded cache.
+func (v *Voice) Decoded(ctx context.Context) (loaded, cached int, err error) {
+	select {
+	case <-v.warm:
+	case <-ctx.Done():
+		return 0, 0, ctx.Err()
+	}
+	if v.lazy == nil {
+		return len(v.some.Clips), 0, nil
+	}
+	loaded, cached = v.lazy.Decoded()
+	return loaded, cached, nil
 }
 
 // LoadClips loads the manifest and the given clips of the pack folder dir
@@ -214,8 +390,9 @@ func loadSome(fsys fs.FS, ids []string) (*pack.Pack, error) {
 
 // source is where the speaker finds clips: the pack's, and the pauses.
 type source struct {
-	p      *pack.Pack
+	clips  player.Clips
 	pauses map[string]pack.Clip
+	count  func() pack.Clip // the countdown's pause, made when first said
 }
 
 // Source is what a speaker plays a pack's sequences from (see Sequence): the
@@ -223,22 +400,44 @@ type source struct {
 // prompts use it.
 func Source(p *pack.Pack) player.Clips { return newSource(p) }
 
-func newSource(p *pack.Pack) *source {
-	silence := func(id string, d time.Duration) pack.Clip {
-		return pack.Clip{ID: id, Samples: make([]int16, int(int64(d)*pack.SampleRate/int64(time.Second)))}
-	}
-	return &source{p: p, pauses: map[string]pack.Clip{
+func silence(id string, d time.Duration) pack.Clip {
+	return pack.Clip{ID: id, Samples: make([]int16, int(int64(d)*pack.SampleRate/int64(time.Second)))}
+}
+
+func newSource(c player.Clips) *source {
+	return &source{clips: c, pauses: map[string]pack.Clip{
 		PauseComma: silence(PauseComma, PauseCommaLength),
 		PauseList:  silence(PauseList, PauseListLength),
-		PauseCount: silence(PauseCount, CountPause(p)),
-	}}
+	}, count: sync.OnceValue(func() pack.Clip { return silence(PauseCount, countPause(c)) })}
 }
 
 func (s *source) Clip(id string) (pack.Clip, bool) {
 	if c, ok := s.pauses[id]; ok {
 		return c, true
 	}
-	return s.p.Clip(id)
+	if id == PauseCount {
+		return s.count(), true
+	}
+	return s.clips.Clip(id)
+}
+
+// countPause is CountPause of whatever holds the clips.
+func countPause(c player.Clips) time.Duration {
+	switch c := c.(type) {
+	case *pack.Pack:
+		return CountPause(c)
+	case *pack.Lazy:
+		p := &pack.Pack{Clips: map[string]pack.Clip{}}
+		for _, id := range c.IDs() {
+			if strings.HasPrefix(id, "count.") {
+				if clip, ok := c.Clip(id); ok {
+					p.Clips[id] = clip
+				}
+			}
+		}
+		return CountPause(p)
+	}
+	return CountPause(&pack.Pack{})
 }
 
 // CountPause is the silence between a countdown's numbers in a pack: the
@@ -304,8 +503,15 @@ func (v *Voice) SetVolume(x float64) { v.sp.SetVolume(x) }
 // Device reports the sound device's failure, or nil while it plays.
 func (v *Voice) Device() error { return v.sp.Err() }
 
-// Pack is the loaded pack.
-func (v *Voice) Pack() *pack.Pack { return v.p }
+// Pack is the pack, every clip decoded (it waits for those not decoded
+// yet).
+func (v *Voice) Pack() *pack.Pack {
+	if v.lazy == nil {
+		return v.some
+	}
+	p, _ := v.lazy.Pack(context.Background())
+	return p
+}
 
 // Filled lists the clips taken from the default pack (Options.Fill).
 func (v *Voice) Filled() []string { return slices.Clone(v.filled) }
@@ -324,6 +530,8 @@ func (v *Voice) Close() error {
 	if stop != nil {
 		stop()
 	}
+	v.cancel()
+	<-v.warm // the background decode stops between two clips
 	return v.sp.Close()
 }
 

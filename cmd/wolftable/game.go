@@ -277,11 +277,11 @@ func (tg *tableGame) close() {
 }
 
 // openVoice opens the judge's voice: the chosen pack (tableVoice), with
-// the [voice] section's volume and samples. No sound device, or no voice at
-// all, leaves the game going with the text only, and says so once.
-func openVoice(ctx context.Context, vc config.Voice, choice voice.Choice, log *slog.Logger, out io.Writer) daemon.Voice {
-	v, err := voice.Open(ctx, voice.Options{Pack: choice.Pack, Fill: choice.Fill, Volume: vc.Volume, FullSamples: vc.FullSamples, Log: log})
-	settleMemory() // decoding leaves hundreds of MB of garbage: give it back now
+// the [voice] section's volume, its decoded cache in cacheDir ("" = none).
+// No sound device, or no voice at all, leaves the game going with the text
+// only, and says so once.
+func openVoice(ctx context.Context, vc config.Voice, cacheDir string, choice voice.Choice, log *slog.Logger, out io.Writer) daemon.Voice {
+	v, err := voice.Open(ctx, voice.Options{Pack: choice.Pack, Fill: choice.Fill, Volume: vc.Volume, CacheDir: cacheDir, Log: log, Decoded: settleMemory})
 	if err != nil {
 		fmt.Fprintf(out, "voice: %v: text only\n", err)
 		return nil

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -201,7 +202,7 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 	var judge daemon.Voice
 	switch v := *voiceMode; {
 	case v == "on" || (v == "auto" && speed == 1):
-		judge = openVoice(context.Background(), config.Voice{Volume: 1}, voice.Choice{}, log, stdout)
+		judge = openVoice(context.Background(), config.Voice{Volume: 1}, userVoiceCache(), voice.Choice{}, log, stdout)
 	case v == "off" || v == "auto":
 		fmt.Fprintf(stdout, "voice: off (at --speed %g; --voice on to hear it)\n", speed)
 	default:
@@ -274,4 +275,14 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, line)
 	}
 	return 0
+}
+
+// userVoiceCache is sim's decoded voice cache: the user's cache folder's
+// wolftable/voice-cache ("" when there is none: no cache).
+func userVoiceCache() string {
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(d, "wolftable", "voice-cache")
 }

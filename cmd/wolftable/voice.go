@@ -100,7 +100,7 @@ func openTableVoice(ctx context.Context, c *config.Config, log *slog.Logger, out
 	if err != nil {
 		log.Error("voice: the studio's state cannot be read; the default voice", "err", err)
 	}
-	return openVoice(ctx, c.Voice, choice, log, out)
+	return openVoice(ctx, c.Voice, c.CacheDirPath(), choice, log, out)
 }
 
 func closeVoice(v daemon.Voice) {
