@@ -22,6 +22,7 @@ type key struct {
 	in      engine.Input
 	refused engine.Reason // "": the engine must accept it
 	why     string        // why the test expects the refusal
+	missing string        // (a15End's answer) keys never given: the step that never came
 }
 
 // accept: inputs the engine must accept.
@@ -46,14 +47,61 @@ func refuse(reason engine.Reason, why string, ins ...engine.Input) []key {
 // keysFn gives the inputs of a step when it opens.
 type keysFn func(p engine.Prompt) []key
 
+// A key the game never gives proves as little as a refused one: the
+// harness asks every key function with a15Begin before each game (a
+// function with state resets it) and with a15End after it, when stepKeys
+// answers with the keys it was to give and never did (their step never
+// came), and the harness fails the test on any.
+const (
+	a15Begin engine.StepName = "a15-begin"
+	a15End   engine.StepName = "a15-end"
+)
+
+// stepKeys gives ks(p) at every prompt match accepts; at a15End it
+// reports step as missing if no such prompt came in the game.
+func stepKeys(step string, match func(p engine.Prompt) bool, ks func(p engine.Prompt) []key) keysFn {
+	return givenKeys(step, false, match, ks)
+}
+
+// firstKeys is stepKeys at the first prompt match accepts only.
+func firstKeys(step string, match func(p engine.Prompt) bool, ks func(p engine.Prompt) []key) keysFn {
+	return givenKeys(step, true, match, ks)
+}
+
+func givenKeys(step string, once bool, match func(p engine.Prompt) bool, ks func(p engine.Prompt) []key) keysFn {
+	given := false
+	return func(p engine.Prompt) []key {
+		switch p.Step {
+		case a15Begin:
+			given = false
+			return nil
+		case a15End:
+			if given {
+				return nil
+			}
+			return []key{{missing: step}}
+		}
+		if (once && given) || !match(p) {
+			return nil
+		}
+		given = true
+		return ks(p)
+	}
+}
+
 // nightKeys gives ks in the night step kind on night n.
 func nightKeys(n int, kind engine.StepKind, ks []key) keysFn {
-	return func(p engine.Prompt) []key {
-		if p.Step == engine.WaitNight && p.Night == n && p.Kind == string(kind) {
-			return ks
-		}
-		return nil
-	}
+	return stepKeys(fmt.Sprintf("night %d %s", n, kind),
+		func(p engine.Prompt) bool {
+			return p.Step == engine.WaitNight && p.Night == n && p.Kind == string(kind)
+		},
+		func(engine.Prompt) []key { return ks })
+}
+
+// voteKeys gives ks(p) in day n's vote of kind.
+func voteKeys(n int, kind engine.VoteKind, ks func(p engine.Prompt) []key) keysFn {
+	return stepKeys(fmt.Sprintf("day %d %s vote", n, kind),
+		func(p engine.Prompt) bool { return p.Step == engine.WaitVote && p.Day == n && p.Kind == kind }, ks)
 }
 
 // both gives the keys of every f, in order.
@@ -159,6 +207,9 @@ func (a a15Game) trace(t *testing.T) []string {
 			t.Fatalf("%s, %s: %s refused with %v; the test expects %s (%s)", a.board, where(p), show(k.in), err, k.refused, k.why)
 		}
 	}
+	if a.keys != nil {
+		a.keys(engine.Prompt{Step: a15Begin})
+	}
 	effs, err := g.Start()
 	if err != nil {
 		t.Fatal(err)
@@ -170,6 +221,13 @@ func (a a15Game) trace(t *testing.T) []string {
 		if done {
 			if len(trace) == 0 {
 				t.Fatalf("%s: nights %d to %d have no public event", a.board, a.from, a.to)
+			}
+			if a.keys != nil {
+				for _, k := range a.keys(engine.Prompt{Step: a15End}) {
+					if k.missing != "" {
+						t.Fatalf("%s: the test's keys for %s were never given: that step never came before the end of night %d", a.board, k.missing, a.to)
+					}
+				}
 			}
 			return trace
 		}

@@ -53,8 +53,19 @@ func a15Trace(t *testing.T, board string, deal []engine.Role, until int, act key
 }
 
 // quiet are the keys of a night where nobody dies: an empty knife, the
-// witch waving, nobody running for sheriff; on day 1 every voter exiles x.
+// witch waving, nobody running for sheriff; on day 1 every voter exiles x
+// (x 0: a game traced through night 1 only, no vote).
 func quiet(x int, more keysFn) keysFn {
+	exile := keysFn(func(engine.Prompt) []key { return nil })
+	if x > 0 {
+		exile = voteKeys(1, engine.VoteExile, func(p engine.Prompt) []key {
+			var out []key
+			for _, a := range p.Actors {
+				out = append(out, accept(engine.SeatTarget(a, x))...)
+			}
+			return out
+		})
+	}
 	return func(p engine.Prompt) []key {
 		var out []key
 		switch {
@@ -66,11 +77,8 @@ func quiet(x int, more keysFn) keysFn {
 			for _, a := range p.Actors {
 				out = append(out, accept(engine.SeatGesture(a, engine.ActWave))...)
 			}
-		case p.Step == engine.WaitVote && p.Kind == engine.VoteExile && p.Day == 1:
-			for _, a := range p.Actors {
-				out = append(out, accept(engine.SeatTarget(a, x))...)
-			}
 		}
+		out = append(out, exile(p)...)
 		if more != nil {
 			out = append(out, more(p)...)
 		}
@@ -99,12 +107,7 @@ func TestStalkerA15(t *testing.T) {
 	v2, v3 := seatOf(deal, engine.Villager, 1), seatOf(deal, engine.Villager, 2)
 	// seat v votes v2 while everyone else exiles st's seat: the stalker, when
 	// he sits at v, may kill v2 on night 2
-	vVotes := func(p engine.Prompt) []key {
-		if p.Step == engine.WaitVote && p.Kind == engine.VoteExile {
-			return accept(engine.SeatTarget(v, v2))
-		}
-		return nil
-	}
+	vVotes := voteKeys(1, engine.VoteExile, func(engine.Prompt) []key { return accept(engine.SeatTarget(v, v2)) })
 	stab := nightKeys(2, engine.StepStalker, accept(engine.SeatGesture(v, engine.ActUp)))
 	dead := a15Trace(t, b.ID, deal, 2, quiet(st, vVotes))
 	kills := a15Trace(t, b.ID, swapSeats(deal, st, v), 2, quiet(st, both(vVotes, stab)))
@@ -115,9 +118,9 @@ func TestStalkerA15(t *testing.T) {
 		refuse(engine.ReasonNotEligible, "he voted for the seat exiled on day 1", engine.SeatGesture(v, engine.ActUp)))))
 	sameTrace(t, "潛行者 dead vs ineligible", dead, ineligible)
 	// night 1: never eligible
-	n1 := a15Trace(t, b.ID, deal, 1, quiet(st, nightKeys(1, engine.StepStalker,
+	n1 := a15Trace(t, b.ID, deal, 1, quiet(0, nightKeys(1, engine.StepStalker,
 		refuse(engine.ReasonNotEligible, "nobody has voted yet on night 1", engine.SeatGesture(st, engine.ActUp)))))
-	n1dead := a15Trace(t, b.ID, swapSeats(deal, st, v3), 1, quiet(st, nil))
+	n1dead := a15Trace(t, b.ID, swapSeats(deal, st, v3), 1, quiet(0, nil))
 	sameTrace(t, "潛行者 night 1", n1, n1dead)
 }
 
@@ -151,12 +154,7 @@ func TestButterflyBlockedA15(t *testing.T) {
 	st, v := seatOf(deal, engine.Stalker, 0), seatOf(deal, engine.Villager, 0)
 	v2, w := seatOf(deal, engine.Villager, 1), seatOf(deal, engine.Werewolf, 0)
 	// everyone exiles v on day 1 but the stalker, who votes v2: eligible on night 2
-	votes := func(p engine.Prompt) []key {
-		if p.Step == engine.WaitVote && p.Kind == engine.VoteExile {
-			return accept(engine.SeatTarget(st, v2))
-		}
-		return nil
-	}
+	votes := voteKeys(1, engine.VoteExile, func(engine.Prompt) []key { return accept(engine.SeatTarget(st, v2)) })
 	// the hugged seat's key is refused (blocked), the others' accepted
 	hug := func(x int) keysFn {
 		key := func(seat int, in engine.Input) []key {

@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"fmt"
 	"testing"
 
 	"wolftable/engine"
@@ -23,24 +24,22 @@ var elderDeal = rolesOf("狼人 村民 女巫 狼人 預言家 村民 獵人 長
 
 // wolvesKill: every wolf of the step keys seat (0: an empty knife).
 func wolvesKill(n, seat int) keysFn {
-	return func(p engine.Prompt) []key {
-		if p.Step != engine.WaitNight || p.Night != n || p.Kind != string(engine.StepWolves) {
-			return nil
-		}
-		var out []key
-		for _, a := range p.Actors {
-			out = append(out, accept(engine.SeatTarget(a, seat))...)
-		}
-		return out
-	}
+	return stepKeys(fmt.Sprintf("night %d wolves", n),
+		func(p engine.Prompt) bool {
+			return p.Step == engine.WaitNight && p.Night == n && p.Kind == string(engine.StepWolves)
+		},
+		func(p engine.Prompt) []key {
+			var out []key
+			for _, a := range p.Actors {
+				out = append(out, accept(engine.SeatTarget(a, seat))...)
+			}
+			return out
+		})
 }
 
 // exileVotes: on day n, each voter of votes (voter → target) votes.
 func exileVotes(n int, votes map[int]int) keysFn {
-	return func(p engine.Prompt) []key {
-		if p.Step != engine.WaitVote || p.Kind != engine.VoteExile || p.Day != n {
-			return nil
-		}
+	return voteKeys(n, engine.VoteExile, func(engine.Prompt) []key {
 		var out []key
 		for v := 1; v <= 12; v++ {
 			if x, ok := votes[v]; ok {
@@ -48,7 +47,7 @@ func exileVotes(n int, votes map[int]int) keysFn {
 			}
 		}
 		return out
-	}
+	})
 }
 
 // allBut: every seat but the skipped ones votes x.
@@ -85,13 +84,19 @@ func bmNight1(merchant keysFn, kill int) keysFn {
 		wave(1, engine.StepWitch, 3), target(1, engine.StepSeer, 5, 4))
 }
 
-// bmNight2: the guard on 5, the knife on 12, the witch waving, the seer on 8.
-var bmNight2 = both(target(2, engine.StepGuard, 7, 5), wolvesKill(2, 12),
-	wave(2, engine.StepWitch, 3), target(2, engine.StepSeer, 5, 8))
+// bmNight2 is night 2: the guard on 5, the knife on 12, the witch waving,
+// the seer on 8.
+func bmNight2() keysFn {
+	return both(target(2, engine.StepGuard, 7, 5), wolvesKill(2, 12),
+		wave(2, engine.StepWitch, 3), target(2, engine.StepSeer, 5, 8))
+}
 
-// bmNight3: the guard on 7, an empty knife, the witch waving, the seer on 11.
-var bmNight3 = both(target(3, engine.StepGuard, 7, 7), wolvesKill(3, 0),
-	wave(3, engine.StepWitch, 3), target(3, engine.StepSeer, 5, 11))
+// bmNight3 is night 3: the guard on 7, an empty knife, the witch waving,
+// the seer on 11.
+func bmNight3() keysFn {
+	return both(target(3, engine.StepGuard, 7, 7), wolvesKill(3, 0),
+		wave(3, engine.StepWitch, 3), target(3, engine.StepSeer, 5, 11))
+}
 
 // bmTrace is night n's public trace of deal on board, keys given.
 func bmTrace(t *testing.T, board string, deal []engine.Role, n int, keys ...keysFn) []string {
@@ -105,15 +110,15 @@ func TestA15Merchant(t *testing.T) {
 	sameTrace(t, "merchant keyed vs timeout", bmTrace(t, bm, blackMarket, 1, bmNight1(trade(6, 1), 2)),
 		bmTrace(t, bm, blackMarket, 1, bmNight1(nil, 2)))
 	// night 2: the lucky one (6) checks 1 with the glasses
-	alive := bmTrace(t, bm, blackMarket, 2, bmNight1(trade(6, 1), 2), bmNight2, target(2, engine.StepLucky, 6, 1))
-	dead := bmTrace(t, bm, blackMarket, 2, bmNight1(trade(6, 1), 6), bmNight2)
-	wolf := bmTrace(t, bm, blackMarket, 2, bmNight1(trade(8, 1), 2), bmNight2)
-	gun := bmTrace(t, bm, blackMarket, 2, bmNight1(trade(6, 3), 2), bmNight2)
+	alive := bmTrace(t, bm, blackMarket, 2, bmNight1(trade(6, 1), 2), bmNight2(), target(2, engine.StepLucky, 6, 1))
+	dead := bmTrace(t, bm, blackMarket, 2, bmNight1(trade(6, 1), 6), bmNight2())
+	wolf := bmTrace(t, bm, blackMarket, 2, bmNight1(trade(8, 1), 2), bmNight2())
+	gun := bmTrace(t, bm, blackMarket, 2, bmNight1(trade(6, 3), 2), bmNight2())
 	sameTrace(t, "lucky alive (glasses) vs dead", alive, dead)
 	sameTrace(t, "lucky alive (glasses) vs a wolf lucky one", alive, wolf)
 	sameTrace(t, "lucky alive (glasses) vs gun status", alive, gun)
-	used := bmTrace(t, bm, blackMarket, 3, bmNight1(trade(6, 1), 2), bmNight2, target(2, engine.StepLucky, 6, 1), bmNight3)
-	unused := bmTrace(t, bm, blackMarket, 3, bmNight1(trade(6, 2), 2), bmNight2, bmNight3, target(3, engine.StepLucky, 6, 8))
+	used := bmTrace(t, bm, blackMarket, 3, bmNight1(trade(6, 1), 2), bmNight2(), target(2, engine.StepLucky, 6, 1), bmNight3())
+	unused := bmTrace(t, bm, blackMarket, 3, bmNight1(trade(6, 2), 2), bmNight2(), bmNight3(), target(3, engine.StepLucky, 6, 8))
 	sameTrace(t, "lucky used up vs using the poison", used, unused)
 }
 

@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -15,26 +16,27 @@ import (
 // nightInputs gives a night step's inputs: kind → the keys for its actors.
 type nightInputs map[engine.StepKind]func(actors []int) []key
 
-// on gives the inputs on night n.
+// on gives the inputs on night n (each step of ni's must come).
 func (ni nightInputs) on(n int) keysFn {
-	return func(p engine.Prompt) []key {
-		if f := ni[engine.StepKind(p.Kind)]; p.Step == engine.WaitNight && p.Night == n && f != nil {
-			return f(p.Actors)
-		}
-		return nil
+	var fs []keysFn
+	for kind, f := range ni {
+		fs = append(fs, stepKeys(fmt.Sprintf("night %d %s", n, kind),
+			func(p engine.Prompt) bool {
+				return p.Step == engine.WaitNight && p.Night == n && p.Kind == string(kind)
+			},
+			func(p engine.Prompt) []key { return f(p.Actors) }))
 	}
+	return both(fs...)
 }
 
-// dqOnDay: the judge DQs seat (public) at day n's first speech.
+// dqOnDay: the judge DQs seat (public; 0: nobody) at day n's first speech.
 func dqOnDay(n, seat int) keysFn {
-	done := false
-	return func(p engine.Prompt) []key {
-		if seat == 0 || done || p.Day != n || p.Step != engine.WaitSpeech {
-			return nil
-		}
-		done = true
-		return accept(engine.Judge(engine.JudgeDQ, seat, 0))
+	if seat == 0 {
+		return nil
 	}
+	return firstKeys(fmt.Sprintf("day %d's DQ", n),
+		func(p engine.Prompt) bool { return p.Day == n && p.Step == engine.WaitSpeech },
+		func(engine.Prompt) []key { return accept(engine.Judge(engine.JudgeDQ, seat, 0)) })
 }
 
 // night2 plays board with deal, without the sheriff: night 1 with n1's
