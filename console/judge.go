@@ -211,8 +211,9 @@ const (
 )
 
 type recordEntry struct {
-	at  time.Time
-	rec engine.Record
+	at     time.Time
+	rec    engine.Record
+	source string // the input's ("seat-7"): the line names who fired a shot
 }
 
 type judgeSeat struct {
@@ -299,7 +300,7 @@ func (m *judgeModel) apply(e daemon.Event, pr *probe, speed float64) {
 			m.timers.resume(e.At, speed)
 		case engine.EffRecord:
 			if x.Record != nil {
-				m.record(e.At, x.Record)
+				m.record(e.At, e.Source, x.Record)
 			}
 		}
 	}
@@ -311,8 +312,8 @@ func (m *judgeModel) apply(e daemon.Event, pr *probe, speed float64) {
 	}
 }
 
-func (m *judgeModel) record(at time.Time, r *engine.Record) {
-	m.records = append(m.records, recordEntry{at: at, rec: *r})
+func (m *judgeModel) record(at time.Time, source string, r *engine.Record) {
+	m.records = append(m.records, recordEntry{at: at, rec: *r, source: source})
 	switch r.Type {
 	case engine.RecPhase:
 		m.phase = r.When
@@ -424,8 +425,9 @@ func (m *judgeModel) state(now time.Time, speed float64) JudgeState {
 			break
 		}
 	}
-	for _, r := range m.records {
-		st.Records = append(st.Records, RecordView{At: r.at, Type: string(r.rec.Type), Text: recordText(&r.rec, m.options())})
+	for i, text := range m.recordTexts() {
+		r := &m.records[i]
+		st.Records = append(st.Records, RecordView{At: r.at, Type: string(r.rec.Type), Text: text})
 	}
 	if pr != nil && !m.over && pr.prompt.Step != engine.StepName("") {
 		p := pr.prompt

@@ -9,6 +9,7 @@ import (
 
 	"wolftable/daemon"
 	"wolftable/engine"
+	"wolftable/recordtext"
 	"wolftable/script"
 )
 
@@ -196,95 +197,23 @@ func describeInput(in engine.Input) string {
 	return "?"
 }
 
-// recordText renders a record entry for the judge's record list; o (nil:
-// the defaults) names the cards as the board does (白痴 under idiot.name
-// baichi).
-func recordText(r *engine.Record, o *engine.Options) string {
-	if o == nil {
-		def := engine.DefaultOptions()
-		o = &def
+// recordTexts are the game's records in the judge's words, in order:
+// recordtext's lines (the 復盤's), with the deal (an action's actor is
+// "預言家 3號"), the board's card names, the sheriff at each vote and the
+// seat whose input fired a shot.
+func (m *judgeModel) recordTexts() []string {
+	t := &recordtext.Table{Options: m.options()}
+	if m.spec != nil {
+		t.Deal = m.spec.Deal
 	}
-	seat := script.Seat
-	switch r.Type {
-	case engine.RecPhase:
-		return "— " + phaseLabel(r.When) + " —"
-	case engine.RecDeath:
-		return fmt.Sprintf("%s出局（%s，%s）", seat(r.Seat), causeLabel(r.Cause), phaseLabel(r.When))
-	case engine.RecVote:
-		var b strings.Builder
-		b.WriteString(voteLabel(r.Kind) + " 票型：")
-		if r.Ballots != nil {
-			for i, v := range r.Ballots.Votes {
-				if i > 0 {
-					b.WriteString(" ")
-				}
-				if v.Target == 0 {
-					fmt.Fprintf(&b, "%d棄", v.Voter)
-				} else {
-					fmt.Fprintf(&b, "%d→%d", v.Voter, v.Target)
-				}
-			}
+	out := make([]string, len(m.records))
+	sheriff := 0
+	for i := range m.records {
+		r := &m.records[i]
+		out[i] = t.Render(&r.rec, recordtext.At{Sheriff: sheriff, Source: r.source}).String()
+		if r.rec.Type == engine.RecSheriff {
+			sheriff = r.rec.Seat
 		}
-		return b.String()
-	case engine.RecSheriff:
-		if r.Seat == 0 {
-			return "沒有警長"
-		}
-		return "警長：" + seat(r.Seat)
-	case engine.RecCheck:
-		return fmt.Sprintf("查驗：%s驗%s %s", seat(r.By), seat(r.Target), r.Result)
-	case engine.RecExile:
-		if r.Seat == 0 {
-			return fmt.Sprintf("第%d天 無人放逐", r.Day)
-		}
-		return fmt.Sprintf("第%d天 放逐%s", r.Day, seat(r.Seat))
-	case engine.RecReveal:
-		return fmt.Sprintf("%s翻牌：%s", seat(r.Seat), o.CardName(r.Role))
-	case engine.RecSpeech:
-		return fmt.Sprintf("%s %s", script.SpeechLabel(r.Kind), seat(r.Seat))
-	case engine.RecResult:
-		if r.Result == string(engine.WinVoid) {
-			return "結果：流局"
-		}
-		return "結果：" + r.Result + "勝利"
-	case engine.RecPenalty:
-		return fmt.Sprintf("扣分：%s %s分", seat(r.Seat), strconv.FormatFloat(r.Points, 'f', -1, 64))
-	case engine.RecRole:
-		return fmt.Sprintf("%s身份改為：%s", seat(r.Seat), o.CardName(r.Role))
-	case engine.RecLovers:
-		by := ""
-		if r.By > 0 {
-			by = "（" + seat(r.By) + "連）"
-		}
-		return fmt.Sprintf("%s：%s、%s成為情侶%s", phaseLabel(r.When), seat(r.Seat), seat(r.Target), by)
-	case engine.RecAction:
-		if r.Kind == engine.ActionThief {
-			return fmt.Sprintf("%s：%s拿底牌 %s（埋牌 %s）", phaseLabel(r.When), seat(r.By), o.CardName(r.Role), o.CardNameOf(r.Result))
-		}
-		w := script.ActionLabel(r.Kind)
-		by := ""
-		if r.By > 0 {
-			by = seat(r.By) + " "
-		}
-		target := ""
-		if r.Target > 0 {
-			target = " " + seat(r.Target)
-		} else if r.Kind == engine.ActionKill || r.Kind == engine.ActionGuard {
-			target = " 空"
-		}
-		if r.Kind == engine.ActionTrade {
-			target += "（" + script.GiftLabel(r.Result) + "）" // 黑市商人's gift
-		}
-		return fmt.Sprintf("%s：%s%s%s", phaseLabel(r.When), by, w, target)
-	case engine.RecSilence:
-		return fmt.Sprintf("第%d天 禁言%s", r.Day, seat(r.Seat))
-	case engine.RecRoar:
-		if r.Result == "是" {
-			return fmt.Sprintf("第%d天 熊咆哮了", r.Day)
-		}
-		return fmt.Sprintf("第%d天 熊沒有咆哮", r.Day)
-	case engine.RecFollow:
-		return fmt.Sprintf("混血兒%s跟隨%s（%s）：%s", seat(r.Seat), seat(r.Target), r.Kind, r.Result)
 	}
-	return string(r.Type)
+	return out
 }

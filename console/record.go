@@ -38,8 +38,9 @@ func (s *Server) recordExport() RecordExport {
 	if m.spec != nil {
 		x.Game = gameInfo(m.spec, m.started)
 	}
-	for _, r := range m.records {
-		x.Records = append(x.Records, RecordExported{At: r.at, Text: recordText(&r.rec, m.options()), Record: r.rec})
+	for i, text := range m.recordTexts() {
+		r := &m.records[i]
+		x.Records = append(x.Records, RecordExported{At: r.at, Text: text, Record: r.rec})
 	}
 	return x
 }

@@ -47,7 +47,7 @@ func TestGodViewThiefPick(t *testing.T) {
 	}
 	found := false
 	for _, rec := range st.Records {
-		found = found || rec.Text == "第1夜：1號拿底牌 狼人（埋牌 村民）"
+		found = found || rec.Text == "盜賊 1號 拿底牌：狼人（埋牌：村民）"
 	}
 	if !found {
 		t.Fatalf("no record of the pick: %+v", st.Records)

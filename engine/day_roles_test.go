@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"fmt"
 	"testing"
 
 	"wolftable/boards"
@@ -45,150 +44,43 @@ func TestDayBoardsRandom(t *testing.T) {
 	}
 }
 
-// a15Trace plays board with deal under the fixed pace, giving each new step
-// the inputs of act (errors ignored: a refused key changes nothing), and
-// returns the public trace — every line said, light and timer, with its
-// time — until night `until` ends (A15: nothing public may depend on a
-// hidden fact at night).
-func a15Trace(t *testing.T, board string, deal []engine.Role, until int, act func(p engine.Prompt) []engine.Input) []string {
+// a15Trace is the public trace of board with deal from the game's start to
+// the end of night until, the keys of act given at each step (the A15
+// harness, a15_test.go: any refusal act does not declare fails the test).
+func a15Trace(t *testing.T, board string, deal []engine.Role, until int, act keysFn) []string {
 	t.Helper()
-	b, err := boards.Get(board)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := engine.New(engine.Config{Board: b, Deal: deal, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	now, timers := 0, map[engine.TimerID]int{}
-	var trace []string
-	done := false
-	observe := func(effs []engine.Effect) {
-		for _, e := range effs {
-			if done {
-				return
-			}
-			switch e.Kind {
-			case engine.EffRecord:
-				done = e.Record.Type == engine.RecPhase && e.Record.When == fmt.Sprintf("day-%d", until)
-			case engine.EffTimerStart:
-				timers[e.Timer] = now + e.Seconds
-				trace = append(trace, fmt.Sprintf("%d timer %d", now, e.Seconds))
-			case engine.EffTimerCancel:
-				delete(timers, e.Timer)
-			case engine.EffSay:
-				trace = append(trace, fmt.Sprintf("%d say %s %v", now, e.Line, e.Args))
-			case engine.EffLight:
-				trace = append(trace, fmt.Sprintf("%d light %d %v %v", now, e.Seat, e.Light, e.Pulse))
-			}
-		}
-	}
-	effs, err := g.Start()
-	if err != nil {
-		t.Fatal(err)
-	}
-	observe(effs)
-	seq := 0
-	for i := 0; i < 100000; i++ {
-		p := g.Awaiting()
-		if p.Over || p.Day == until {
-			return trace
-		}
-		if s := g.StepSeq(); s != seq {
-			seq = s
-			for _, in := range act(p) {
-				if effs, err := g.Apply(in); err == nil {
-					observe(effs)
-				}
-			}
-			continue
-		}
-		if g.PedalAdvances() {
-			effs, _ := g.Apply(engine.Pedal(engine.PedalShort))
-			observe(effs)
-			continue
-		}
-		var best engine.TimerID
-		at := -1
-		for id, x := range timers {
-			if at < 0 || x < at || (x == at && id < best) {
-				best, at = id, x
-			}
-		}
-		if at < 0 {
-			t.Fatalf("stuck at %+v", p)
-		}
-		now = at
-		delete(timers, best)
-		effs, err := g.Apply(engine.TimerExpired(best))
-		if err != nil {
-			t.Fatal(err)
-		}
-		observe(effs)
-	}
-	t.Fatal("the game did not reach the day")
-	return nil
+	return a15Game{board: board, deal: deal, keys: act, to: until}.trace(t)
 }
 
 // quiet are the keys of a night where nobody dies: an empty knife, the
-// witch waving, nobody running for sheriff; on day 1 every voter exiles x.
-func quiet(x int, more func(p engine.Prompt) []engine.Input) func(p engine.Prompt) []engine.Input {
-	return func(p engine.Prompt) []engine.Input {
-		var out []engine.Input
+// witch waving, nobody running for sheriff; on day 1 every voter exiles x
+// (x 0: a game traced through night 1 only, no vote).
+func quiet(x int, more keysFn) keysFn {
+	exile := keysFn(func(engine.Prompt) []key { return nil })
+	if x > 0 {
+		exile = voteKeys(1, engine.VoteExile, func(p engine.Prompt) []key {
+			var out []key
+			for _, a := range p.Actors {
+				out = append(out, accept(engine.SeatTarget(a, x))...)
+			}
+			return out
+		})
+	}
+	return func(p engine.Prompt) []key {
+		var out []key
 		switch {
 		case p.Step == engine.WaitNight && p.Kind == string(engine.StepWolves):
 			for _, a := range p.Actors {
-				out = append(out, engine.SeatTarget(a, 0))
+				out = append(out, accept(engine.SeatTarget(a, 0))...)
 			}
 		case p.Step == engine.WaitNight && p.Kind == string(engine.StepWitch):
 			for _, a := range p.Actors {
-				out = append(out, engine.SeatGesture(a, engine.ActWave))
-			}
-		case p.Step == engine.WaitVote && p.Kind == engine.VoteExile:
-			for _, a := range p.Actors {
-				out = append(out, engine.SeatTarget(a, x))
+				out = append(out, accept(engine.SeatGesture(a, engine.ActWave))...)
 			}
 		}
+		out = append(out, exile(p)...)
 		if more != nil {
 			out = append(out, more(p)...)
-		}
-		return out
-	}
-}
-
-func seatOf(deal []engine.Role, r engine.Role, nth int) int {
-	for i, x := range deal {
-		if x == r {
-			if nth == 0 {
-				return i + 1
-			}
-			nth--
-		}
-	}
-	return 0
-}
-
-func swapSeats(deal []engine.Role, a, b int) []engine.Role {
-	d := append([]engine.Role(nil), deal...)
-	d[a-1], d[b-1] = d[b-1], d[a-1]
-	return d
-}
-
-// nightKeys gives seat the keys in the night step kind on night n.
-func nightKeys(n int, kind engine.StepKind, seat int, ins ...engine.Input) func(p engine.Prompt) []engine.Input {
-	return func(p engine.Prompt) []engine.Input {
-		if p.Step == engine.WaitNight && p.Night == n && p.Kind == string(kind) {
-			return ins
-		}
-		return nil
-	}
-}
-
-func both(fs ...func(p engine.Prompt) []engine.Input) func(p engine.Prompt) []engine.Input {
-	return func(p engine.Prompt) []engine.Input {
-		var out []engine.Input
-		for _, f := range fs {
-			out = append(out, f(p)...)
 		}
 		return out
 	}
@@ -202,7 +94,7 @@ func TestSilenceElderA15(t *testing.T) {
 	elder, v := seatOf(deal, engine.SilenceElder, 0), seatOf(deal, engine.Villager, 0)
 	v2 := seatOf(deal, engine.Villager, 1)
 	dead := a15Trace(t, b.ID, deal, 2, quiet(elder, nil))
-	alive := a15Trace(t, b.ID, swapSeats(deal, elder, v), 2, quiet(elder, nightKeys(2, engine.StepSilenceElder, v, engine.SeatTarget(v, v2))))
+	alive := a15Trace(t, b.ID, swapSeats(deal, elder, v), 2, quiet(elder, nightKeys(2, engine.StepSilenceElder, accept(engine.SeatTarget(v, v2)))))
 	sameTrace(t, "禁言長老 dead vs alive", dead, alive)
 }
 
@@ -215,23 +107,20 @@ func TestStalkerA15(t *testing.T) {
 	v2, v3 := seatOf(deal, engine.Villager, 1), seatOf(deal, engine.Villager, 2)
 	// seat v votes v2 while everyone else exiles st's seat: the stalker, when
 	// he sits at v, may kill v2 on night 2
-	vVotes := func(p engine.Prompt) []engine.Input {
-		if p.Step == engine.WaitVote && p.Kind == engine.VoteExile {
-			return []engine.Input{engine.SeatTarget(v, v2)}
-		}
-		return nil
-	}
-	stab := nightKeys(2, engine.StepStalker, v, engine.SeatGesture(v, engine.ActUp))
+	vVotes := voteKeys(1, engine.VoteExile, func(engine.Prompt) []key { return accept(engine.SeatTarget(v, v2)) })
+	stab := nightKeys(2, engine.StepStalker, accept(engine.SeatGesture(v, engine.ActUp)))
 	dead := a15Trace(t, b.ID, deal, 2, quiet(st, vVotes))
 	kills := a15Trace(t, b.ID, swapSeats(deal, st, v), 2, quiet(st, both(vVotes, stab)))
 	sameTrace(t, "潛行者 dead vs killing", dead, kills)
 	// he voted for the exiled seat: not eligible, his key refused
 	dead = a15Trace(t, b.ID, deal, 2, quiet(st, nil))
-	ineligible := a15Trace(t, b.ID, swapSeats(deal, st, v), 2, quiet(st, stab))
+	ineligible := a15Trace(t, b.ID, swapSeats(deal, st, v), 2, quiet(st, nightKeys(2, engine.StepStalker,
+		refuse(engine.ReasonNotEligible, "he voted for the seat exiled on day 1", engine.SeatGesture(v, engine.ActUp)))))
 	sameTrace(t, "潛行者 dead vs ineligible", dead, ineligible)
 	// night 1: never eligible
-	n1 := a15Trace(t, b.ID, deal, 1, quiet(st, nightKeys(1, engine.StepStalker, st, engine.SeatGesture(st, engine.ActUp))))
-	n1dead := a15Trace(t, b.ID, swapSeats(deal, st, v3), 1, quiet(st, nil))
+	n1 := a15Trace(t, b.ID, deal, 1, quiet(0, nightKeys(1, engine.StepStalker,
+		refuse(engine.ReasonNotEligible, "nobody has voted yet on night 1", engine.SeatGesture(st, engine.ActUp)))))
+	n1dead := a15Trace(t, b.ID, swapSeats(deal, st, v3), 1, quiet(0, nil))
 	sameTrace(t, "潛行者 night 1", n1, n1dead)
 }
 
@@ -244,13 +133,13 @@ func TestButterflyA15(t *testing.T) {
 	v2, v3 := seatOf(deal, engine.Villager, 1), seatOf(deal, engine.Villager, 2)
 	// night 2's dead butterfly vs a live one hugging a villager
 	dead := a15Trace(t, b.ID, deal, 2, quiet(bf, nil))
-	alive := a15Trace(t, b.ID, swapSeats(deal, bf, v), 2, quiet(bf, nightKeys(2, engine.StepButterfly, v, engine.SeatTarget(v, v2))))
+	alive := a15Trace(t, b.ID, swapSeats(deal, bf, v), 2, quiet(bf, nightKeys(2, engine.StepButterfly, accept(engine.SeatTarget(v, v2)))))
 	sameTrace(t, "花蝴蝶 dead vs alive", dead, alive)
-	// through night 3: hugs on nights 1 and 2, then used up, vs no hug at all;
-	// the day-2 exile (a vote the bots never give) is the quiet one of seat v3
-	hugs := both(nightKeys(1, engine.StepButterfly, bf, engine.SeatTarget(bf, v2)),
-		nightKeys(2, engine.StepButterfly, bf, engine.SeatTarget(bf, v3)),
-		nightKeys(3, engine.StepButterfly, bf, engine.SeatTarget(bf, v2)))
+	// through night 3: hugs on nights 1 and 2, then used up (night 3's hug
+	// refused), vs no hug at all; day 1 exiles v, day 2 nobody
+	hugs := both(nightKeys(1, engine.StepButterfly, accept(engine.SeatTarget(bf, v2))),
+		nightKeys(2, engine.StepButterfly, accept(engine.SeatTarget(bf, v3))),
+		nightKeys(3, engine.StepButterfly, refuse(engine.ReasonSkillUsed, "two hugs a game, both given", engine.SeatTarget(bf, v2))))
 	usedUp := a15Trace(t, b.ID, deal, 3, quiet(v, hugs))
 	none := a15Trace(t, b.ID, deal, 3, quiet(v, nil))
 	sameTrace(t, "花蝴蝶 used up vs waving", usedUp, none)
@@ -265,17 +154,19 @@ func TestButterflyBlockedA15(t *testing.T) {
 	st, v := seatOf(deal, engine.Stalker, 0), seatOf(deal, engine.Villager, 0)
 	v2, w := seatOf(deal, engine.Villager, 1), seatOf(deal, engine.Werewolf, 0)
 	// everyone exiles v on day 1 but the stalker, who votes v2: eligible on night 2
-	votes := func(p engine.Prompt) []engine.Input {
-		if p.Step == engine.WaitVote && p.Kind == engine.VoteExile {
-			return []engine.Input{engine.SeatTarget(st, v2)}
+	votes := voteKeys(1, engine.VoteExile, func(engine.Prompt) []key { return accept(engine.SeatTarget(st, v2)) })
+	// the hugged seat's key is refused (blocked), the others' accepted
+	hug := func(x int) keysFn {
+		key := func(seat int, in engine.Input) []key {
+			if seat == x {
+				return refuse(engine.ReasonBlocked, "the butterfly hugged him tonight", in)
+			}
+			return accept(in)
 		}
-		return nil
-	}
-	keys := both(votes,
-		nightKeys(2, engine.StepSeer, seer, engine.SeatTarget(seer, w)),
-		nightKeys(2, engine.StepStalker, st, engine.SeatGesture(st, engine.ActUp)))
-	hug := func(x int) func(p engine.Prompt) []engine.Input {
-		return both(keys, nightKeys(2, engine.StepButterfly, bf, engine.SeatTarget(bf, x)))
+		return both(votes,
+			nightKeys(2, engine.StepButterfly, accept(engine.SeatTarget(bf, x))),
+			nightKeys(2, engine.StepSeer, key(seer, engine.SeatTarget(seer, w))),
+			nightKeys(2, engine.StepStalker, key(st, engine.SeatGesture(st, engine.ActUp))))
 	}
 	free := a15Trace(t, b.ID, deal, 2, quiet(v, hug(v2)))
 	sameTrace(t, "hugged seer vs hugged villager", free, a15Trace(t, b.ID, deal, 2, quiet(v, hug(seer))))

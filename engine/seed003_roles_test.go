@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"wolftable/boards"
-	"wolftable/bots"
 	"wolftable/engine"
 )
 
@@ -15,94 +13,59 @@ import (
 // used up or has lost its skill, give the same public effects — every line
 // said and every light, with its time — and so the same step lengths.
 
-// nightInputs gives a night step's inputs: kind → the inputs for its actors.
-type nightInputs map[engine.StepKind]func(actors []int) []engine.Input
+// nightInputs gives a night step's inputs: kind → the keys for its actors.
+type nightInputs map[engine.StepKind]func(actors []int) []key
 
-// a15Game plays board with deal: night 1 with n1's inputs, day 1 where the
-// judge DQs dq (public; 0 = nobody) and nobody votes, night 2 with n2's
-// inputs. It returns night 2's public trace ("t+S say LINE ARGS", "t+S light
-// SEAT STATE PULSE", S seconds into the night).
-func a15Game(t *testing.T, board string, deal []engine.Role, n1 nightInputs, dq int, n2 nightInputs) []string {
-	t.Helper()
-	b, err := boards.Get(board)
-	if err != nil {
-		t.Fatal(err)
+// on gives the inputs on night n (each step of ni's must come).
+func (ni nightInputs) on(n int) keysFn {
+	var fs []keysFn
+	for kind, f := range ni {
+		fs = append(fs, stepKeys(fmt.Sprintf("night %d %s", n, kind),
+			func(p engine.Prompt) bool {
+				return p.Step == engine.WaitNight && p.Night == n && p.Kind == string(kind)
+			},
+			func(p engine.Prompt) []key { return f(p.Actors) }))
 	}
-	b.Options.Sheriff = false
-	g, err := engine.New(engine.Config{Board: b, Deal: deal, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := bots.New(g, 1)
-	var trace []string
-	capture, start := false, 0
-	d.OnApply = func(_ engine.Input, effs []engine.Effect) {
-		for _, e := range effs {
-			switch e.Kind {
-			case engine.EffRecord:
-				if e.Record.Type == engine.RecPhase {
-					capture = e.Record.When == "night-2"
-					start = d.Now
-				}
-			case engine.EffSay:
-				if capture {
-					trace = append(trace, fmt.Sprintf("t+%d say %s %v", d.Now-start, e.Line, e.Args))
-				}
-			case engine.EffLight:
-				if capture {
-					trace = append(trace, fmt.Sprintf("t+%d light %d %v %v", d.Now-start, e.Seat, e.Light, e.Pulse))
-				}
-			}
-		}
-	}
-	if err := d.Start(); err != nil {
-		t.Fatal(err)
-	}
-	seq, dqDone := -1, false
-	for i := 0; i < 100000; i++ {
-		p := g.Awaiting()
-		if p.Over || p.Night > 2 || (p.Night == 2 && p.Day == 2) {
-			break
-		}
-		if s := g.StepSeq(); s != seq {
-			seq = s
-			ins := n1
-			if p.Night == 2 {
-				ins = n2
-			}
-			if f := ins[engine.StepKind(p.Kind)]; p.Step == engine.WaitNight && f != nil {
-				for _, in := range f(p.Actors) {
-					if err := d.Apply(in); err != nil {
-						t.Logf("night %d %s: refused: %v", p.Night, p.Kind, err)
-					}
-				}
-			}
-			if p.Day == 1 && dq > 0 && !dqDone && p.Step == engine.WaitSpeech {
-				dqDone = true
-				if err := d.Apply(engine.Judge(engine.JudgeDQ, dq, 0)); err != nil {
-					t.Fatal(err)
-				}
-				continue
-			}
-		}
-		if err := d.Advance(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if len(trace) < 10 {
-		t.Fatalf("night 2's trace has %d entries: the game did not get there", len(trace))
-	}
-	return trace
+	return both(fs...)
 }
 
-func pointAt(seat int) func([]int) []engine.Input {
-	return func(actors []int) []engine.Input {
-		var out []engine.Input
+// dqOnDay: the judge DQs seat (public; 0: nobody) at day n's first speech.
+func dqOnDay(n, seat int) keysFn {
+	if seat == 0 {
+		return nil
+	}
+	return firstKeys(fmt.Sprintf("day %d's DQ", n),
+		func(p engine.Prompt) bool { return p.Day == n && p.Step == engine.WaitSpeech },
+		func(engine.Prompt) []key { return accept(engine.Judge(engine.JudgeDQ, seat, 0)) })
+}
+
+// night2 plays board with deal, without the sheriff: night 1 with n1's
+// inputs, day 1 where the judge DQs dq (public; 0 = nobody) and nobody
+// votes, night 2 with n2's inputs. It returns night 2's public trace, with
+// times from the night's start (the A15 harness, a15_test.go: a refusal
+// the inputs do not declare fails the test).
+func night2(t *testing.T, board string, deal []engine.Role, n1 nightInputs, dq int, n2 nightInputs) []string {
+	t.Helper()
+	return a15Game{board: board, deal: deal, from: 2, to: 2,
+		setup: func(b *engine.Board) { b.Options.Sheriff = false },
+		keys:  both(n1.on(1), dqOnDay(1, dq), n2.on(2))}.trace(t)
+}
+
+// pointAt: every actor of the step keys seat.
+func pointAt(seat int) func([]int) []key {
+	return func(actors []int) []key {
+		var out []key
 		for _, a := range actors {
-			out = append(out, engine.SeatTarget(a, seat))
+			out = append(out, accept(engine.SeatTarget(a, seat))...)
 		}
 		return out
 	}
+}
+
+// seatKeys: seat (the role's seat in this game, whether or not it is the
+// step's actor) keys target.
+func seatKeys(seat, target int) func([]int) []key {
+	return func([]int) []key { return accept(engine.SeatTarget(seat, target)) }
 }
 
 func rolesOf(s string) []engine.Role {
@@ -115,35 +78,38 @@ func rolesOf(s string) []engine.Role {
 }
 
 // 惡魔: dead (DQ'd on day 1) vs alive and checking on night 2 — the DQ'd
-// seat is a villager in the other game, and another seat holds 惡魔.
+// seat is a villager in the other game, and another seat (6) holds 惡魔.
 func TestDemonAliveOrDeadSameNight(t *testing.T) {
 	deal := rolesOf("村民 狼人 預言家 惡魔 守衛 村民 女巫 狼人 獵人 村民 狼人 村民")
 	n1 := nightInputs{engine.StepWolves: pointAt(0)}
-	dead := a15Game(t, "demon-003", deal, n1, 4, nightInputs{engine.StepWolves: pointAt(0)})
-	alive := a15Game(t, "demon-003", swapSeats(deal, 4, 6), n1, 4,
-		nightInputs{engine.StepWolves: pointAt(0), engine.StepDemon: pointAt(3)})
+	dead := night2(t, "demon-003", deal, n1, 4, nightInputs{engine.StepWolves: pointAt(0)})
+	alive := night2(t, "demon-003", swapSeats(deal, 4, 6), n1, 4,
+		nightInputs{engine.StepWolves: pointAt(0), engine.StepDemon: seatKeys(6, 3)})
 	sameTrace(t, "惡魔 dead vs alive", dead, alive)
 }
 
-// 狐狸: its skill lost (沒有狼人 on night 1: 5,6,7) vs kept (有狼人 on night
-// 1: 1,2,3) and used on night 2; and dead vs alive.
+// 狐狸 (seat 5): its skill lost (沒有狼人 on night 1: 5,6,7) vs kept (有狼人
+// on night 1: 1,2,3) and used on night 2; and dead vs alive (seat 6).
 func TestFoxLostOrKeptSameNight(t *testing.T) {
 	deal := rolesOf("村民 狼人 女巫 狼人 狐狸 村民 守衛 狼人 獵人 村民 狼人 村民")
 	knife := nightInputs{engine.StepWolves: pointAt(0)}
-	lost := a15Game(t, "fox-003", deal, nightInputs{engine.StepWolves: pointAt(0), engine.StepFox: pointAt(6)}, 0,
-		nightInputs{engine.StepWolves: pointAt(0), engine.StepFox: pointAt(3)})
-	kept := a15Game(t, "fox-003", deal, nightInputs{engine.StepWolves: pointAt(0), engine.StepFox: pointAt(2)}, 0,
-		nightInputs{engine.StepWolves: pointAt(0), engine.StepFox: pointAt(3)})
+	lostKey := func([]int) []key {
+		return refuse(engine.ReasonSkillUsed, "沒有狼人 on night 1: the fox lost its skill", engine.SeatTarget(5, 3))
+	}
+	lost := night2(t, "fox-003", deal, nightInputs{engine.StepWolves: pointAt(0), engine.StepFox: seatKeys(5, 6)}, 0,
+		nightInputs{engine.StepWolves: pointAt(0), engine.StepFox: lostKey})
+	kept := night2(t, "fox-003", deal, nightInputs{engine.StepWolves: pointAt(0), engine.StepFox: seatKeys(5, 2)}, 0,
+		nightInputs{engine.StepWolves: pointAt(0), engine.StepFox: seatKeys(5, 3)})
 	sameTrace(t, "狐狸 lost vs kept", lost, kept)
-	dead := a15Game(t, "fox-003", deal, knife, 5, knife)
-	alive := a15Game(t, "fox-003", swapSeats(deal, 5, 6), knife, 5,
-		nightInputs{engine.StepWolves: pointAt(0), engine.StepFox: pointAt(3)})
+	dead := night2(t, "fox-003", deal, knife, 5, knife)
+	alive := night2(t, "fox-003", swapSeats(deal, 5, 6), knife, 5,
+		nightInputs{engine.StepWolves: pointAt(0), engine.StepFox: seatKeys(6, 3)})
 	sameTrace(t, "狐狸 dead vs alive", dead, alive)
 }
 
-// 賭徒: the bet spent on night 1 (a wolf, who dies — the DQ'd seat in the
-// other game, so the day is the same) vs kept and made on night 2; and dead
-// vs alive.
+// 賭徒 (seat 9): the bet spent on night 1 (a wolf, who dies — the DQ'd seat
+// in the other game, so the day is the same) vs kept and made on night 2;
+// and dead vs alive (seat 6).
 func TestGamblerUsedOrNotSameNight(t *testing.T) {
 	deal := rolesOf("村民 狼人 女巫 白狼王 預言家 村民 守衛 狼人 賭徒 村民 狼人 村民")
 	knife := nightInputs{engine.StepWolves: pointAt(0)}
@@ -151,13 +117,16 @@ func TestGamblerUsedOrNotSameNight(t *testing.T) {
 	// gambler keys 11 (refused). Game b: no bet on night 1; 8 is DQ'd on day 1
 	// — not public-equal on day 1, so only night 2 is compared; night 2 the
 	// gambler bets on 11.
-	used := a15Game(t, "gambler-003", deal, nightInputs{engine.StepWolves: pointAt(0), engine.StepGambler: pointAt(8)}, 0,
-		nightInputs{engine.StepWolves: pointAt(0), engine.StepGambler: pointAt(11)})
-	fresh := a15Game(t, "gambler-003", deal, knife, 8,
-		nightInputs{engine.StepWolves: pointAt(0), engine.StepGambler: pointAt(11)})
+	spent := func([]int) []key {
+		return refuse(engine.ReasonSkillUsed, "the one bet of the game was made on night 1", engine.SeatTarget(9, 11))
+	}
+	used := night2(t, "gambler-003", deal, nightInputs{engine.StepWolves: pointAt(0), engine.StepGambler: seatKeys(9, 8)}, 0,
+		nightInputs{engine.StepWolves: pointAt(0), engine.StepGambler: spent})
+	fresh := night2(t, "gambler-003", deal, knife, 8,
+		nightInputs{engine.StepWolves: pointAt(0), engine.StepGambler: seatKeys(9, 11)})
 	sameTrace(t, "賭徒 used vs not", used, fresh)
-	dead := a15Game(t, "gambler-003", deal, knife, 9, knife)
-	alive := a15Game(t, "gambler-003", swapSeats(deal, 9, 6), knife, 9,
-		nightInputs{engine.StepWolves: pointAt(0), engine.StepGambler: pointAt(11)})
+	dead := night2(t, "gambler-003", deal, knife, 9, knife)
+	alive := night2(t, "gambler-003", swapSeats(deal, 9, 6), knife, 9,
+		nightInputs{engine.StepWolves: pointAt(0), engine.StepGambler: seatKeys(6, 11)})
 	sameTrace(t, "賭徒 dead vs alive", dead, alive)
 }

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"wolftable/engine"
-	"wolftable/script"
+	"wolftable/recordtext"
 )
 
 // Formats are Show's output formats.
@@ -208,14 +208,19 @@ func (rv *Review) signatureNote() string {
 	return "（日誌未結束，尚未簽章）"
 }
 
-// cards names the cards as the game's board does (白痴 under idiot.name
+// table is the review's words for its records: the deal (an action's
+// actor is "預言家 3號") and the board's card names (白痴 under idiot.name
 // baichi; rules-more.md I10).
-func (rv *Review) cards() *engine.Options {
+func (rv *Review) table() *recordtext.Table {
 	o := engine.DefaultOptions()
 	if v, ok := rv.Options["idiot.name"]; ok {
 		_ = o.Set("idiot.name", v) // an unknown value keeps the default name
 	}
-	return &o
+	deal := make([]engine.Role, len(rv.Deal))
+	for i, s := range rv.Deal {
+		deal[i] = engine.Role(s.Role)
+	}
+	return &recordtext.Table{Deal: deal, Options: &o}
 }
 
 // changedOptions are the game's options that differ from today's defaults.
@@ -230,222 +235,68 @@ func (rv *Review) changedOptions() []string {
 	return out
 }
 
-// lines renders a phase's entries; runs of sign-ups, withdrawals and
-// speeches of one kind become one line.
+// lines renders a phase's entries (recordtext: the one renderer of the
+// game record); runs of sign-ups, withdrawals and speeches of one kind
+// become one line.
 func (rv *Review) lines(es []Entry) []line {
+	t := rv.table()
 	var out []line
 	for i := 0; i < len(es); i++ {
-		e := es[i]
-		if run := runKey(e); run != "" {
-			seats := []string{seatName(seatOf(e))}
-			for i+1 < len(es) && runKey(es[i+1]) == run {
+		r := es[i].record()
+		if run := recordtext.RunKey(&r); run != "" {
+			rs := []engine.Record{r}
+			for i+1 < len(es) {
+				next := es[i+1].record()
+				if recordtext.RunKey(&next) != run {
+					break
+				}
+				rs = append(rs, next)
 				i++
-				seats = append(seats, seatName(seatOf(es[i])))
 			}
-			sep := "、"
-			if e.Type == string(engine.RecSpeech) {
-				sep = " → "
-			}
-			out = append(out, line{at: e.Wall, text: runTitle(e) + "：" + strings.Join(seats, sep)})
+			out = append(out, line{at: es[i-len(rs)+1].Wall, text: recordtext.Run(rs)})
 			continue
 		}
-		out = append(out, rv.entryLine(e))
+		out = append(out, rv.entryLineIn(t, es[i]))
 	}
 	return out
 }
 
-func runKey(e Entry) string {
-	switch {
-	case e.Type == string(engine.RecAction) && (e.Kind == engine.ActionSignup || e.Kind == engine.ActionWithdraw):
-		return "action/" + e.Kind
-	case e.Type == string(engine.RecSpeech):
-		return "speech/" + e.Kind
-	}
-	return ""
+func (rv *Review) entryLine(e Entry) line { return rv.entryLineIn(rv.table(), e) }
+
+func (rv *Review) entryLineIn(t *recordtext.Table, e Entry) line {
+	r := e.record()
+	l := t.Render(&r, recordtext.At{Sheriff: e.Sheriff, Source: e.Source})
+	return line{at: e.Wall, text: l.Text, sub: l.Sub}
 }
 
-func seatOf(e Entry) int {
-	if e.Type == string(engine.RecAction) {
-		return e.By
-	}
-	return e.Seat
-}
-
-func runTitle(e Entry) string {
-	if e.Type == string(engine.RecAction) {
-		return script.ActionLabel(e.Kind)
-	}
-	return script.SpeechLabel(e.Kind)
-}
-
-func (rv *Review) entryLine(e Entry) line {
-	l := line{at: e.Wall}
-	switch engine.RecordType(e.Type) {
-	case engine.RecAction:
-		l.text = rv.actionText(e)
-	case engine.RecCheck:
-		l.text = fmt.Sprintf("%s 查驗 %s：%s", rv.actor(e.By), seatName(e.Target), e.Result)
-	case engine.RecVote:
-		l.text, l.sub = voteText(e)
-	case engine.RecSheriff:
-		if e.Seat == 0 {
-			l.text = "警長：無（警徽流失或撕毀）"
-		} else {
-			l.text = "警長：" + seatName(e.Seat)
-		}
-	case engine.RecDeath:
-		when := phaseName(e.When)
-		if by, ok := sourceSeat(e.Source); ok && by != e.Seat && (e.Cause == string(engine.CauseShot) || e.Cause == string(engine.CauseTaken)) {
-			when += "，" + rv.actor(by) // the seat whose input fired the shot
-		}
-		l.text = fmt.Sprintf("%s 出局：%s（%s）", seatName(e.Seat), causeText(e.Cause), when)
-	case engine.RecExile:
-		if e.Seat == 0 {
-			l.text = "放逐：無人"
-		} else {
-			l.text = "放逐：" + seatName(e.Seat)
-		}
-	case engine.RecReveal:
-		l.text = fmt.Sprintf("%s 翻牌：%s", seatName(e.Seat), rv.cards().CardName(engine.Role(e.Role)))
-	case engine.RecPenalty:
-		l.text = fmt.Sprintf("扣分：%s %v 分", seatName(e.Seat), e.Points)
-	case engine.RecResult:
-		l.text = "結果：" + resultText(e.Result)
-	case engine.RecSpeech:
-		l.text = runTitle(e) + "：" + seatName(e.Seat)
-	case engine.RecRole:
-		l.text = fmt.Sprintf("%s 身份改為：%s", seatName(e.Seat), rv.cards().CardName(engine.Role(e.Role)))
-	case engine.RecRoar:
-		l.text = "熊：昨晚熊沒有咆哮"
-		if e.Result == "是" {
-			l.text = "熊：昨晚熊咆哮了"
-		}
-	case engine.RecFollow:
-		l.text = fmt.Sprintf("%s 跟隨 %s（%s）：%s", rv.actor(e.Seat), seatName(e.Target), e.Kind, e.Result)
-	case engine.RecLovers:
-		l.text = fmt.Sprintf("情侶：%s、%s", seatName(e.Seat), seatName(e.Target))
-		if e.By > 0 {
-			l.text += "（" + rv.actor(e.By) + " 連）"
-		}
-	default:
-		l.text = fmt.Sprintf("%s %s seat=%d by=%d target=%d %s", e.Type, e.Kind, e.Seat, e.By, e.Target, e.Result)
-	}
-	return l
-}
-
-// actor is "預言家 3號": the role dealt to the seat, and the seat.
-func (rv *Review) actor(seat int) string {
-	if seat >= 1 && seat <= len(rv.Deal) {
-		return rv.Deal[seat-1].Name + " " + seatName(seat)
-	}
-	return seatName(seat)
-}
-
-func (rv *Review) actionText(e Entry) string {
-	switch e.Kind {
-	case "signup":
-		return "上警：" + seatName(e.By)
-	case "withdraw":
-		return "退水：" + seatName(e.By)
-	case "kill":
-		if e.By == 0 { // the wolves together
-			if e.Target == 0 {
-				return "狼人 空刀"
-			}
-			return "狼人 擊殺 " + seatName(e.Target)
-		}
-	case "guard":
-		if e.Target == 0 {
-			return rv.actor(e.By) + " 空守"
-		}
-	case "thief":
-		return rv.actor(e.By) + " 拿底牌：" + rv.cards().CardName(engine.Role(e.Role)) + "（埋牌：" + rv.cards().CardNameOf(e.Result) + "）"
-	}
-	return rv.actor(e.By) + " " + script.ActionLabel(e.Kind) + " " + seatName(e.Target)
-}
-
-// voteText is a vote's 票型: for each seat voted for, who voted for it and
-// its total (half-votes shown as .5: the sheriff's 1.5), then abstentions.
+// voteText is a vote's 票型 (recordtext).
 func voteText(e Entry) (string, []string) {
-	title := script.VoteLabel(e.Kind)
-	voter := func(v int) string {
-		if v == e.Sheriff && v != 0 {
-			return strconv.Itoa(v) + "(警)"
-		}
-		return strconv.Itoa(v)
-	}
-	counted := map[int]bool{}
-	var sub []string
-	var totals []string
-	for _, t := range e.Tally {
-		counted[t.Seat] = true
-		var vs []string
+	r := e.record()
+	l := (&recordtext.Table{}).Render(&r, recordtext.At{Sheriff: e.Sheriff})
+	return l.Text, l.Sub
+}
+
+// record is the engine record an entry was made from.
+func (e Entry) record() engine.Record {
+	r := engine.Record{Type: engine.RecordType(e.Type), Kind: e.Kind, Seat: e.Seat, By: e.By, Target: e.Target,
+		Day: e.Day, Cause: engine.Cause(e.Cause), When: e.When, Result: e.Result, Role: engine.Role(e.Role), Points: e.Points}
+	if e.Votes != nil || e.Tally != nil {
+		r.Ballots = &engine.Ballots{}
 		for _, v := range e.Votes {
-			if v.Target == t.Seat {
-				vs = append(vs, voter(v.Voter))
-			}
+			r.Ballots.Votes = append(r.Ballots.Votes, engine.Vote{Voter: v.Voter, Target: v.Target})
 		}
-		sub = append(sub, fmt.Sprintf("%s ← %s　%s票", seatName(t.Seat), strings.Join(vs, "、"), halves(t.Halves)))
-		totals = append(totals, fmt.Sprintf("%s %s票", seatName(t.Seat), halves(t.Halves)))
-	}
-	var abst []string
-	for _, v := range e.Votes {
-		switch {
-		case v.Target == 0:
-			abst = append(abst, voter(v.Voter))
-		case !counted[v.Target]:
-			abst = append(abst, fmt.Sprintf("%s（投%s，不計）", voter(v.Voter), seatName(v.Target)))
+		for _, t := range e.Tally {
+			r.Ballots.Tally = append(r.Ballots.Tally, engine.Tally{Seat: t.Seat, Halves: t.Halves})
 		}
-	}
-	if len(abst) > 0 {
-		sub = append(sub, "棄票："+strings.Join(abst, "、"))
-	}
-	if len(totals) == 0 {
-		totals = []string{"無人得票"}
-	}
-	return fmt.Sprintf("%s（第%d天）票型 ｜ 計票：%s", title, e.Day, strings.Join(totals, "，")), sub
-}
-
-func halves(h int) string {
-	if h%2 == 0 {
-		return strconv.Itoa(h / 2)
-	}
-	return strconv.Itoa(h/2) + ".5"
-}
-
-// sourceSeat reads the seat of a "seat-N" source.
-func sourceSeat(source string) (int, bool) {
-	n, err := strconv.Atoi(strings.TrimPrefix(source, "seat-"))
-	return n, err == nil && strings.HasPrefix(source, "seat-") && n > 0
-}
-
-func seatName(s int) string {
-	if s == 0 {
-		return "無"
-	}
-	return strconv.Itoa(s) + "號"
-}
-
-// phaseName: night-2 → 第2夜, day-3 → 第3天 (script.PhaseLabel).
-func phaseName(p string) string { return script.PhaseLabel(p) }
-
-func causeText(c string) string { return script.CauseLabel(c) }
-
-func resultText(r string) string {
-	switch r {
-	case string(engine.WinGood):
-		return "好人勝利"
-	case string(engine.WinWolves):
-		return "狼人勝利"
-	case string(engine.WinVoid):
-		return "流局"
-	case string(engine.WinThird):
-		return "第三方勝利"
-	case "":
-		return "（尚無結果）"
 	}
 	return r
 }
+
+func phaseName(p string) string { return recordtext.Phase(p) }
+
+func causeText(c string) string { return recordtext.Cause(c) }
+
+func resultText(r string) string { return recordtext.Result(r) }
 
 // duration: 47分08秒, 1小時02分03秒.
 func duration(s int64) string {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -349,5 +350,41 @@ func TestReviewNamesTheCardAsTheBoard(t *testing.T) {
 				t.Errorf("%v: %q, want %q", tt.opts, got, tt.want[i])
 			}
 		}
+	}
+}
+
+// TestReviewSpeaksChinese: the 復盤 of a game on every board says each of
+// its entries in the judge's words (recordtext): no entry line has Latin
+// letters (but the judge's "PK") or '=', the shape of a record's fields
+// (every 禁言長老 game's 復盤 once printed "silence  seat=2 by=0
+// target=0"). recordtext's own test renders a record of every type.
+func TestReviewSpeaksChinese(t *testing.T) {
+	debug := regexp.MustCompile(`[A-Za-z=]`)
+	types := map[string]bool{}
+	for _, board := range boardIDs(t) {
+		p := playJournal(t, t.TempDir(), board, 21, true)
+		j, err := Read(p.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rv, err := NewReview(j, boards.Get)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ph := range rv.Phases {
+			for _, e := range ph.Entries {
+				types[e.Type] = true
+			}
+			for _, l := range rv.lines(ph.Entries) {
+				for _, s := range append([]string{l.text}, l.sub...) {
+					if s == "" || debug.MatchString(strings.ReplaceAll(s, "PK", "")) {
+						t.Errorf("%s, %s: %q is not the judge's words", board, ph.Phase, s)
+					}
+				}
+			}
+		}
+	}
+	if !types[string(engine.RecSilence)] || !types[string(engine.RecAction)] || !types[string(engine.RecVote)] {
+		t.Errorf("the games had only the record types %v: not a test of the 禁言長老's silence, the actions and the votes", types)
 	}
 }
