@@ -20,16 +20,6 @@ var partE = map[string]bool{
 	"misty-crow": true, "animal-dream": true,
 }
 
-func countPartE(all []*engine.Board) int {
-	n := 0
-	for _, b := range all {
-		if partE[b.ID] {
-			n++
-		}
-	}
-	return n
-}
-
 // TestDayBoards: silence-elder-003 and butterfly-003 as rules-more.md E1
 // writes them (compositions, E0.2 orders, E0.3 durations and hurry lines,
 // H5's clock rule).

@@ -380,6 +380,25 @@ func (m *judgeModel) state(now time.Time, speed float64) JudgeState {
 	if pr != nil {
 		st.Sheriff, st.Paused = pr.sheriff, pr.paused
 	}
+	st.Seats = m.seatViews(pr, st.Sheriff)
+	m.addLines(&st)
+	if pr != nil && !m.over && pr.prompt.Step != engine.StepName("") {
+		p := pr.prompt
+		st.Step = &StepView{Step: string(p.Step), Kind: p.Kind, Label: stepLabel(p), Seat: p.Seat,
+			Actors: append([]int{}, p.Actors...), Window: string(p.Window), Pedal: p.Pedal, Input: p.Input}
+		if p.Step == engine.WaitNight {
+			st.Wake = m.wake(p, pr)
+		}
+		if p.Step == engine.WaitVote {
+			st.LiveVote = m.liveVote(p, pr)
+		}
+	}
+	return st
+}
+
+// seatViews are the god view's seats.
+func (m *judgeModel) seatViews(pr *probe, sheriff int) []JudgeSeat {
+	seats := []JudgeSeat{}
 	for i, r := range m.spec.Deal {
 		s := JudgeSeat{Seat: i + 1, Role: string(r), RoleName: r.Name(), Causes: []string{}, Lovers: []int{}}
 		s.Camp, _ = campOf(r)
@@ -414,9 +433,14 @@ func (m *judgeModel) state(now time.Time, speed float64) JudgeState {
 				}
 			}
 		}
-		s.Sheriff = s.Seat == st.Sheriff && st.Sheriff > 0
-		st.Seats = append(st.Seats, s)
+		s.Sheriff = s.Seat == sheriff && sheriff > 0
+		seats = append(seats, s)
 	}
+	return seats
+}
+
+// addLines puts the transcript's last lines and the record in st.
+func (m *judgeModel) addLines(st *JudgeState) {
 	from := max(len(m.transcript)-judgeLines, 0)
 	st.Lines = append(st.Lines, m.transcript[from:]...)
 	for i := len(m.transcript) - 1; i >= 0; i-- {
@@ -429,18 +453,6 @@ func (m *judgeModel) state(now time.Time, speed float64) JudgeState {
 		r := &m.records[i]
 		st.Records = append(st.Records, RecordView{At: r.at, Type: string(r.rec.Type), Text: text})
 	}
-	if pr != nil && !m.over && pr.prompt.Step != engine.StepName("") {
-		p := pr.prompt
-		st.Step = &StepView{Step: string(p.Step), Kind: p.Kind, Label: stepLabel(p), Seat: p.Seat,
-			Actors: append([]int{}, p.Actors...), Window: string(p.Window), Pedal: p.Pedal, Input: p.Input}
-		if p.Step == engine.WaitNight {
-			st.Wake = m.wake(p, pr)
-		}
-		if p.Step == engine.WaitVote {
-			st.LiveVote = m.liveVote(p, pr)
-		}
-	}
-	return st
 }
 
 // wake lists the holders of the role the night step wakes, dead or alive

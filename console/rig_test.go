@@ -17,6 +17,7 @@ import (
 
 	"wolftable/boards"
 	"wolftable/daemon"
+	"wolftable/daemon/daemontest"
 	tableplay "wolftable/daemon/play"
 	"wolftable/engine"
 	"wolftable/hw/hwtest"
@@ -26,7 +27,7 @@ import (
 // a real daemon on a fake clock and the hwtest table (seat keys, pedal).
 type rig struct {
 	t     testing.TB
-	clock *daemon.FakeClock
+	clock *daemontest.FakeClock
 	srv   *Server
 	bots  tableplay.Player
 	// observe sees every event before the console does (daemon goroutine).
@@ -53,7 +54,7 @@ const rigPIN = "246810"
 // newRig makes a rig and its console (PIN rigPIN, the fake clock).
 func newRig(t testing.TB, opt Options) *rig {
 	t.Helper()
-	r := &rig{t: t, clock: daemon.NewFakeClock(rigStart)}
+	r := &rig{t: t, clock: daemontest.NewFakeClock(rigStart)}
 	opt.Table = r
 	if opt.PINHash == "" {
 		opt.PINHash = HashPIN(rigPIN)
@@ -78,7 +79,7 @@ func newRig(t testing.TB, opt Options) *rig {
 
 // countingClock counts the timer callbacks it runs.
 type countingClock struct {
-	*daemon.FakeClock
+	*daemontest.FakeClock
 	fired *atomic.Int64
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"wolftable/boards"
 	"wolftable/bots"
+	"wolftable/daemon/daemontest"
 	"wolftable/engine"
 	"wolftable/hw"
 )
@@ -107,7 +108,7 @@ func (r *recorder) on(e Event) {
 }
 
 // runToEnd drives the fake clock until Run returns.
-func runToEnd(t *testing.T, d *Daemon, clock *FakeClock) error {
+func runToEnd(t *testing.T, d *Daemon, clock *daemontest.FakeClock) error {
 	t.Helper()
 	errc := make(chan error, 1)
 	go func() { errc <- d.Run(context.Background()) }()
@@ -138,7 +139,7 @@ func runToEnd(t *testing.T, d *Daemon, clock *FakeClock) error {
 func TestBotGameEndsAndReplays(t *testing.T) {
 	for _, seed := range []uint64{1, 2, 3} {
 		start := time.Date(2026, 11, 29, 20, 15, 0, 0, time.UTC)
-		clock := NewFakeClock(start)
+		clock := daemontest.NewFakeClock(start)
 		g := newGame(t, "seer-witch-hunter-idiot", seed)
 		tab := newTable(12)
 		j := &memJournal{}
@@ -212,7 +213,7 @@ func TestSeatKeysBecomeInputs(t *testing.T) {
 // timers with what was left.
 func TestPauseKeepsRemainingTime(t *testing.T) {
 	start := time.Date(2026, 11, 29, 20, 15, 0, 0, time.UTC)
-	clock := NewFakeClock(start)
+	clock := daemontest.NewFakeClock(start)
 	g := newGame(t, "seer-witch-hunter-idiot", 1)
 	d, err := New(Config{Game: g, Table: newTable(12), Clock: clock})
 	if err != nil {
@@ -252,7 +253,7 @@ func TestPauseKeepsRemainingTime(t *testing.T) {
 func TestBotGameIgnoresLag(t *testing.T) {
 	play := func(jump time.Duration) ([]string, []Recorded) {
 		start := time.Date(2026, 11, 29, 20, 15, 0, 0, time.UTC)
-		clock := NewFakeClock(start)
+		clock := daemontest.NewFakeClock(start)
 		g := newGame(t, "seer-witch-hunter-idiot", 5)
 		j := &memJournal{}
 		rec := &recorder{}

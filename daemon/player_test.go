@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"wolftable/bots"
+	"wolftable/daemon/daemontest"
 	"wolftable/daemon/play"
 	"wolftable/engine"
 )
@@ -34,7 +35,7 @@ func (p *loggingPlayer) Moves(g *engine.Game, seq int, sent map[string]int) []pl
 // play.Player: a player of another package plays a whole game, asked once
 // per step in step order, its inputs journaled under its own sources.
 func TestAnyPlayerPlaysTheTable(t *testing.T) {
-	clock := NewFakeClock(time.Date(2026, 12, 1, 20, 0, 0, 0, time.UTC))
+	clock := daemontest.NewFakeClock(time.Date(2026, 12, 1, 20, 0, 0, 0, time.UTC))
 	g := newGame(t, "wolfking-guard", 4)
 	j := &memJournal{}
 	p := &loggingPlayer{inner: &bots.TablePlayer{Seed: 4}}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"wolftable/daemon/daemontest"
 	"wolftable/engine"
 	"wolftable/hw"
 )
@@ -18,7 +19,7 @@ func TestReceiptAfterJournal(t *testing.T) {
 	g := newGame(t, "seer-witch-hunter-idiot", 1)
 	tab := newTable(12)
 	j := &memJournal{}
-	d, err := New(Config{Game: g, Table: tab, Clock: NewFakeClock(time.Date(2026, 11, 29, 20, 15, 0, 0, time.UTC)), Journal: j})
+	d, err := New(Config{Game: g, Table: tab, Clock: daemontest.NewFakeClock(time.Date(2026, 11, 29, 20, 15, 0, 0, time.UTC)), Journal: j})
 	if err != nil {
 		t.Fatal(err)
 	}

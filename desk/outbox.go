@@ -250,9 +250,6 @@ func (p *Publisher) markSent(path, hash string, v Verdict, stream string, seq ui
 	if err := journal.Dequeue(p.cfg.JournalDir, path); err != nil {
 		return err
 	}
-	p.mu.Lock()
-	p.sent++
-	p.mu.Unlock()
 	p.log.Info("desk: record held by the desk", "journal", filepath.Base(path), "hash", hash[:8], "duplicate", v.Duplicate)
 	return nil
 }

@@ -51,7 +51,6 @@ type Publisher struct {
 	pending  int  // finished journals not acknowledged at the last scan
 	scanned  bool // a scan completed since the last Kick
 	scanDone chan struct{}
-	sent     int
 	// onRefused: PublisherConfig.OnRefused, then what OnRefused set
 	onRefused func(path, reason string)
 }
@@ -241,14 +240,6 @@ func (p *Publisher) OnRefused(f func(path, reason string)) {
 	p.mu.Lock()
 	p.onRefused = f
 	p.mu.Unlock()
-}
-
-// Sent is how many records the desk confirmed it holds (stored, or held
-// already) since the start.
-func (p *Publisher) Sent() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.sent
 }
 
 // Flush waits until the outbox is empty (every finished journal

@@ -184,11 +184,10 @@ func AddTable(data, name string, pub ed25519.PublicKey, url string) (string, err
 		return "", fmt.Errorf("桌子 %s 已經登記過了（%s）/ table %s is already registered", name, path, name)
 	}
 	if pub == nil {
-		key, err := journal.GenerateKey(filepath.Join(dir, name+".key"))
-		if err != nil {
+		// GenerateKey writes NAME.pub beside NAME.key.
+		if _, err := journal.GenerateKey(filepath.Join(dir, name+".key")); err != nil {
 			return "", err
 		}
-		pub = key.Public().(ed25519.PublicKey)
 	} else if err := atomicfile.Write(filepath.Join(dir, name+".pub"), []byte(journal.FormatPublicKey(pub)+"\n"), 0o644); err != nil {
 		return "", err
 	}

@@ -148,65 +148,7 @@ func (a a15Game) trace(t *testing.T) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	now, start, timers := 0, 0, map[engine.TimerID]int{}
-	var trace []string
-	tracing, done := a.from == 0, false
-	observe := func(effs []engine.Effect) {
-		for _, e := range effs {
-			if done {
-				return
-			}
-			switch e.Kind {
-			case engine.EffRecord:
-				if e.Record.Type != engine.RecPhase {
-					break
-				}
-				if e.Record.When == fmt.Sprintf("night-%d", a.from) {
-					tracing, start = true, now
-				}
-				done = e.Record.When == fmt.Sprintf("day-%d", a.to)
-			case engine.EffTimerStart:
-				timers[e.Timer] = now + e.Seconds
-				if tracing {
-					trace = append(trace, fmt.Sprintf("%d timer %d", now-start, e.Seconds))
-				}
-			case engine.EffTimerCancel:
-				delete(timers, e.Timer)
-			case engine.EffSay:
-				if tracing {
-					trace = append(trace, fmt.Sprintf("%d say %s %v", now-start, e.Line, e.Args))
-				}
-			case engine.EffLight:
-				if tracing {
-					trace = append(trace, fmt.Sprintf("%d light %d %v %v", now-start, e.Seat, e.Light, e.Pulse))
-				}
-			}
-		}
-	}
-	// must applies an input of the idle judge or the clock: never refused
-	must := func(p engine.Prompt, in engine.Input) {
-		t.Helper()
-		effs, err := g.Apply(in)
-		if err != nil {
-			t.Fatalf("%s, %s: %s refused: %v", a.board, where(p), show(in), err)
-		}
-		observe(effs)
-	}
-	give := func(p engine.Prompt, k key) {
-		t.Helper()
-		effs, err := g.Apply(k.in)
-		var ee *engine.Error
-		switch {
-		case err == nil && k.refused == "":
-			observe(effs)
-		case err == nil:
-			t.Fatalf("%s, %s: %s was accepted; the test expects it refused (%s: %s)", a.board, where(p), show(k.in), k.refused, k.why)
-		case k.refused == "":
-			t.Fatalf("%s, %s: %s refused: %v\n(an A15 game's keys must be accepted: a refused key changes nothing, and the comparison would prove nothing; declare a refusal the test means with refuse)", a.board, where(p), show(k.in), err)
-		case !errors.As(err, &ee) || ee.Reason != k.refused:
-			t.Fatalf("%s, %s: %s refused with %v; the test expects %s (%s)", a.board, where(p), show(k.in), err, k.refused, k.why)
-		}
-	}
+	r := &a15Run{a: a, t: t, g: g, timers: map[engine.TimerID]int{}, tracing: a.from == 0}
 	if a.keys != nil {
 		a.keys(engine.Prompt{Step: a15Begin})
 	}
@@ -214,22 +156,13 @@ func (a a15Game) trace(t *testing.T) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	observe(effs)
+	r.observe(effs)
 	seq := -1
 	for i := 0; i < 100000; i++ {
 		p := g.Awaiting()
-		if done {
-			if len(trace) == 0 {
-				t.Fatalf("%s: nights %d to %d have no public event", a.board, a.from, a.to)
-			}
-			if a.keys != nil {
-				for _, k := range a.keys(engine.Prompt{Step: a15End}) {
-					if k.missing != "" {
-						t.Fatalf("%s: the test's keys for %s were never given: that step never came before the end of night %d", a.board, k.missing, a.to)
-					}
-				}
-			}
-			return trace
+		if r.done {
+			r.finish()
+			return r.trace
 		}
 		if p.Over {
 			t.Fatalf("%s: the game ended (%s) before night %d did", a.board, where(p), a.to)
@@ -238,31 +171,128 @@ func (a a15Game) trace(t *testing.T) []string {
 			seq = s
 			if a.keys != nil {
 				for _, k := range a.keys(p) {
-					give(p, k)
+					r.give(p, k)
 				}
 			}
 			continue
 		}
 		if g.PedalAdvances() {
-			must(p, engine.Pedal(engine.PedalShort))
+			r.must(p, engine.Pedal(engine.PedalShort))
 			continue
 		}
-		var best engine.TimerID
-		at := -1
-		for id, x := range timers {
-			if at < 0 || x < at || (x == at && id < best) {
-				best, at = id, x
-			}
-		}
-		if at < 0 {
-			t.Fatalf("%s: stuck at %s", a.board, where(p))
-		}
-		now = at
-		delete(timers, best)
-		must(p, engine.TimerExpired(best))
+		r.expire(p)
 	}
 	t.Fatalf("%s: the game did not reach the end of night %d", a.board, a.to)
 	return nil
+}
+
+// a15Run is one A15 game being played: the clock, its timers and the
+// trace of the nights asked for.
+type a15Run struct {
+	a             a15Game
+	t             *testing.T
+	g             *engine.Game
+	now, start    int
+	timers        map[engine.TimerID]int
+	trace         []string
+	tracing, done bool
+}
+
+// observe traces the public effects of the nights asked for.
+func (r *a15Run) observe(effs []engine.Effect) {
+	for _, e := range effs {
+		if r.done {
+			return
+		}
+		switch e.Kind {
+		case engine.EffRecord:
+			if e.Record.Type != engine.RecPhase {
+				break
+			}
+			if e.Record.When == fmt.Sprintf("night-%d", r.a.from) {
+				r.tracing, r.start = true, r.now
+			}
+			r.done = e.Record.When == fmt.Sprintf("day-%d", r.a.to)
+		case engine.EffTimerStart:
+			r.timers[e.Timer] = r.now + e.Seconds
+			r.log("%d timer %d", r.now-r.start, e.Seconds)
+		case engine.EffTimerCancel:
+			delete(r.timers, e.Timer)
+		case engine.EffSay:
+			r.log("%d say %s %v", r.now-r.start, e.Line, e.Args)
+		case engine.EffLight:
+			r.log("%d light %d %v %v", r.now-r.start, e.Seat, e.Light, e.Pulse)
+		}
+	}
+}
+
+func (r *a15Run) log(format string, args ...any) {
+	if r.tracing {
+		r.trace = append(r.trace, fmt.Sprintf(format, args...))
+	}
+}
+
+// must applies an input of the idle judge or the clock: never refused.
+func (r *a15Run) must(p engine.Prompt, in engine.Input) {
+	r.t.Helper()
+	effs, err := r.g.Apply(in)
+	if err != nil {
+		r.t.Fatalf("%s, %s: %s refused: %v", r.a.board, where(p), show(in), err)
+	}
+	r.observe(effs)
+}
+
+// give applies a key of the test: accepted, or refused with the reason
+// the test declared.
+func (r *a15Run) give(p engine.Prompt, k key) {
+	r.t.Helper()
+	effs, err := r.g.Apply(k.in)
+	var ee *engine.Error
+	switch {
+	case err == nil && k.refused == "":
+		r.observe(effs)
+	case err == nil:
+		r.t.Fatalf("%s, %s: %s was accepted; the test expects it refused (%s: %s)", r.a.board, where(p), show(k.in), k.refused, k.why)
+	case k.refused == "":
+		r.t.Fatalf("%s, %s: %s refused: %v\n(an A15 game's keys must be accepted: a refused key changes nothing, and the comparison would prove nothing; declare a refusal the test means with refuse)", r.a.board, where(p), show(k.in), err)
+	case !errors.As(err, &ee) || ee.Reason != k.refused:
+		r.t.Fatalf("%s, %s: %s refused with %v; the test expects %s (%s)", r.a.board, where(p), show(k.in), err, k.refused, k.why)
+	}
+}
+
+// expire runs the clock to the next timer and expires it.
+func (r *a15Run) expire(p engine.Prompt) {
+	r.t.Helper()
+	var best engine.TimerID
+	at := -1
+	for id, x := range r.timers {
+		if at < 0 || x < at || (x == at && id < best) {
+			best, at = id, x
+		}
+	}
+	if at < 0 {
+		r.t.Fatalf("%s: stuck at %s", r.a.board, where(p))
+	}
+	r.now = at
+	delete(r.timers, best)
+	r.must(p, engine.TimerExpired(best))
+}
+
+// finish checks the traced nights had public events and every key of
+// the test was given.
+func (r *a15Run) finish() {
+	r.t.Helper()
+	if len(r.trace) == 0 {
+		r.t.Fatalf("%s: nights %d to %d have no public event", r.a.board, r.a.from, r.a.to)
+	}
+	if r.a.keys == nil {
+		return
+	}
+	for _, k := range r.a.keys(engine.Prompt{Step: a15End}) {
+		if k.missing != "" {
+			r.t.Fatalf("%s: the test's keys for %s were never given: that step never came before the end of night %d", r.a.board, k.missing, r.a.to)
+		}
+	}
 }
 
 // show names an input for a failure: "seat 7 target 9", "seat 7 up", "judge dq 4".

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"wolftable/boards"
-	"wolftable/engine"
 	"wolftable/scenario"
 	"wolftable/script"
 )
@@ -546,14 +545,4 @@ func isPartE(id string) bool {
 		return true
 	}
 	return strings.HasSuffix(id, "-003") || strings.HasSuffix(id, "-001")
-}
-
-func countPartE(all []*engine.Board) int {
-	n := 0
-	for _, b := range all {
-		if isPartE(b.ID) {
-			n++
-		}
-	}
-	return n
 }

@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"wolftable/engine"
 	"wolftable/script"
 )
 
@@ -118,6 +117,3 @@ func seatOrNobody(s int) string {
 	}
 	return fmt.Sprintf("%d號", s)
 }
-
-// RoleName is the canonical name of a role id, for messages.
-func RoleName(r engine.Role) string { return r.Name() }

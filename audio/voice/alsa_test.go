@@ -39,7 +39,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	fifo := filepath.Join(dir, "sink.fifo")
-	if err := writeALSAConfig(dir, alsaConfig(fifo)); err == nil {
+	if err = writeALSAConfig(dir, alsaConfig(fifo)); err == nil {
 		sink, err = newALSASink(fifo)
 	}
 	if err != nil {

@@ -318,7 +318,7 @@ func (b *Binding) bindLine(l script.Line, byText map[string]string) (t template,
 			if s.text != "" && !first && !last {
 				pause()
 			}
-			if psegs != nil && strings.Trim(psegs[i].text, edgePauses+",") != "" {
+			if psegs != nil && strings.Trim(psegs[i].text, edgePauses) != "" {
 				return fail("the pinyin override has %q where the text has no words", psegs[i].text)
 			}
 			continue
@@ -332,7 +332,7 @@ func (b *Binding) bindLine(l script.Line, byText map[string]string) (t template,
 		}
 		py := auto
 		if psegs != nil {
-			py = normPinyin(strings.Trim(psegs[i].text, edgePauses+","))
+			py = normPinyin(strings.Trim(psegs[i].text, edgePauses))
 			got, err := syllables(py)
 			if err != nil {
 				return fail("%v", err)

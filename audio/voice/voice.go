@@ -127,27 +127,8 @@ func Open(ctx context.Context, o Options) (*Voice, error) {
 			return nil, fmt.Errorf("voice: pack %s: %w", name, err)
 		}
 		v.lazy, clips, manifest = z, z, z.Manifest
-		if o.CacheDir != "" {
-			if key, err = z.Key(); err == nil {
-				cache, err = sharedCache(o.CacheDir, key)
-			}
-			switch {
-			case cache != nil:
-				z.UseCache(cache)
-			case err != nil && !errors.Is(err, pack.ErrNoCache):
-				log.Warn("voice: the decoded cache cannot be used; the pack is decoded again", "err", err)
-			}
-		}
-		var missing []string
-		for _, id := range b.ClipIDs() {
-			if !z.Has(id) {
-				missing = append(missing, id)
-			}
-		}
-		if len(missing) > 0 {
-			log.Warn("voice: the pack lacks clips; lines that need them are shown as text only (wolftable voice check lists them)",
-				"pack", name, "missing", len(missing), "first", strings.Join(missing[:min(5, len(missing))], " "))
-		}
+		key, cache = v.mapCache(o.CacheDir)
+		v.warnMissing()
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -176,6 +157,38 @@ func Open(ctx context.Context, o Options) (*Voice, error) {
 	v.stop = stop
 	v.mu.Unlock()
 	return v, nil
+}
+
+// mapCache maps the lazy pack's decoded cache in dir, if it has one.
+func (v *Voice) mapCache(dir string) (key [32]byte, cache *pack.Cache) {
+	if dir == "" {
+		return key, nil
+	}
+	key, err := v.lazy.Key()
+	if err == nil {
+		cache, err = sharedCache(dir, key)
+	}
+	switch {
+	case cache != nil:
+		v.lazy.UseCache(cache)
+	case err != nil && !errors.Is(err, pack.ErrNoCache):
+		v.log.Warn("voice: the decoded cache cannot be used; the pack is decoded again", "err", err)
+	}
+	return key, cache
+}
+
+// warnMissing logs the catalogue's clips the pack lacks.
+func (v *Voice) warnMissing() {
+	var missing []string
+	for _, id := range v.b.ClipIDs() {
+		if !v.lazy.Has(id) {
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) > 0 {
+		v.log.Warn("voice: the pack lacks clips; lines that need them are shown as text only (wolftable voice check lists them)",
+			"pack", v.name, "missing", len(missing), "first", strings.Join(missing[:min(5, len(missing))], " "))
+	}
 }
 
 func clipCount(v *Voice) int {

@@ -43,12 +43,6 @@ func consoleSetupFrom(c *config.Config, speed float64) consoleSetup {
 		boards: cat, seats: c.Table.Seats, journals: c.Journal.Dir}
 }
 
-// startConsole serves the judge console on addr ("" or "off" = none) over
-// plain HTTP, with a PIN drawn for this run unless pinHash is set (sim).
-func startConsole(ctx context.Context, addr, pinHash string, speed float64, host *gameHost, stdout io.Writer, log *slog.Logger) (*console.Server, func(), error) {
-	return startConsoleWith(ctx, consoleSetup{addr: addr, pinHash: pinHash, speed: speed}, host, stdout, log)
-}
-
 // startConsoleWith serves the judge console: HTTP on cs.addr (or a
 // redirect to HTTPS), HTTPS on cs.tlsAddr. A PIN drawn at the first start
 // is shown only on a terminal (never in the system log); the banner is

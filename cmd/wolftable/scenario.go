@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -167,7 +168,7 @@ func checkFile(file string) (bool, string) {
 
 func collect(args []string) ([]string, error) {
 	if len(args) == 0 {
-		return nil, fmt.Errorf("usage: wolftable scenario check DIR|FILE...")
+		return nil, errors.New("usage: wolftable scenario check DIR|FILE [DIR|FILE …]")
 	}
 	var files []string
 	for _, a := range args {

@@ -49,8 +49,6 @@ func (t *headlessTable) SetLights(l []hw.SeatLight) error {
 func (t *headlessTable) Events() <-chan hw.Event { return t.events }
 func (t *headlessTable) Close() error            { return nil }
 
-var colorWord = map[hw.Color]string{hw.Off: "·", hw.Green: "G", hw.Red: "R", hw.Blue: "B"}
-
 // transcript prints what the table does as plain text lines.
 type transcript struct {
 	w     io.Writer

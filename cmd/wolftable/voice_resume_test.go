@@ -107,35 +107,8 @@ func TestResumeSpeaksAtOnce(t *testing.T) {
 	env := append(os.Environ(), "ALSA_CONFIG_PATH="+filepath.Join(dir, "asound.conf"), "HOME="+dir)
 	judge := regexp.MustCompile(`^\d\d:\d\d:\d\d  法官：(.*)$`)
 
-	// serve runs until stop says so on a line of its output; it returns
-	// the lines, killing it (SIGKILL) when stop said so.
 	serve := func(stop func(line string, judged int) bool) []string {
-		cmd := exec.Command(bin, "serve", "--config", cfg, "--bots", "--autostart", "--speed", "1", "--seed", "5")
-		cmd.Env = env
-		out, _ := cmd.StdoutPipe()
-		cmd.Stderr = cmd.Stdout
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		defer cmd.Wait()
-		defer cmd.Process.Kill()
-		var lines []string
-		judged := 0
-		sc := bufio.NewScanner(out)
-		deadline := time.AfterFunc(3*time.Minute, func() { cmd.Process.Kill() })
-		defer deadline.Stop()
-		for sc.Scan() {
-			l := sc.Text()
-			lines = append(lines, l)
-			if judge.MatchString(l) {
-				judged++
-			}
-			if stop(l, judged) {
-				return lines
-			}
-		}
-		t.Fatalf("serve ended before it was stopped:\n%s", strings.Join(lines[max(0, len(lines)-20):], "\n"))
-		return nil
+		return serveUntil(t, bin, cfg, env, judge, stop)
 	}
 	// The first start: the voice is decoded in the background into the
 	// cache; killed once it is written and the game is a few lines in.
@@ -177,6 +150,38 @@ func TestResumeSpeaksAtOnce(t *testing.T) {
 	}
 	t.Logf("the resumed game's first line %q (%s %v, %.2f s) reached the sound card whole, %.2f s into the second start's sound",
 		text, line, args, float64(len(want))/pack.SampleRate, float64(found)/pack.SampleRate)
+}
+
+// serveUntil runs serve (bots, real time) until stop says so on a line of
+// its output; it returns the lines, killing it (SIGKILL) when stop said so.
+func serveUntil(t *testing.T, bin, cfg string, env []string, judge *regexp.Regexp, stop func(line string, judged int) bool) []string {
+	t.Helper()
+	cmd := exec.Command(bin, "serve", "--config", cfg, "--bots", "--autostart", "--speed", "1", "--seed", "5")
+	cmd.Env = env
+	out, _ := cmd.StdoutPipe()
+	cmd.Stderr = cmd.Stdout
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer cmd.Process.Kill()
+	var lines []string
+	judged := 0
+	sc := bufio.NewScanner(out)
+	deadline := time.AfterFunc(3*time.Minute, func() { cmd.Process.Kill() })
+	defer deadline.Stop()
+	for sc.Scan() {
+		l := sc.Text()
+		lines = append(lines, l)
+		if judge.MatchString(l) {
+			judged++
+		}
+		if stop(l, judged) {
+			return lines
+		}
+	}
+	t.Fatalf("serve ended before it was stopped:\n%s", strings.Join(lines[max(0, len(lines)-20):], "\n"))
+	return nil
 }
 
 // renderLine is `voice render` of line: its left channel.

@@ -256,9 +256,6 @@ func (d *Desk) NATSURL() string {
 // HTTPURL is the web page's address.
 func (d *Desk) HTTPURL() string { return "http://" + hostPort(d.httpLn.Addr()) + "/" }
 
-// Broker is the embedded server (nil with an external cluster).
-func (d *Desk) Broker() *Broker { return d.broker }
-
 // Close stops the desk: the page, the consumer, the connection, the server.
 func (d *Desk) Close() {
 	if d.cancel != nil {
