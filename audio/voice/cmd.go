@@ -316,8 +316,16 @@ func cmdSay(args []string, stdout, stderr io.Writer, env Env) int {
 		v.Interrupt()
 		return 1
 	}
+	// Wait counts what the device took from the queue; the last frames
+	// may still be in ALSA's ring, which closing the device drops: give
+	// them a device buffer or two (a loaded machine's ALSA runs late) so
+	// the line's end is heard.
+	time.Sleep(sayTail)
 	return 0
 }
+
+// sayTail is how long voice say lets ALSA play out after the line.
+const sayTail = 150 * time.Millisecond
 
 // cmdRender writes what say would hand the device to --out as a WAV file.
 func cmdRender(args []string, stdout, stderr io.Writer, env Env) int {
