@@ -39,3 +39,7 @@
 // (player.Drive) so Say never blocks and Wait returns when the line would have
 // ended. The console shows the text.
 package speaker
+
+// DefaultChannels is the channel count the speaker opens the device with
+// (WithChannels changes it): the mono voice on both sides.
+const DefaultChannels = 2

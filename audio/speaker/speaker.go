@@ -41,10 +41,6 @@ type config struct {
 	noFloor      bool // tests: keep a read-ahead shorter than the period asked for
 }
 
-// DefaultChannels is the channel count the speaker opens the device with
-// (WithChannels changes it): the mono voice on both sides.
-const DefaultChannels = 2
-
 // Option configures Open.
 type Option func(*config)
 
