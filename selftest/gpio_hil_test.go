@@ -242,10 +242,11 @@ func TestHILSelftestCommand(t *testing.T) {
 	for _, tc := range []struct {
 		bus    string
 		status int
-		check  string
+		check  []string // all of them, in the link's checks
 	}{
-		{"0", 0, "pass i2c bus: I2C0 opened"},
-		{"7", 1, `fail i2c bus: opening I2C bus "7"`},
+		{"0", 0, []string{"pass i2c bus: I2C0 opened"}},
+		// the remedy in Chinese first, then the driver's raw error
+		{"7", 1, []string{"fail i2c bus: I2C 沒有開啟", `原始錯誤：opening I2C bus "7"`}},
 	} {
 		dir := t.TempDir()
 		conf := filepath.Join(dir, "wolftable.toml")
@@ -272,8 +273,11 @@ func TestHILSelftestCommand(t *testing.T) {
 		for _, c := range rep.Component(CompLink).Checks {
 			checks = append(checks, fmt.Sprintf("%s %s: %s", c.Status, c.Name, c.Detail))
 		}
-		if got := strings.Join(checks, "\n"); !strings.Contains(got, tc.check) || rep.Mode != "gpio" {
-			t.Errorf("i2c %q: mode %s, link checks:\n%s\nwant %q", tc.bus, rep.Mode, got, tc.check)
+		got := strings.Join(checks, "\n")
+		for _, want := range tc.check {
+			if !strings.Contains(got, want) || rep.Mode != "gpio" {
+				t.Errorf("i2c %q: mode %s, link checks:\n%s\nwant %q", tc.bus, rep.Mode, got, want)
+			}
 		}
 	}
 }
