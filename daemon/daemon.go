@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"wolftable/daemon/play"
@@ -72,6 +73,16 @@ type Config struct {
 	// the random players and judge of sim --bots). The daemon then keeps
 	// the game's own timeline (see Daemon.at).
 	Player play.Player
+	// KeysJournaled are the identities (hw.KeyEvent.ID) of key events
+	// the journals already hold as inputs: those of the game resumed and
+	// of the table's last games (SourceKey reads them from the inputs'
+	// sources). A key event that comes again with one of them is signed
+	// and dropped, never applied twice: the serial bridge sends an event
+	// to the next host process until one acks it, and a host killed after
+	// the journal had the input and before its ack went out never did
+	// (serial.Config.HoldAcks). The daemon adds each key event it
+	// journals.
+	KeysJournaled []string
 	// Wall, when set, is what the judge's wall clock read when the game
 	// started; it then runs at Speed with the game (sim --clock, for
 	// reproducible games: the clock rule A8 reads it). Unset: the real
@@ -109,8 +120,9 @@ type Daemon struct {
 	reqs    chan request
 	lights  []hw.SeatLight
 	dirty   bool
-	entry   []int // per seat: the number being typed, -1 = none
-	minute  int   // the last wall-clock minute fed to the engine
+	entry   []int           // per seat: the number being typed, -1 = none
+	keys    map[string]bool // the key events journaled (Config.KeysJournaled)
+	minute  int             // the last wall-clock minute fed to the engine
 	paused  bool
 	players *players // nil: nobody plays the table but its keys and the console
 	done    chan struct{}
@@ -178,6 +190,10 @@ func New(cfg Config) (*Daemon, error) {
 		minute: -1, done: make(chan struct{})}
 	for i := range d.entry {
 		d.entry[i] = -1
+	}
+	d.keys = make(map[string]bool, len(cfg.KeysJournaled))
+	for _, id := range cfg.KeysJournaled {
+		d.keys[id] = true
 	}
 	if cfg.Player != nil {
 		d.players = &players{d: d, p: cfg.Player}
@@ -580,10 +596,62 @@ func (d *Daemon) onTable(ev hw.Event) {
 		if k.Edge != hw.Down || k.Seat < 1 || k.Seat >= len(d.entry) {
 			return
 		}
+		if k.ID != "" && d.keys[k.ID] {
+			// journaled before the host restarted, its ack lost with it:
+			// signed now (the table acks it) and not applied again
+			d.log.Info("a key event the journal holds came again; dropped", "seat", k.Seat, "key", k.ID)
+			return
+		}
 		if in, ok := d.keyInput(k.Seat, k.Key); ok {
-			d.apply(in, fmt.Sprintf("seat-%d", k.Seat))
+			id := k.ID
+			if !validKeyID(id) {
+				id = ""
+			}
+			if err := d.apply(in, KeySource(k.Seat, id)); id != "" && (err == nil || isRefusal(err)) {
+				d.keys[id] = true
+			}
 		}
 	}
+}
+
+// isRefusal reports whether err is the engine's refusal (the journal has
+// the input and its refused record), not a journal failure.
+func isRefusal(err error) bool {
+	var ee *engine.Error
+	return errors.As(err, &ee)
+}
+
+// KeySource is the source of an input a seat's key made: "seat-7", and
+// with the key event's identity (hw.KeyEvent.ID) "seat-7 key=ID", so that
+// the journal holds which event it was (Config.KeysJournaled,
+// journal/doc.go).
+func KeySource(seat int, id string) string {
+	if id == "" {
+		return fmt.Sprintf("seat-%d", seat)
+	}
+	return fmt.Sprintf("seat-%d key=%s", seat, id)
+}
+
+// SourceKey is the key event identity in a source KeySource made, or "".
+func SourceKey(source string) string {
+	_, id, ok := strings.Cut(source, " key=")
+	if !ok || !strings.HasPrefix(source, "seat-") || !validKeyID(id) {
+		return ""
+	}
+	return id
+}
+
+// validKeyID: printable ASCII without spaces, 1 to hw.MaxKeyID bytes.
+func validKeyID(id string) bool {
+	if id == "" || len(id) > hw.MaxKeyID {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if id[i] <= ' ' || id[i] > '~' {
+			return false
+		}
+	}
+	return true
 }
 
 // keyInput keeps a seat's typed number; it returns an input when one is complete.
