@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
 	"time"
 
 	"wolftable/daemon/play"
@@ -74,14 +73,8 @@ type Config struct {
 	// the game's own timeline (see Daemon.at).
 	Player play.Player
 	// KeysJournaled are the identities (hw.KeyEvent.ID) of key events
-	// the journals already hold as inputs: those of the game resumed and
-	// of the table's last games (SourceKey reads them from the inputs'
-	// sources). A key event that comes again with one of them is signed
-	// and dropped, never applied twice: the serial bridge sends an event
-	// to the next host process until one acks it, and a host killed after
-	// the journal had the input and before its ack went out never did
-	// (serial.Config.HoldAcks). The daemon adds each key event it
-	// journals.
+	// the journals already hold: such an event that comes again is signed
+	// and dropped, never applied twice (keys.go).
 	KeysJournaled []string
 	// Wall, when set, is what the judge's wall clock read when the game
 	// started; it then runs at Speed with the game (sim --clock, for
@@ -592,103 +585,9 @@ func (d *Daemon) onTable(ev hw.Event) {
 		}
 		d.apply(engine.Pedal(p), "pedal")
 	case hw.EventKey:
-		k := ev.Key
-		if k.Edge != hw.Down || k.Seat < 1 || k.Seat >= len(d.entry) {
-			return
-		}
-		if k.ID != "" && d.keys[k.ID] {
-			// journaled before the host restarted, its ack lost with it:
-			// signed now (the table acks it) and not applied again
-			d.log.Info("a key event the journal holds came again; dropped", "seat", k.Seat, "key", k.ID)
-			return
-		}
-		if in, ok := d.keyInput(k.Seat, k.Key); ok {
-			id := k.ID
-			if !validKeyID(id) {
-				id = ""
-			}
-			if err := d.apply(in, KeySource(k.Seat, id)); id != "" && (err == nil || isRefusal(err)) {
-				d.keys[id] = true
-			}
-		}
+		d.onKey(ev.Key)
 	}
 }
-
-// isRefusal reports whether err is the engine's refusal (the journal has
-// the input and its refused record), not a journal failure.
-func isRefusal(err error) bool {
-	var ee *engine.Error
-	return errors.As(err, &ee)
-}
-
-// KeySource is the source of an input a seat's key made: "seat-7", and
-// with the key event's identity (hw.KeyEvent.ID) "seat-7 key=ID", so that
-// the journal holds which event it was (Config.KeysJournaled,
-// journal/doc.go).
-func KeySource(seat int, id string) string {
-	if id == "" {
-		return fmt.Sprintf("seat-%d", seat)
-	}
-	return fmt.Sprintf("seat-%d key=%s", seat, id)
-}
-
-// SourceKey is the key event identity in a source KeySource made, or "".
-func SourceKey(source string) string {
-	_, id, ok := strings.Cut(source, " key=")
-	if !ok || !strings.HasPrefix(source, "seat-") || !validKeyID(id) {
-		return ""
-	}
-	return id
-}
-
-// validKeyID: printable ASCII without spaces, 1 to hw.MaxKeyID bytes.
-func validKeyID(id string) bool {
-	if id == "" || len(id) > hw.MaxKeyID {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		if id[i] <= ' ' || id[i] > '~' {
-			return false
-		}
-	}
-	return true
-}
-
-// keyInput keeps a seat's typed number; it returns an input when one is complete.
-func (d *Daemon) keyInput(seat int, k hw.Key) (engine.Input, bool) {
-	switch {
-	case k <= hw.Key9:
-		n := d.entry[seat]
-		if n < 0 || n >= 10 {
-			n = 0 // a third digit starts again: seats are 1..18
-		}
-		d.entry[seat] = n*10 + int(k)
-		return engine.Input{}, false
-	case k == hw.KeyCLR:
-		d.entry[seat] = -1
-		return engine.Input{}, false
-	case k == hw.KeyOK:
-		n := d.entry[seat]
-		d.entry[seat] = -1
-		if n < 0 {
-			n = 0
-		}
-		return engine.SeatTarget(seat, n), true
-	}
-	a, ok := gestures[k]
-	if !ok {
-		// not a key of the panel (a driver or bridge newer than this
-		// daemon): ignored, and the number being typed is kept
-		d.log.Warn("unknown seat key ignored", "seat", seat, "key", int(k))
-		return engine.Input{}, false
-	}
-	d.entry[seat] = -1
-	return engine.SeatGesture(seat, a), true
-}
-
-// gestures are the panel's gesture keys and their actions.
-var gestures = map[hw.Key]engine.Action{hw.KeyUp: engine.ActUp, hw.KeyDown: engine.ActDown, hw.KeyWave: engine.ActWave,
-	hw.KeyHand: engine.ActHand, hw.KeyBoom: engine.ActBoom}
 
 // privateCues are the judge cues that touch a player ([004] "轻拍"): they
 // also light that seat's private indicator (rules-more.md D0.4), which

@@ -326,22 +326,7 @@ func (l *rawLink) soak(res *rawResult, seats int, d time.Duration) error {
 			return fmt.Errorf("the bridge stopped acknowledging light frames (%d waiting for 1s)", len(inflight))
 		}
 		for now.Before(end) {
-			m := &protocol.Lights{Seats: uint8(seats)}
-			for s := range seats {
-				c := &m.Seat[s]
-				switch (frame + s) % 4 {
-				case 0:
-					c.R = 255
-				case 1:
-					c.G = 255
-				case 2:
-					c.B = 255
-				}
-				c.Brightness = uint8(16 + (frame*7+s*13)%240)
-				if (frame+s)%5 == 0 {
-					c.Flags |= protocol.LightPulse
-				}
-			}
+			m := soakFrame(seats, frame)
 			n := len(protocol.Encode(m, 0)) // COBS: the length does not depend on the bytes, below 254
 			if len(inflight) > 0 && flying+n > soakBytes {
 				break
@@ -388,4 +373,26 @@ func (l *rawLink) soak(res *rawResult, seats int, d time.Duration) error {
 	}
 	res.loadLost = len(pings)
 	return nil
+}
+
+// soakFrame is the soak's light frame number frame: each a different
+// pattern of colours, brightness and pulses.
+func soakFrame(seats, frame int) *protocol.Lights {
+	m := &protocol.Lights{Seats: uint8(seats)}
+	for s := range seats {
+		c := &m.Seat[s]
+		switch (frame + s) % 4 {
+		case 0:
+			c.R = 255
+		case 1:
+			c.G = 255
+		case 2:
+			c.B = 255
+		}
+		c.Brightness = uint8(16 + (frame*7+s*13)%240)
+		if (frame+s)%5 == 0 {
+			c.Flags |= protocol.LightPulse
+		}
+	}
+	return m
 }

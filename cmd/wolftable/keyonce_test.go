@@ -42,6 +42,67 @@ func newNoAck(t hw.Table) *noAck {
 
 func (n *noAck) Events() <-chan hw.Event { return n.events }
 
+// keyHost runs one serve process's game on the bridge at port: the
+// journal in dir resumed (or a new game), the daemon as serve assembles it
+// (gameRun), until stop; kill: a host that never acks seat keys (noAck).
+// Each seat HAND journaled is told on journaled.
+func keyHost(t *testing.T, port, dir string, kill bool, stop <-chan struct{}, journaled chan<- struct{}) {
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	b, err := boards.Get("seer-witch-hunter-idiot")
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	tab, err := serial.Open(context.Background(), serial.Config{Port: port, Seats: 12, HoldAcks: true, Logger: quiet})
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	defer tab.Close()
+	var table hw.Table = tab
+	if kill {
+		table = newNoAck(tab)
+	}
+	speed, bots := 1.0, false
+	deal, bottom := engine.DealCards(b, 7)
+	tg, err := newOrResumed(dir, true, b, 7, deal, bottom, 12, speed, io.Discard, nil)
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	defer tg.close()
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { <-stop; cancel() }()
+	gr := &gameRun{tg: tg, table: table, flags: &gameFlags{speed: &speed, bots: &bots}, log: quiet, host: newGameHost(),
+		tr: &transcript{w: io.Discard, speed: speed},
+		listeners: []func(daemon.Event){func(ev daemon.Event) {
+			if in := ev.Input; in != nil && in.Kind == engine.InSeat && in.Action == engine.ActHand && journaled != nil {
+				journaled <- struct{}{}
+			}
+		}}}
+	gr.run(ctx)
+}
+
+// journaledHands are the sources of the seat HAND inputs in the one
+// unfinished journal of dir.
+func journaledHands(t *testing.T, dir string) []string {
+	list, err := journal.Unfinished(dir)
+	if err != nil || len(list) != 1 {
+		t.Fatalf("unfinished journals: %v, %v; want the one game", list, err)
+	}
+	j, err := journal.Read(list[0].Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hands []string
+	for _, r := range j.Records {
+		if r.Kind == journal.KindInput && r.Input.Kind == engine.InSeat && r.Input.Action == engine.ActHand {
+			hands = append(hands, r.Source)
+		}
+	}
+	return hands
+}
+
 // TestBridgeKeyOnceAfterKill: serve's table on the seat-panel bridge
 // (HoldAcks) journals seat 3's HAND and dies before the ack reaches the
 // bridge; the bridge sends the press again to the next host, which resumes
@@ -51,55 +112,16 @@ func (n *noAck) Events() <-chan hw.Event { return n.events }
 // back.
 func TestBridgeKeyOnceAfterKill(t *testing.T) {
 	acked := make(chan protocol.KeyEvent, 16)
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	e, err := emulator.Start(context.Background(), emulator.Config{Link: filepath.Join(t.TempDir(), "bridge"), Logger: quiet,
-		OnKeyAcked: func(ev protocol.KeyEvent, _ time.Time) { acked <- ev }})
+	e, err := emulator.Start(context.Background(), emulator.Config{Link: filepath.Join(t.TempDir(), "bridge"),
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), OnKeyAcked: func(ev protocol.KeyEvent, _ time.Time) { acked <- ev }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer e.Close()
 	dir := filepath.Join(t.TempDir(), "journals")
-	b, err := boards.Get("seer-witch-hunter-idiot")
-	if err != nil {
-		t.Fatal(err)
-	}
-	speed, bots := 1.0, false
-	deal, bottom := engine.DealCards(b, 7)
-
-	// host runs one serve process's game on the bridge until stop: the
-	// journal resumed (or a new game), the daemon as serve assembles it.
-	host := func(kill bool, stop <-chan struct{}, journaled chan<- struct{}) {
-		tab, err := serial.Open(context.Background(), serial.Config{Port: e.Path(), Seats: 12, HoldAcks: true, Logger: quiet})
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		var table hw.Table = tab
-		if kill {
-			table = newNoAck(tab)
-		}
-		tg, err := newOrResumed(dir, true, b, 7, deal, bottom, 12, speed, io.Discard, nil)
-		if err != nil {
-			t.Error(err)
-			tab.Close()
-			return
-		}
-		ctx, cancel := context.WithCancel(context.Background())
-		go func() { <-stop; cancel() }()
-		gr := &gameRun{tg: tg, table: table, flags: &gameFlags{speed: &speed, bots: &bots}, log: quiet, host: newGameHost(),
-			tr: &transcript{w: io.Discard, speed: speed},
-			listeners: []func(daemon.Event){func(ev daemon.Event) {
-				if in := ev.Input; in != nil && in.Kind == engine.InSeat && in.Action == engine.ActHand && journaled != nil {
-					journaled <- struct{}{}
-				}
-			}}}
-		gr.run(ctx)
-		tg.close()
-		tab.Close()
-	}
 
 	stop1, done1, journaled := make(chan struct{}), make(chan struct{}), make(chan struct{}, 4)
-	go func() { defer close(done1); host(true, stop1, journaled) }()
+	go func() { defer close(done1); keyHost(t, e.Path(), dir, true, stop1, journaled) }()
 	time.Sleep(200 * time.Millisecond) // the link up and the game started
 	if err := e.Tap(3, protocol.KeyHand); err != nil {
 		t.Fatal(err)
@@ -119,7 +141,7 @@ func TestBridgeKeyOnceAfterKill(t *testing.T) {
 	}
 
 	stop2, done2 := make(chan struct{}), make(chan struct{})
-	go func() { defer close(done2); host(false, stop2, nil) }()
+	go func() { defer close(done2); keyHost(t, e.Path(), dir, false, stop2, nil) }()
 	for _, want := range []protocol.Edge{protocol.EdgeDown, protocol.EdgeUp} { // the press sent again, then its release
 		select {
 		case ev := <-acked:
@@ -133,20 +155,7 @@ func TestBridgeKeyOnceAfterKill(t *testing.T) {
 	close(stop2)
 	<-done2
 
-	list, err := journal.Unfinished(dir)
-	if err != nil || len(list) != 1 {
-		t.Fatalf("unfinished journals: %v, %v; want the one game", list, err)
-	}
-	j, err := journal.Read(list[0].Path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var hands []string
-	for _, r := range j.Records {
-		if r.Kind == journal.KindInput && r.Input.Kind == engine.InSeat && r.Input.Action == engine.ActHand {
-			hands = append(hands, r.Source)
-		}
-	}
+	hands := journaledHands(t, dir)
 	if len(hands) != 1 {
 		t.Fatalf("seat 3's one HAND press is journaled %d times, from %q; want once", len(hands), hands)
 	}

@@ -236,13 +236,26 @@ func (s *soak) checkInputs(all []soakJournal) (acked, journaled, lost int) {
 			t.Logf("soak: key event %s journaled and never acknowledged: in flight when the bridge was unplugged", id)
 		}
 	}
-	if unplugs := len(s.emu.unplugTimes()); lost > unplugs {
+	if unplugs := s.emu.unplugCount(); lost > unplugs {
 		t.Errorf("soak: %d key presses journaled and never acknowledged, more than the bridge's %d reboots (unplugs) can lose", lost, unplugs)
 	}
 	if want := acked - missing + lost + anonymous; journaled != want {
 		t.Errorf("soak: %d presses journaled, want %d: the %d acknowledged, once each, and the %d lost in a reboot", journaled, want, acked, lost)
 	}
 	return acked, journaled, lost
+}
+
+// id is the key event's identity as the serial driver gives it
+// (hw.KeyEvent.ID) and the daemon journals it (daemon.KeySource).
+func (k ackedKey) id() string {
+	return fmt.Sprintf("%d.%s.%s.%d.%d", k.Seat, k.Key, k.Edge, k.Counter, k.Micros)
+}
+
+// unplugs is how many times the bridge was unplugged.
+func (e *soakEmu) unplugCount() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return len(e.unplugs)
 }
 
 // soakRates are each tenth's games per wall minute and per minute of

@@ -490,12 +490,6 @@ type ackedKey struct {
 	at      time.Time
 }
 
-// id is the key event's identity as the serial driver gives it
-// (hw.KeyEvent.ID) and the daemon journals it (daemon.KeySource).
-func (k ackedKey) id() string {
-	return fmt.Sprintf("%d.%s.%s.%d.%d", k.Seat, k.Key, k.Edge, k.Counter, k.Micros)
-}
-
 func startSoakEmu(t *testing.T, bin, link string) *soakEmu {
 	cmd := exec.Command(bin, "bridge", "emulate", "--link", link, "--seats", "12", "--acks")
 	cmd.SysProcAttr = orphanKilled()
@@ -582,12 +576,6 @@ func (e *soakEmu) plugs() int {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.replugs
-}
-
-func (e *soakEmu) unplugTimes() []time.Time {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return append([]time.Time(nil), e.unplugs...)
 }
 
 func (e *soakEmu) ackedKeys() []ackedKey {
