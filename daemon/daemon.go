@@ -72,6 +72,10 @@ type Config struct {
 	// the random players and judge of sim --bots). The daemon then keeps
 	// the game's own timeline (see Daemon.at).
 	Player play.Player
+	// KeysJournaled are the identities (hw.KeyEvent.ID) of key events
+	// the journals already hold: such an event that comes again is signed
+	// and dropped, never applied twice (keys.go).
+	KeysJournaled []string
 	// Wall, when set, is what the judge's wall clock read when the game
 	// started; it then runs at Speed with the game (sim --clock, for
 	// reproducible games: the clock rule A8 reads it). Unset: the real
@@ -109,8 +113,9 @@ type Daemon struct {
 	reqs    chan request
 	lights  []hw.SeatLight
 	dirty   bool
-	entry   []int // per seat: the number being typed, -1 = none
-	minute  int   // the last wall-clock minute fed to the engine
+	entry   []int           // per seat: the number being typed, -1 = none
+	keys    map[string]bool // the key events journaled (Config.KeysJournaled)
+	minute  int             // the last wall-clock minute fed to the engine
 	paused  bool
 	players *players // nil: nobody plays the table but its keys and the console
 	done    chan struct{}
@@ -178,6 +183,10 @@ func New(cfg Config) (*Daemon, error) {
 		minute: -1, done: make(chan struct{})}
 	for i := range d.entry {
 		d.entry[i] = -1
+	}
+	d.keys = make(map[string]bool, len(cfg.KeysJournaled))
+	for _, id := range cfg.KeysJournaled {
+		d.keys[id] = true
 	}
 	if cfg.Player != nil {
 		d.players = &players{d: d, p: cfg.Player}
@@ -576,51 +585,9 @@ func (d *Daemon) onTable(ev hw.Event) {
 		}
 		d.apply(engine.Pedal(p), "pedal")
 	case hw.EventKey:
-		k := ev.Key
-		if k.Edge != hw.Down || k.Seat < 1 || k.Seat >= len(d.entry) {
-			return
-		}
-		if in, ok := d.keyInput(k.Seat, k.Key); ok {
-			d.apply(in, fmt.Sprintf("seat-%d", k.Seat))
-		}
+		d.onKey(ev.Key)
 	}
 }
-
-// keyInput keeps a seat's typed number; it returns an input when one is complete.
-func (d *Daemon) keyInput(seat int, k hw.Key) (engine.Input, bool) {
-	switch {
-	case k <= hw.Key9:
-		n := d.entry[seat]
-		if n < 0 || n >= 10 {
-			n = 0 // a third digit starts again: seats are 1..18
-		}
-		d.entry[seat] = n*10 + int(k)
-		return engine.Input{}, false
-	case k == hw.KeyCLR:
-		d.entry[seat] = -1
-		return engine.Input{}, false
-	case k == hw.KeyOK:
-		n := d.entry[seat]
-		d.entry[seat] = -1
-		if n < 0 {
-			n = 0
-		}
-		return engine.SeatTarget(seat, n), true
-	}
-	a, ok := gestures[k]
-	if !ok {
-		// not a key of the panel (a driver or bridge newer than this
-		// daemon): ignored, and the number being typed is kept
-		d.log.Warn("unknown seat key ignored", "seat", seat, "key", int(k))
-		return engine.Input{}, false
-	}
-	d.entry[seat] = -1
-	return engine.SeatGesture(seat, a), true
-}
-
-// gestures are the panel's gesture keys and their actions.
-var gestures = map[hw.Key]engine.Action{hw.KeyUp: engine.ActUp, hw.KeyDown: engine.ActDown, hw.KeyWave: engine.ActWave,
-	hw.KeyHand: engine.ActHand, hw.KeyBoom: engine.ActBoom}
 
 // privateCues are the judge cues that touch a player ([004] "轻拍"): they
 // also light that seat's private indicator (rules-more.md D0.4), which

@@ -130,7 +130,18 @@ type KeyEvent struct {
 	Key  Key
 	Edge Edge
 	At   time.Time
+	// ID is the device's identity of this edge: the same each time the
+	// device sends the edge again, a new host process included, and no
+	// other edge's; "" if the device gives none. Printable ASCII, no
+	// spaces, at most MaxKeyID bytes. The daemon journals it with the
+	// input the edge makes, so that after a restart an edge the journal
+	// already holds is dropped, not applied twice (the serial bridge:
+	// serial.Config.HoldAcks).
+	ID string
 }
+
+// MaxKeyID is the longest KeyEvent.ID.
+const MaxKeyID = 64
 
 // PedalPress is a classified press of the judge's pedal.
 type PedalPress uint8

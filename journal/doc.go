@@ -69,7 +69,12 @@
 //
 //	time     wall: when the record was written (the input applied)
 //	text     source: who or what gave it ("seat-7", "pedal", "timer",
-//	         "clock", "console:judge@192.0.2.1", "engine"); not empty
+//	         "clock", "console:judge@192.0.2.1", "engine"); not empty. A
+//	         seat's key event with the table's identity of it
+//	         (hw.KeyEvent.ID) is "seat-7 key=7.HAND.down.12.3456789"
+//	         (daemon.KeySource): after a restart, serve drops a key event
+//	         the newest journals already hold, which the bridge sends
+//	         again when the ack was lost with the host
 //
 // then, by kind:
 //

@@ -291,8 +291,10 @@ func halves(h int) string {
 
 func points(p float64) string { return strconv.FormatFloat(p, 'f', -1, 64) }
 
-// sourceSeat reads the seat of a "seat-N" source.
+// sourceSeat reads the seat of a "seat-N" source, or "seat-N key=ID" (a
+// key event with its identity, daemon.KeySource).
 func sourceSeat(source string) (int, bool) {
+	source, _, _ = strings.Cut(source, " ")
 	n, err := strconv.Atoi(strings.TrimPrefix(source, "seat-"))
 	return n, err == nil && strings.HasPrefix(source, "seat-") && n > 0
 }

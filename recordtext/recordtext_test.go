@@ -191,6 +191,8 @@ func TestLines(t *testing.T) {
 		{engine.Record{Type: engine.RecAction, Kind: engine.ActionTrade, By: 1, Target: 2, Result: "glasses"}, recordtext.At{}, "狼人 1號 交易技能給 2號（預言家的眼鏡）"},
 		{engine.Record{Type: engine.RecCheck, By: 5, Target: 1, Result: "狼人"}, recordtext.At{}, "預言家 5號 查驗 1號：狼人"},
 		{engine.Record{Type: engine.RecDeath, Seat: 1, Cause: engine.CauseShot, When: "day-2"}, recordtext.At{Source: "seat-4"}, "1號 出局：槍殺（第2天，獵人 4號）"},
+		// the source of a bridge's key event carries its identity (daemon.KeySource)
+		{engine.Record{Type: engine.RecDeath, Seat: 1, Cause: engine.CauseShot, When: "day-2"}, recordtext.At{Source: "seat-4 key=4.OK.down.3.81234567"}, "1號 出局：槍殺（第2天，獵人 4號）"},
 		{engine.Record{Type: engine.RecVote, Kind: engine.VoteExile, Day: 2, Ballots: &engine.Ballots{
 			Votes: []engine.Vote{{Voter: 1, Target: 3}, {Voter: 5, Target: 3}, {Voter: 2, Target: 0}}, Tally: []engine.Tally{{Seat: 3, Halves: 5}}}},
 			recordtext.At{Sheriff: 5}, "放逐投票（第2天）票型 ｜ 計票：3號 2.5票；3號 ← 1、5(警)　2.5票；棄票：2"},

@@ -285,15 +285,27 @@ func (l *rawLink) session(seats int, pings int, soak time.Duration) (rawResult, 
 	return res, nil
 }
 
-// soakWindow is how many light frames may wait for their ack.
-const soakWindow = 4
+// bridgeRxRing is the Pico's USB CDC receive ring under TinyGo 0.39: 128
+// bytes, and what comes while it is full is dropped (protocol.HostPaceBytes).
+const bridgeRxRing = 128
 
-// soak sends light frames as fast as the bridge acks them, a few in
-// flight, each a different pattern, with a heartbeat every 100 ms.
+// soakBytes bounds the bytes of the light frames the soak has sent and
+// the bridge not yet acked: a frame not acked may still wait in the ring
+// unread, so these never exceed it, less room for a heartbeat Ping of the
+// soak's and a Pong to the bridge's own, which go meanwhile (one of each;
+// neither is counted). One frame is always let go, whatever its size (an
+// 18-seat Lights frame is 98 bytes: one at a time; a 6-seat one 38: two).
+var soakBytes = bridgeRxRing - len(protocol.Encode(&protocol.Ping{Nonce: ^uint32(0)}, 0xff)) -
+	len(protocol.Encode(&protocol.Pong{Nonce: ^uint32(0)}, 0xff))
+
+// soak sends light frames as fast as the bridge acks them, as many in
+// flight as fit the bridge's receive ring (soakBytes), each a different
+// pattern, with a heartbeat every 100 ms.
 func (l *rawLink) soak(res *rawResult, seats int, d time.Duration) error {
 	start := time.Now()
 	end := start.Add(d)
-	inflight := map[uint8]bool{}
+	inflight := map[uint8]int{} // seq: the frame's bytes
+	flying := 0                 // their sum
 	pings := map[uint32]time.Time{}
 	var nonce uint32 = 0x50A40000
 	nextPing := start
@@ -313,29 +325,19 @@ func (l *rawLink) soak(res *rawResult, seats int, d time.Duration) error {
 		if ran(lastProgress, now) > time.Second {
 			return fmt.Errorf("the bridge stopped acknowledging light frames (%d waiting for 1s)", len(inflight))
 		}
-		for now.Before(end) && len(inflight) < soakWindow {
-			m := &protocol.Lights{Seats: uint8(seats)}
-			for s := range seats {
-				c := &m.Seat[s]
-				switch (frame + s) % 4 {
-				case 0:
-					c.R = 255
-				case 1:
-					c.G = 255
-				case 2:
-					c.B = 255
-				}
-				c.Brightness = uint8(16 + (frame*7+s*13)%240)
-				if (frame+s)%5 == 0 {
-					c.Flags |= protocol.LightPulse
-				}
+		for now.Before(end) {
+			m := soakFrame(seats, frame)
+			n := len(protocol.Encode(m, 0)) // COBS: the length does not depend on the bytes, below 254
+			if len(inflight) > 0 && flying+n > soakBytes {
+				break
 			}
 			frame++
 			seq, err := l.send(m)
 			if err != nil {
 				return err
 			}
-			inflight[seq] = true
+			inflight[seq] = n
+			flying += n
 			res.sent++
 		}
 		if now.After(nextPing) && now.Before(end) {
@@ -355,8 +357,9 @@ func (l *rawLink) soak(res *rawResult, seats int, d time.Duration) error {
 		}
 		switch m := msg.m.(type) {
 		case *protocol.Ack:
-			if inflight[m.Seq] {
+			if n, ok := inflight[m.Seq]; ok {
 				delete(inflight, m.Seq)
+				flying -= n
 				res.acked++
 				lastProgress = msg.at
 			}
@@ -370,4 +373,26 @@ func (l *rawLink) soak(res *rawResult, seats int, d time.Duration) error {
 	}
 	res.loadLost = len(pings)
 	return nil
+}
+
+// soakFrame is the soak's light frame number frame: each a different
+// pattern of colours, brightness and pulses.
+func soakFrame(seats, frame int) *protocol.Lights {
+	m := &protocol.Lights{Seats: uint8(seats)}
+	for s := range seats {
+		c := &m.Seat[s]
+		switch (frame + s) % 4 {
+		case 0:
+			c.R = 255
+		case 1:
+			c.G = 255
+		case 2:
+			c.B = 255
+		}
+		c.Brightness = uint8(16 + (frame*7+s*13)%240)
+		if (frame+s)%5 == 0 {
+			c.Flags |= protocol.LightPulse
+		}
+	}
+	return m
 }

@@ -28,7 +28,7 @@ const bridgeUsage = `usage:
   wolftable bridge emulate --link PATH [--seats N] [--private-leds] [--no-pedal] [--acks]
         run an emulated seat-panel bridge behind a pseudo-terminal linked at
         PATH; prints "ready PATH" (with --acks, then one JSON line per key
-        event the host acknowledged: {"acked":{"seat":3,"key":"WAVE","edge":"down"}}),
+        event the host acknowledged: {"acked":{"seat":3,"key":"WAVE","edge":"down","counter":1,"micros":81234}}),
         then reads commands on stdin:
           press S KEY | release S KEY | tap S KEY      seat S (1…N), KEY 0-9 OK CLR UP DOWN WAVE HAND BOOM
           pedal short|long|double
@@ -130,7 +130,7 @@ func bridgeEmulate(ctx context.Context, args []string, stdin io.Reader, stdout, 
 	if *acks {
 		cfg.OnKeyAcked = func(ev protocol.KeyEvent, _ time.Time) {
 			<-ready // after the "ready" line
-			fmt.Fprintf(stdout, "{\"acked\":{\"seat\":%d,\"key\":%q,\"edge\":%q,\"counter\":%d}}\n", ev.Seat, ev.Key.String(), ev.Edge.String(), ev.Counter)
+			fmt.Fprintf(stdout, "{\"acked\":{\"seat\":%d,\"key\":%q,\"edge\":%q,\"counter\":%d,\"micros\":%d}}\n", ev.Seat, ev.Key.String(), ev.Edge.String(), ev.Counter, ev.Micros)
 		}
 	}
 	e, err := emulator.Start(ctx, cfg)

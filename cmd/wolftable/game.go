@@ -101,8 +101,11 @@ type tableGame struct {
 	// not be resumed and was moved aside ("" = none).
 	notice string
 	key    ed25519.PrivateKey // the table's signing key (nil: the end record is unsigned)
-	end    *journal.Record    // the end record, once written
-	final  [32]byte           // the journal's final hash, once ended
+	// keys are the key events the newest journals hold (journaledKeys),
+	// for daemon.Config.KeysJournaled.
+	keys  []string
+	end   *journal.Record // the end record, once written
+	final [32]byte        // the journal's final hash, once ended
 }
 
 // newOrResumed finds an unfinished journal in dir and resumes it (when
@@ -173,6 +176,47 @@ func newOrResumed(dir string, resume bool, b *engine.Board, seed uint64, deal, b
 		fmt.Fprintf(log, "journal: %s\n", w.Path())
 	}
 	return tg, nil
+}
+
+// recentJournals is how many of the newest journals journaledKeys reads:
+// the game in progress (resumed or dealt), the one before it, and a few
+// more, since file names sort by the second of the start and then by the
+// game id.
+const recentJournals = 8
+
+// journaledKeys are the key event identities (daemon.SourceKey) of the
+// seat inputs in the newest journals of dir, archived or not. The bridge
+// keeps one key event in flight and sends it again to the next host
+// process until one acks it; a process killed after the journal had the
+// input and before the ack went out leaves it in the journal of the game
+// then in progress (resumed now) or, if that input ended the game, of the
+// game before the new one. The daemon drops the event when it comes again
+// (daemon.Config.KeysJournaled). A journal that does not read is skipped:
+// it is resumed or moved aside by newOrResumed, not here.
+func journaledKeys(dir string) []string {
+	if dir == "" {
+		return nil
+	}
+	p, err := journal.List(dir, 1, recentJournals)
+	if err != nil {
+		return nil
+	}
+	var keys []string
+	for _, l := range p.Games {
+		if l.Err != nil {
+			continue
+		}
+		j, err := journal.Read(l.Path)
+		if err != nil {
+			continue
+		}
+		for _, r := range j.Records {
+			if id := daemon.SourceKey(r.Source); r.Kind == journal.KindInput && id != "" {
+				keys = append(keys, id)
+			}
+		}
+	}
+	return keys
 }
 
 // tidyJournals moves the finished journals at the top of the journals

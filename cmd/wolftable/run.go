@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"path/filepath"
 	"time"
 
 	"wolftable/bots"
@@ -110,8 +111,13 @@ func (r *gameRun) run(ctx context.Context) (string, error) {
 		listeners = append(append([]func(daemon.Event){}, listeners...), ds.on)
 		ds.start()
 	}
+	var keys []string // a key event journaled before a kill, and sent again by the bridge, is dropped
+	if r.tg.writer != nil {
+		keys = journaledKeys(filepath.Dir(r.tg.writer.Path()))
+	}
 	d, err := daemon.New(daemon.Config{Game: r.tg.game, Table: r.table, Speed: *r.flags.speed, Pedal: r.pedal,
 		Log: r.log, Voice: r.voice, Journal: r.tg.journal(), Restored: r.tg.restored, Player: player, Wall: r.flags.wall,
+		KeysJournaled: keys,
 		OnEvent: func(e daemon.Event) {
 			onConsole(e)
 			r.tr.on(e)

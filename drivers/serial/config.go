@@ -85,6 +85,9 @@ type Config struct {
 	// journaled), instead of on arrival: a host killed in between has not
 	// acked, so the bridge sends the event again to the next one. The
 	// bridge holds its later keys until then (one key event in flight).
+	// One journaled whose ack the host's death lost comes to the next host
+	// with the same hw.KeyEvent.ID, which the daemon knows from the journal
+	// and drops (daemon.Config.KeysJournaled).
 	// The pedal's edges are acked on arrival: its presses are classified
 	// by their timing. Every receiver of Events must sign the receipts.
 	HoldAcks bool

@@ -33,7 +33,13 @@
 // when its hw.Receipt is signed, which the daemon does once the journal has
 // the input: a host killed in between never acked it, and the bridge,
 // which keeps one key event in flight until acked, sends it to the next
-// host. The bridge's timestamps are mapped to host time with its
+// host. A host killed after the journal and before the ack makes the
+// bridge send the next host an event already journaled: each seat key
+// event carries its identity (hw.KeyEvent.ID: seat, key, edge, press
+// counter, bridge clock), which the daemon journals and checks
+// (daemon.Config.KeysJournaled), so it is acked and dropped there; and an
+// up edge of a key this host never saw go down is delivered without a
+// supplied down (its press went to the earlier host). The bridge's timestamps are mapped to host time with its
 // uptime (a Stats exchange at the start of each session and every
 // ClockSyncInterval), so a press made while the link was down arrives late
 // but dated when it happened: key events that come before the session's

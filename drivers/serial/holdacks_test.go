@@ -16,7 +16,9 @@ import (
 // input) has not acked it, and the next host gets it again; once the
 // receipt is signed the bridge is acked, once. Without HoldAcks the first
 // host's ack on arrival made the bridge forget the press, and the second
-// host never saw it: the press was lost.
+// host never saw it: the press was lost. The event has the same identity
+// (hw.KeyEvent.ID) at both hosts, by which the daemon knows it journaled
+// it already.
 func TestHoldAcks(t *testing.T) {
 	acked := make(chan protocol.KeyEvent, 8)
 	e := startEmulator(t, emulator.Config{OnKeyAcked: func(ev protocol.KeyEvent, _ time.Time) { acked <- ev }})
@@ -37,7 +39,11 @@ func TestHoldAcks(t *testing.T) {
 	first.Close() // the host dies without signing
 
 	second := open(t, serial.Config{Port: e.Path(), HoldAcks: true})
+	id := ev.Key.ID
 	ev = next(t, second, 5*time.Second, "seat 4 WAVE down, again", isKey(4, hw.KeyWave, hw.Down))
+	if id == "" || ev.Key.ID != id {
+		t.Fatalf("the event sent again to the next host has the identity %q, the first %q: want one, the same", ev.Key.ID, id)
+	}
 	ev.Receipt.Done()
 	ev.Receipt.Done() // twice: one ack
 	select {
@@ -50,6 +56,9 @@ func TestHoldAcks(t *testing.T) {
 	}
 	must(t, e.Release(4, protocol.KeyWave)) // the next edge comes once the first is acked
 	up := next(t, second, 5*time.Second, "seat 4 WAVE up", isKey(4, hw.KeyWave, hw.Up))
+	if up.Key.ID == "" || up.Key.ID == id {
+		t.Fatalf("the release has the identity %q, the press %q: want another", up.Key.ID, id)
+	}
 	up.Receipt.Done()
 	select {
 	case <-acked:

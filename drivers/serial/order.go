@@ -226,11 +226,14 @@ func (q *sequencer) flush() {
 }
 
 // deliver hands h out, first supplying the opposite edge if the key's last
-// one was lost for good.
+// one was lost for good. A key this host never heard of whose first edge
+// is an up gets no down supplied: its down went to an earlier host (the
+// bridge forgets an edge only once acked), which took the press, and a
+// press supplied again would be a press made twice.
 func (q *sequencer) deliver(h held) {
 	st := &q.keys[h.ev.Seat][h.ev.Key]
 	down := h.ev.Edge == protocol.EdgeDown
-	if down == st.down {
+	if down == st.down && st.known {
 		syn := h.ev
 		if down {
 			syn.Edge, syn.Counter = protocol.EdgeUp, h.ev.Counter-1

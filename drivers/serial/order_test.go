@@ -129,6 +129,21 @@ func TestSequencerUpWaitsForDown(t *testing.T) {
 	r.expect("0/PEDAL/down/1", "0/PEDAL/up/1")
 }
 
+// An up of a key the host never heard of, with no down after KeyWait, is
+// delivered alone: its down went to an earlier host process, which took
+// the press (the bridge forgets an edge only once acked). Before, the
+// sequencer supplied a down, and the next host made the press a second
+// time (the soak: a HAND journaled after a kill with no key event of its
+// own).
+func TestSequencerFirstUpAlone(t *testing.T) {
+	r := newSeqRig(t, 0)
+	r.key(1, 4, protocol.KeyHand, up, 3, 3000)
+	r.wait(KeyWait)
+	r.expect("4/HAND/up/3")
+	r.key(2, 4, protocol.KeyHand, down, 4, 4000) // the next press as usual
+	r.expect("4/HAND/down/4")
+}
+
 // After a reboot the counters start from 1 again: new presses, not
 // duplicates, delivered at once.
 func TestSequencerAfterReboot(t *testing.T) {

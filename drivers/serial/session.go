@@ -495,8 +495,11 @@ func (s *session) deliver(ev protocol.KeyEvent, seq uint8, at time.Time, synthet
 		return
 	}
 	e := hw.Event{Kind: hw.EventKey, Key: hw.KeyEvent{Seat: int(ev.Seat), Key: hwKeys[ev.Key], Edge: edge, At: at}, At: at}
-	if t.cfg.HoldAcks && !synthetic {
-		e.Receipt = t.receipt(ev, s.gen, seq)
+	if !synthetic { // a supplied edge is none of the bridge's: it has no identity, and nothing to ack
+		e.Key.ID = keyID(ev)
+		if t.cfg.HoldAcks {
+			e.Receipt = t.receipt(ev, s.gen, seq)
+		}
 	}
 	t.emit(e)
 }

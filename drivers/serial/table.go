@@ -122,6 +122,18 @@ func (t *Table) receipt(ev protocol.KeyEvent, gen uint64, seq uint8) *hw.Receipt
 	})
 }
 
+// keyID is a key event's hw.KeyEvent.ID: its seat, key, edge, press
+// counter and bridge timestamp, "7.HAND.down.12.3456789" — what a
+// retransmission repeats, to the next host process too, and what the
+// sequencer tells duplicates by. The bridge's Hello carries no boot
+// identity; a rebooted bridge counts presses from 1 again but on a clock
+// that is at another microsecond, so an edge of one boot is taken for one
+// of another only when the same seat's key has the same press count at
+// the same microsecond of both clocks (which wrap every 71 minutes).
+func keyID(ev protocol.KeyEvent) string {
+	return fmt.Sprintf("%d.%s.%s.%d.%d", ev.Seat, ev.Key, ev.Edge, ev.Counter, ev.Micros)
+}
+
 // wasDone reports whether ev's Done has run (Config.HoldAcks).
 func (t *Table) wasDone(ev protocol.KeyEvent) bool {
 	t.mu.Lock()
