@@ -101,11 +101,8 @@ type tableGame struct {
 	// not be resumed and was moved aside ("" = none).
 	notice string
 	key    ed25519.PrivateKey // the table's signing key (nil: the end record is unsigned)
-	// keys are the key events the newest journals hold (journaledKeys),
-	// for daemon.Config.KeysJournaled.
-	keys  []string
-	end   *journal.Record // the end record, once written
-	final [32]byte        // the journal's final hash, once ended
+	end    *journal.Record    // the end record, once written
+	final  [32]byte           // the journal's final hash, once ended
 }
 
 // newOrResumed finds an unfinished journal in dir and resumes it (when
