@@ -120,6 +120,8 @@ type Server struct {
 	wg        sync.WaitGroup
 	onApplied atomic.Pointer[func()] // tests: after each batch is applied
 
+	dealt dealtSlot // a dealt game waiting for the pedal (dealt.go)
+
 	studioChanges studioChanges // the studio's changes in flight, cancelled by a game's start (studio.go)
 }
 
@@ -256,6 +258,7 @@ func (s *Server) Attach(spec GameSpec, g *engine.Game) func(daemon.Event) {
 		return func(daemon.Event) {}
 	}
 	spec = spec.clone()
+	s.dealt.set(nil) // a game is attached: nothing waits any more
 	s.qmu.Lock()
 	s.gen++
 	gen := s.gen
@@ -425,6 +428,7 @@ func (s *Server) judgeState() JudgeState {
 	defer s.mu.RUnlock()
 	st := s.judge.state(s.now(), s.speed)
 	st.Version = s.version
+	st.Dealt = s.dealtInfo()
 	return st
 }
 

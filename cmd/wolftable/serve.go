@@ -209,11 +209,15 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 		var req *hostRequest
+		var dealtDone chan error // the console's start of the dealt game, answered once it runs
 		if tg.resumed == "" && (!*autostart || c.Game.Deal == "manual") {
 			if c.Game.Deal == "manual" {
 				fmt.Fprintln(stdout, "serve: waiting for the judge to enter the deal on the console")
 			} else {
-				fmt.Fprintf(stdout, "serve: %s dealt; press the pedal to start (or start a game on the console)\n", tg.board.Name)
+				fmt.Fprintf(stdout, "serve: %s dealt; press the pedal to start (or 開始本局 on the console: the same)\n", tg.board.Name)
+				if con != nil {
+					con.Dealt(console.GameSpec{Board: tg.board, Deal: tg.deal, Bottom: tg.bottom, Seed: tg.seed}, host.StartDealt)
+				}
 			}
 			for {
 				req, err = waitForPedal(ctx, table, host.requests)
@@ -221,9 +225,16 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 					tg.close()
 					return 0
 				}
+				if req != nil && req.dealt { // the console's 下一步: the pedal
+					dealtDone, req = req.done, nil
+					break
+				}
 				if req != nil || c.Game.Deal != "manual" {
 					break
 				}
+			}
+			if con != nil {
+				con.Dealt(console.GameSpec{}, nil) // no longer waiting, whatever starts now
 			}
 		}
 		spec := console.GameSpec{Board: tg.board, Deal: tg.deal, Bottom: tg.bottom, Seed: tg.seed}
@@ -263,6 +274,9 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 				go watchdog(wdCtx, d, log)
 				if req != nil {
 					go func(done chan error) { d.Alive(ctx); done <- nil }(req.done) // answers once Run is serving
+				}
+				if dealtDone != nil {
+					go func(done chan error) { d.Alive(ctx); done <- nil }(dealtDone)
 				}
 			}}
 		w, err := gr.run(ctx)
