@@ -32,6 +32,33 @@
       $('mic-btn').disabled = true;
     }
     load();
+    follow();
+  }
+
+  // ---- a game on the table ----
+
+  // The table refuses recording and activating while a game is on (it
+  // may have been resumed at start from an earlier run, unknown to the
+  // judge): the page says so at once, and how to end it, and follows the
+  // judge's state until the game ends.
+  let live = null;
+  function follow() {
+    if (live) return;
+    live = WT.live('/api/judge/events', '/api/judge/state', gameBanner, () => {}, () => { live = null; showLogin('登入已過期，請重新登入'); });
+  }
+
+  function gameBanner(s) {
+    const on = !!(s.game && !s.over);
+    const box = $('busy');
+    box.hidden = !on;
+    document.body.classList.toggle('game-on', on);
+    if (!on) { box.replaceChildren(); return; }
+    const where = s.phase_label ? '・' + s.phase_label : '';
+    box.replaceChildren(
+      el('strong', { text: '對局進行中（' + s.game.name + where + '）' }),
+      '：這局結束前不能錄音、匯入或切換語音（試聽可以）。若這局不該進行（例如桌子重新啟動時接續了上次沒打完的局），請到',
+      el('a', { href: '/judge', text: '法官控制台' }),
+      '按「流局」結束它；流局會記入這局的紀錄。');
   }
 
   function canRecord() {
