@@ -15,6 +15,10 @@ import (
 func loginJudge(b *browser, base string) context.Context {
 	judge := b.tab("judge")
 	b.run(judge, "open /judge", chromedp.Navigate(base+"/judge"), chromedp.WaitVisible(chromedp.ID("login")))
+	// issue 31 item 2: under systemd nothing shows the PIN: the page names the command that makes one
+	if help := b.text(judge, "#login-form"); !strings.Contains(help, "sudo wolftable console pin") {
+		b.t.Errorf("the login page does not say how to get a PIN: %q", help)
+	}
 	b.run(judge, "log in", chromedp.SendKeys(chromedp.ID("pin"), rigPIN),
 		chromedp.Click(chromedp.ID("login-btn")), chromedp.WaitVisible(chromedp.ID("app")))
 	return judge

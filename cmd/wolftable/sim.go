@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -210,6 +211,7 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 	}
 	gr := &gameRun{tg: tg, flags: gf, voice: judge, log: log, host: newGameHost(), desk: pub,
 		tr: &transcript{w: stdout, speed: speed, cues: *cues}}
+	var tui *virtual.Table // the terminal's table: it covers the screen
 	switch {
 	case *noTUI && *gf.bots:
 		gr.table = newHeadless(b.Players)
@@ -232,6 +234,7 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		gr.table = vt
+		tui = vt
 		gr.tr.w = io.Discard // the terminal shows the judge's lines instead
 		gr.listeners = append(gr.listeners, func(e daemon.Event) {
 			if e.Effect != nil && (e.Effect.Kind == engine.EffSay || (e.Effect.Kind == engine.EffCue && *cues)) {
@@ -248,10 +251,18 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 	}
 	defer gr.table.Close()
 	if *consoleAddr != "" {
-		con, stopConsole, err := startConsoleWith(context.Background(), consoleSetup{addr: *consoleAddr, speed: speed, boards: cat, seats: b.Players, journals: *jdir}, gr.host, stdout, log)
+		var banner bytes.Buffer // the console's address and PIN: inside the table's frame, which covers the screen
+		out := io.Writer(stdout)
+		if tui != nil {
+			out = &banner
+		}
+		con, stopConsole, err := startConsoleWith(context.Background(), consoleSetup{addr: *consoleAddr, speed: speed, boards: cat, seats: b.Players, journals: *jdir}, gr.host, out, log)
 		if err != nil {
 			fmt.Fprintln(stderr, "sim: console:", err)
 			return 2
+		}
+		if tui != nil {
+			tui.SetInfo(strings.Split(strings.TrimRight(banner.String(), "\n"), "\n")...)
 		}
 		defer stopConsole()
 		gr.console = con.Attach(console.GameSpec{Board: b, Deal: tg.deal, Bottom: tg.bottom, Seed: s}, g)

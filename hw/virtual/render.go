@@ -51,6 +51,12 @@ func (t *Table) drawLocked() {
 	}
 	line(fmt.Sprintf("\x1b[1mwolftable · virtual table\x1b[0m · %d seats · %s", t.seats, t.link))
 	line("")
+	for _, l := range t.info {
+		line(" " + l)
+	}
+	if len(t.info) > 0 {
+		line("")
+	}
 
 	var seat, light, key, sel strings.Builder
 	seat.WriteString(" seat   ")

@@ -83,6 +83,7 @@ type Table struct {
 	link    string
 	keys    keyReader
 	said    []string // the last lines the judge's voice said (interactive)
+	info    []string // lines drawn inside the frame under its title (SetInfo)
 }
 
 var _ hw.Table = (*Table)(nil)
@@ -440,6 +441,26 @@ func (t *Table) Show(text string) {
 	if len(t.said) > transcriptLines {
 		t.said = t.said[len(t.said)-transcriptLines:]
 	}
+	t.drawLocked()
+}
+
+// SetInfo sets lines the interactive table draws inside its frame, under
+// its title, for as long as it runs: what a program printed before the
+// table covered the screen (the judge console's address and PIN). The
+// plain style prints them once, as they are.
+func (t *Table) SetInfo(lines ...string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return
+	}
+	if t.style != Interactive {
+		for _, l := range lines {
+			t.write(l + "\n")
+		}
+		return
+	}
+	t.info = slices.Clone(lines)
 	t.drawLocked()
 }
 
