@@ -96,7 +96,7 @@ func TestInteractiveTmux(t *testing.T) {
 	}
 
 	s := waitFor("press the pedal SHORT")
-	if !strings.Contains(s, "wolftable · virtual table · 12 seats") {
+	if !strings.Contains(s, "wolftable · 虛擬桌子 · 12 個座位") {
 		t.Fatalf("the virtual table is not drawn:\n%s", s)
 	}
 	keys("Space")
@@ -108,8 +108,8 @@ func TestInteractiveTmux(t *testing.T) {
 	// lightOf reads seat n's colour off the table's light row.
 	lightOf := func(screen string, n int) string {
 		for _, l := range strings.Split(screen, "\n") {
-			if strings.HasPrefix(l, " light ") {
-				f := strings.Fields(strings.TrimPrefix(l, " light "))
+			if strings.HasPrefix(l, " 燈號 ") {
+				f := strings.Fields(strings.TrimPrefix(l, " 燈號 "))
 				if n-1 < len(f) {
 					return strings.TrimSuffix(f[n-1], "*")
 				}
@@ -123,14 +123,14 @@ func TestInteractiveTmux(t *testing.T) {
 			// The walk shows on the table: seat 1 goes red, then green
 			// with its private indicator ('*'). It goes round until it is
 			// answered (or --wait runs out: then it never showed).
-			for _, want := range []string{"red", "grn*"} {
+			for _, want := range []string{"紅", "綠*"} {
 				s = until(fmt.Sprintf("seat 1's light %q", want), func(s string) bool {
 					if strings.Contains(s, "seat 1: FAIL") {
 						t.Fatalf("seat 1's light never showed %q during its walk:\n%s", want, s)
 					}
 					for _, l := range strings.Split(s, "\n") {
-						if strings.HasPrefix(l, " light ") {
-							if f := strings.Fields(strings.TrimPrefix(l, " light ")); len(f) > 0 {
+						if strings.HasPrefix(l, " 燈號 ") {
+							if f := strings.Fields(strings.TrimPrefix(l, " 燈號 ")); len(f) > 0 {
 								return f[0] == want
 							}
 						}
@@ -138,7 +138,7 @@ func TestInteractiveTmux(t *testing.T) {
 					return false
 				})
 			}
-			if other := lightOf(s, 2); other != "off" {
+			if other := lightOf(s, 2); other != "暗" {
 				t.Errorf("seat 2 is %q during seat 1's walk", other)
 			}
 		}
@@ -154,7 +154,7 @@ func TestInteractiveTmux(t *testing.T) {
 		if seat == 1 {
 			keys("Enter") // with 12 seats, "s1" waits for a second digit
 		}
-		waitFor(fmt.Sprintf("typing for seat %d", seat))
+		waitFor(fmt.Sprintf("正在替 %d 號輸入", seat))
 		digits := "0123456789"
 		if seat == 2 {
 			digits = "012345689" // 7 does nothing on this table
