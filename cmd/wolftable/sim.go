@@ -186,25 +186,28 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 	// else it stays in the outbox for the next start.
 	defer stopDesk(pub, deskWait(), stdout)
 	g, b, s := tg.game, tg.board, tg.seed
-	fmt.Fprintf(stdout, "wolftable sim: %s %s, seed %d, speed %gx\n", b.ID, b.Name, s, speed)
+	// The header is for the reader (Chinese); the transcript's last line,
+	// "result: 好人|狼人|流局", is read by scripts (scripts/sim-boards, the
+	// tests) and stays as it is.
+	fmt.Fprintf(stdout, "wolftable 模擬：%s（%s），種子 %d，速度 %g 倍\n", b.Name, b.ID, s, speed)
 	var dealt []string
 	for i, r := range tg.deal {
-		dealt = append(dealt, fmt.Sprintf("%d:%s", i+1, r.Name()))
+		dealt = append(dealt, fmt.Sprintf("%d號%s", i+1, r.Name()))
 	}
-	fmt.Fprintf(stdout, "deal: %s\n", strings.Join(dealt, " "))
+	fmt.Fprintf(stdout, "發牌：%s\n", strings.Join(dealt, " "))
 	if len(tg.bottom) > 0 {
 		var cards []string
 		for _, r := range tg.bottom {
 			cards = append(cards, r.Name())
 		}
-		fmt.Fprintf(stdout, "bottom: %s\n", strings.Join(cards, " "))
+		fmt.Fprintf(stdout, "底牌：%s\n", strings.Join(cards, " "))
 	}
 	var judge daemon.Voice
 	switch v := *voiceMode; {
 	case v == "on" || (v == "auto" && speed == 1):
 		judge = openVoice(context.Background(), config.Voice{Volume: 1}, voice.Choice{}, log, stdout)
 	case v == "off" || v == "auto":
-		fmt.Fprintf(stdout, "voice: off (at --speed %g; --voice on to hear it)\n", speed)
+		fmt.Fprintf(stdout, "語音：關閉（速度 %g 倍時不出聲；要聽請加 --voice on）\n", speed)
 	default:
 		fmt.Fprintln(stderr, "sim: --voice is on, off or auto")
 		return 2

@@ -375,7 +375,7 @@ pin_hash = %q
 		t.Fatalf("activated: %+v %v %v", a, ok, err)
 	}
 	untilProgress(t, srv.Process.Pid, out, 30*time.Second, "serve did not take the studio's voice", func() bool {
-		return strings.Contains(out.String(), "voice: 錄音室語音「本店法官語音」，")
+		return strings.Contains(out.String(), "語音：錄音室語音「本店法官語音」，")
 	})
 
 	// voice say, in the table's voice, through ALSA into a FIFO.
