@@ -189,7 +189,7 @@ func TestRunLateAnswerIsAWarning(t *testing.T) {
 	}
 	var b bytes.Buffer
 	rep.WriteText(&b)
-	if !strings.Contains(b.String(), "warnings (注意：主機忙碌，不是故障)\n  - seat 2 lights: 主機忙碌：") {
+	if !strings.Contains(b.String(), "注意：主機忙碌，不是故障\n  - 2號座位 燈號：主機忙碌：") {
 		t.Errorf("text report:\n%s", b.String())
 	}
 	if !strings.Contains(strings.Join(lines, "\n"), "[lights]  注意 主機忙碌：2號燈號的回答") {

@@ -205,11 +205,11 @@ func TestEmulatedFaults(t *testing.T) {
 			if c.fault == "no-link" && rep.Component(CompSpeaker).Status != Pass {
 				t.Errorf("no-link: the speaker is still tested: %s", rep.Component(CompSpeaker).Status)
 			}
-			want := c.problem.String()
+			want := componentWords[c.problem.Component] + "："
 			if c.problem.Seat > 0 {
-				want = fmt.Sprintf("seat %d", c.problem.Seat)
+				want = fmt.Sprintf("%d號座位", c.problem.Seat)
 				if c.problem.Key != "" {
-					want += " key " + c.problem.Key
+					want += " 按鍵 " + c.problem.Key
 				}
 			}
 			if !strings.Contains(out, fmt.Sprintf("%3d. %s", found+1, want)) {

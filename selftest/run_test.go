@@ -389,7 +389,7 @@ func TestRunInterrupted(t *testing.T) {
 	}
 	var b bytes.Buffer
 	rep.WriteText(&b)
-	if !strings.HasPrefix(b.String(), "wolftable selftest: INTERRUPTED, FAIL") {
+	if !strings.HasPrefix(b.String(), "wolftable 自我檢測：中斷，不通過") {
 		t.Errorf("text:\n%s", b.String())
 	}
 }
@@ -413,7 +413,7 @@ func TestReportJSON(t *testing.T) {
 	}
 	var tx bytes.Buffer
 	rep.WriteText(&tx)
-	for _, want := range []string{"wolftable selftest: FAIL (1 problem)", "   6  pass     FAIL  16/17 keys; missing BOOM", "  1. seat 6 key BOOM: never arrived (missing)"} {
+	for _, want := range []string{"wolftable 自我檢測：不通過（1 個問題）", "   6  通過      不通過  16/17 keys; missing BOOM", "  1. 6號座位 按鍵 BOOM：never arrived (missing)"} {
 		if !strings.Contains(tx.String(), want) {
 			t.Errorf("text lacks %q:\n%s", want, tx.String())
 		}
@@ -529,7 +529,7 @@ func TestCommandVirtualPlainEOF(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d, want 1\n%s%s", code, out.String(), errb.String())
 	}
-	if !strings.Contains(out.String(), "1. pedal: short: the link is down: virtual: input closed") {
+	if !strings.Contains(out.String(), "1. 踏板：short: the link is down: virtual: input closed") {
 		t.Errorf("report:\n%s", out.String())
 	}
 }

@@ -173,7 +173,7 @@ func TestInteractiveTmux(t *testing.T) {
 	keys("Space")
 
 	// The table closes, the terminal comes back and shows the report.
-	s = waitFor("wolftable selftest: FAIL (2 problems)")
+	s = waitFor("wolftable 自我檢測：不通過（2 個問題）")
 	var code []byte
 	until("the exit status (in its file)", func(string) bool {
 		code, err = os.ReadFile(exitFile)
