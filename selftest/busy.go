@@ -31,7 +31,7 @@ func (r *runner) lateAnswer(w patience, where Problem, what string) string {
 // warn records a warning and shows it.
 func (r *runner) warn(p Problem) {
 	r.rep.warn(p)
-	r.tell("[%s]%s注意 %s", p.Component, pad(p.Component), p.Message)
+	r.tell("[%s]%s注意 %s", componentWord(p.Component), pad(p.Component), p.Message)
 }
 
 // stalledNote says how long the host stalled during a wait that ran out,
@@ -49,8 +49,9 @@ func hostBusy(comp, what string, stalled time.Duration) Problem {
 	return Problem{Component: comp, Message: fmt.Sprintf("主機忙碌：%s，其間主機停頓 %s，不算故障", what, zhDur(stalled))}
 }
 
+// pad aligns what follows a component's tag ([連線], two columns a character).
 func pad(comp string) string {
-	n := max(1, 8-len(comp))
+	n := max(1, 8-2*len([]rune(componentWord(comp))))
 	return fmt.Sprintf("%*s", n, "")
 }
 

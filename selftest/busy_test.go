@@ -192,7 +192,7 @@ func TestRunLateAnswerIsAWarning(t *testing.T) {
 	if !strings.Contains(b.String(), "注意：主機忙碌，不是故障\n  - 2號座位 燈號：主機忙碌：") {
 		t.Errorf("text report:\n%s", b.String())
 	}
-	if !strings.Contains(strings.Join(lines, "\n"), "[lights]  注意 主機忙碌：2號燈號的回答") {
+	if !strings.Contains(strings.Join(lines, "\n"), "[燈號]    注意 主機忙碌：2號燈號的回答") {
 		t.Errorf("progress:\n%s", strings.Join(lines, "\n"))
 	}
 }

@@ -63,7 +63,7 @@ type Sound interface {
 	// Say says a voice prompt made of clips, without waiting; false if the
 	// voice has no such clips (the prompt is then shown only).
 	Say(clips []string) bool
-	// Describe says what plays the test line, e.g. "three rising beeps".
+	// Describe says what plays the test line, e.g. "三聲上升的嗶聲".
 	Describe() string
 }
 
@@ -148,9 +148,9 @@ func (r *runner) run(ctx context.Context) {
 	rep := r.rep
 	soak := ""
 	if r.o.Soak > 0 && r.o.Target.Mode() != string(hw.ModeVirtual) {
-		soak = fmt.Sprintf(", with a %v soak", r.o.Soak)
+		soak = fmt.Sprintf("，壓測 %v", r.o.Soak)
 	}
-	r.tell("[link]    checking the link (%s%s)", r.o.Target.Mode(), soak)
+	r.tell("[連線]    檢查連線（%s%s）", r.o.Target.Mode(), soak)
 	f, checks, ok := r.o.Target.CheckLink(ctx)
 	r.addAll(CompLink, checks)
 	r.f = f
@@ -222,7 +222,7 @@ func (r *runner) add(comp string, c Check) {
 		c.Detail = remedy.ExplainText(c.Detail) // SPI off, no sound card…: what to do, then the raw error
 	}
 	r.rep.add(comp, c)
-	r.tell("[%s]%s%s %s %s", comp, pad(comp), mark(c.Status), c.Name, c.Detail)
+	r.tell("[%s]%s%s %s %s", componentWord(comp), pad(comp), mark(c.Status), checkWord(c.Name), c.Detail)
 	if c.Warning != "" {
 		r.warn(Problem{Component: comp, Message: c.Warning})
 	}
@@ -332,11 +332,11 @@ func (r *runner) show(ctx context.Context, frame []hw.SeatLight) error {
 func pedalHow(p hw.PedalPress) string {
 	switch p {
 	case hw.PedalLong:
-		return "LONG (hold it down for a second or more)"
+		return "長按（踩住一秒以上）"
 	case hw.PedalDouble:
-		return "DOUBLE (two quick taps)"
+		return "雙擊（快踩兩下）"
 	}
-	return "SHORT (one quick tap)"
+	return "短按（快踩一下）"
 }
 
 func (r *runner) pedalStage(ctx context.Context) {
@@ -363,9 +363,9 @@ func (r *runner) pedalPress(ctx context.Context, want hw.PedalPress) Check {
 	for attempt := 1; attempt <= 3; attempt++ {
 		r.drain()
 		if attempt == 1 {
-			r.tell("[pedal]   press the pedal %s", pedalHow(want))
+			r.tell("[踏板]    請踩踏板：%s", pedalHow(want))
 		} else {
-			r.tell("[pedal]   that was a %s press; again, press the pedal %s", wrong[len(wrong)-1], pedalHow(want))
+			r.tell("[踏板]    剛才是%s；請再踩一次：%s", zhPedalName(wrong[len(wrong)-1]), pedalHow(want))
 		}
 		if err := r.o.Technician.PressPedal(ctx, want); err != nil {
 			return Check{Name: want.String(), Status: Fail, Detail: "the technician could not press the pedal: " + err.Error()}
@@ -485,7 +485,7 @@ func (r *runner) lightsStage(ctx context.Context) {
 		}
 		res.Lights = r.lightsSeat(ctx, seat, steps, walk)
 		c := res.Lights
-		r.tell("[lights]  seat %d: %s %s", seat, mark(c.Status), c.Detail)
+		r.tell("[燈號]    %d號：%s %s", seat, mark(c.Status), c.Detail)
 		if !c.Status.OK() {
 			r.rep.problem(Problem{Component: CompLights, Seat: seat, Message: c.Detail})
 		}
@@ -494,7 +494,7 @@ func (r *runner) lightsStage(ctx context.Context) {
 
 func (r *runner) lightsSeat(ctx context.Context, seat int, steps []lightStep, walk string) Check {
 	r.drain()
-	r.tell("[lights]  seat %d: watch it: %s; then the pedal: short = all right, long = wrong", seat, walk)
+	r.tell("[燈號]    %d號：請看它依次亮 %s；看完踩踏板：短按＝正常，長按＝有問題", seat, zhWalk(steps))
 	tech := r.o.Technician
 	var showErr error
 	judged := false
@@ -605,7 +605,7 @@ func (r *runner) keysStage(ctx context.Context) {
 		}
 		res.Keys = r.keysSeat(ctx, seat, expected, closed)
 		k := &res.Keys
-		r.tell("[keys]    seat %d: %s %s", seat, mark(k.Status), k.Detail)
+		r.tell("[按鍵]    %d號：%s %s", seat, mark(k.Status), k.Detail)
 		for _, name := range k.Stuck {
 			r.rep.problem(Problem{Component: CompKeys, Seat: seat, Key: name, Message: "stuck down"})
 		}
@@ -630,7 +630,7 @@ func (r *runner) keysSeat(ctx context.Context, seat int, expected []hw.Key, clos
 	res := KeyResult{Expected: keyNames(expected), Presses: map[string]int{}}
 	r.drain()
 	if err := r.show(ctx, r.keysLights(seat)); err != nil {
-		r.tell("[keys]    seat %d: the table did not take the prompt light: %v", seat, err)
+		r.tell("[按鍵]    %d號：桌子沒有接受提示燈：%v", seat, err)
 	}
 	prompt, err := wvoice.Sequence(keysPromptLine, []int{seat})
 	spoken := err == nil && r.o.Sound != nil && r.o.Sound.Say(prompt)
@@ -641,13 +641,13 @@ func (r *runner) keysSeat(ctx context.Context, seat int, expected []hw.Key, clos
 	}
 	how := ""
 	if r.o.VirtualKeys {
-		how = fmt.Sprintf(" (type s%d first)", seat)
+		how = fmt.Sprintf("（先按 s%d）", seat)
 	}
 	list := strings.Join(res.Expected, " ")
 	if strings.HasPrefix(list, "0 1 2 3 4 5 6 7 8 9 ") {
 		list = "0-9 " + strings.TrimPrefix(list, "0 1 2 3 4 5 6 7 8 9 ")
 	}
-	r.tell("[keys]    seat %d: %d號，請依次按下所有按鍵: each key once, in order: %s%s; pedal = give up", seat, seat, list, how)
+	r.tell("[按鍵]    %d號：%d號，請依次按下所有按鍵：每個鍵按一次，依序 %s%s；踩踏板＝放棄這個座位", seat, seat, list, how)
 
 	want := map[hw.Key]bool{}
 	for _, k := range expected {
@@ -666,7 +666,7 @@ func (r *runner) keysSeat(ctx context.Context, seat int, expected []hw.Key, clos
 	}
 	for _, k := range expected {
 		if why := stuck[k]; why != "" {
-			r.tell("[keys]    seat %d: %v is %s: stuck?", seat, k, why)
+			r.tell("[按鍵]    %d號：%v %s：卡住了？", seat, k, zhStuck(why))
 		}
 	}
 
@@ -750,19 +750,19 @@ loop:
 				gap := e.Key.At.Sub(up)
 				if released && gap >= 0 && gap < BounceWindow {
 					bouncy[k] = true
-					r.tell("[keys]    seat %d: %v again %v after its release: bounce", seat, k, gap.Round(time.Millisecond))
+					r.tell("[按鍵]    %d號：%v 放開後 %s 又按下：彈跳", seat, k, zhDur(gap.Round(time.Millisecond)))
 				} else {
-					r.tell("[keys]    seat %d: %v again", seat, k)
+					r.tell("[按鍵]    %d號：%v 又按了一次", seat, k)
 				}
 			} else {
 				next := ""
 				for _, kk := range expected {
 					if presses[kk] == 0 && stuck[kk] == "" {
-						next = ", next " + kk.String()
+						next = "，下一個 " + kk.String()
 						break
 					}
 				}
-				r.tell("[keys]    seat %d: ✓ %-4v %d/%d%s", seat, k, n, len(expected), next)
+				r.tell("[按鍵]    %d號：✓ %-4v %d/%d%s", seat, k, n, len(expected), next)
 			}
 			complete = complete || done()
 		case e.Kind == hw.EventKey && e.Key.Edge == hw.Down:
@@ -931,7 +931,7 @@ func (r *runner) speakerStage(ctx context.Context) {
 		return
 	}
 	for attempt := 1; ; attempt++ {
-		r.tell("[speaker] playing the test line: %s", r.o.Sound.Describe())
+		r.tell("[喇叭]    播放測試聲：%s", r.o.Sound.Describe())
 		checks := r.o.Sound.PlayTest(ctx)
 		ok := true
 		for _, c := range checks {
@@ -946,7 +946,7 @@ func (r *runner) speakerStage(ctx context.Context) {
 		if r.p != nil {
 			r.drain()
 		}
-		r.tell("[speaker] did you hear %s? The pedal: short = yes, long = no, double = play it again", r.o.Sound.Describe())
+		r.tell("[喇叭]    聽到%s了嗎？踩踏板：短按＝聽到，長按＝沒聽到，雙擊＝再播一次", r.o.Sound.Describe())
 		if err := r.o.Technician.Listen(ctx); err != nil {
 			checks = append(checks, Check{Name: "heard", Status: Fail, Detail: "the technician could not answer: " + err.Error()})
 			r.addAll(CompSpeaker, checks)
@@ -1066,4 +1066,38 @@ func (p *pump) wait() {
 	for range p.out {
 	}
 	<-p.done
+}
+
+// The prompts' words (the technician reads them while testing).
+
+// zhWalk is a lights walk in Chinese: 紅、綠、藍、滅、私人指示燈.
+func zhWalk(steps []lightStep) string {
+	words := map[string]string{"red": "紅", "green": "綠", "blue": "藍", "off": "滅", "private": "私人指示燈"}
+	out := make([]string, len(steps))
+	for i, s := range steps {
+		out[i] = words[s.name]
+	}
+	return strings.Join(out, "、")
+}
+
+// zhPedalName is a pedal press, by its English name, in Chinese.
+func zhPedalName(p string) string {
+	switch p {
+	case "long":
+		return "長按"
+	case "double":
+		return "雙擊"
+	}
+	return "短按"
+}
+
+// zhStuck says why a key looks stuck.
+func zhStuck(why string) string {
+	switch why {
+	case "closed at start":
+		return "一開始就是接通的"
+	case "down at start":
+		return "一開始就按著"
+	}
+	return why
 }

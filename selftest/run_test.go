@@ -230,7 +230,7 @@ func TestRunHealthy(t *testing.T) {
 		t.Errorf("seat 1's walk: %q", got)
 	}
 	joined := strings.Join(lines, "\n")
-	for _, want := range []string{"press the pedal SHORT", "seat 3: 3號，請依次按下所有按鍵", "✓ BOOM 17/17", "did you hear a beep"} {
+	for _, want := range []string{"請踩踏板：短按", "3號：3號，請依次按下所有按鍵", "✓ BOOM 17/17", "聽到a beep了嗎"} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("progress lacks %q:\n%s", want, joined)
 		}
@@ -293,7 +293,7 @@ func TestRunPedal(t *testing.T) {
 		c.Checks[1].Detail != "asked for long three times, got short, short, short" {
 		t.Errorf("pedal: %+v", c)
 	}
-	if !strings.Contains(strings.Join(lines, "\n"), "that was a short press; again, press the pedal LONG") {
+	if !strings.Contains(strings.Join(lines, "\n"), "剛才是短按；請再踩一次：長按") {
 		t.Errorf("no retry prompt:\n%s", strings.Join(lines, "\n"))
 	}
 }

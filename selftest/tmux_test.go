@@ -95,14 +95,14 @@ func TestInteractiveTmux(t *testing.T) {
 		}
 	}
 
-	s := waitFor("press the pedal SHORT")
+	s := waitFor("請踩踏板：短按")
 	if !strings.Contains(s, "wolftable · 虛擬桌子 · 12 個座位") {
 		t.Fatalf("the virtual table is not drawn:\n%s", s)
 	}
 	keys("Space")
-	waitFor("press the pedal LONG")
+	waitFor("請踩踏板：長按")
 	keys("l")
-	waitFor("press the pedal DOUBLE")
+	waitFor("請踩踏板：雙擊")
 	keys("p")
 
 	// lightOf reads seat n's colour off the table's light row.
@@ -118,14 +118,14 @@ func TestInteractiveTmux(t *testing.T) {
 		return ""
 	}
 	for seat := 1; seat <= 12; seat++ {
-		waitFor(fmt.Sprintf("seat %d: watch it: red, green, blue, off, private", seat))
+		waitFor(fmt.Sprintf("%d號：請看它依次亮 紅、綠、藍、滅、私人指示燈", seat))
 		if seat == 1 {
 			// The walk shows on the table: seat 1 goes red, then green
 			// with its private indicator ('*'). It goes round until it is
 			// answered (or --wait runs out: then it never showed).
 			for _, want := range []string{"紅", "綠*"} {
 				s = until(fmt.Sprintf("seat 1's light %q", want), func(s string) bool {
-					if strings.Contains(s, "seat 1: FAIL") {
+					if strings.Contains(s, "1號：不通過") {
 						t.Fatalf("seat 1's light never showed %q during its walk:\n%s", want, s)
 					}
 					for _, l := range strings.Split(s, "\n") {
@@ -149,7 +149,7 @@ func TestInteractiveTmux(t *testing.T) {
 		}
 	}
 	for seat := 1; seat <= 12; seat++ {
-		waitFor(fmt.Sprintf("seat %d: %d號，請依次按下所有按鍵", seat, seat))
+		waitFor(fmt.Sprintf("%d號：%d號，請依次按下所有按鍵", seat, seat))
 		keys("s", fmt.Sprint(seat))
 		if seat == 1 {
 			keys("Enter") // with 12 seats, "s1" waits for a second digit
@@ -162,11 +162,11 @@ func TestInteractiveTmux(t *testing.T) {
 		keys(digits)
 		keys("Enter", "BSpace", "u", "d", "w", "h", "b")
 		if seat == 2 {
-			waitFor("seat 2: ✓ BOOM 16/17, next 7")
+			waitFor("2號：✓ BOOM 16/17，下一個 7")
 			keys("Space") // give up on 7
 		}
 	}
-	waitFor("did you hear three rising beeps?")
+	waitFor("聽到三聲上升的嗶聲了嗎？")
 	if card.Peak() < 0.05 {
 		t.Errorf("the test line did not reach the sound card (peak %.3f)", card.Peak())
 	}
