@@ -25,7 +25,7 @@ func (r *runner) lateAnswer(w patience, where Problem, what string) string {
 	where.Message = fmt.Sprintf("主機忙碌：%s在 %s 後才到（上限 %s，其間主機停頓 %s），不算故障",
 		what, zhDur(took), zhDur(w.d), zhDur(stalled))
 	r.warn(where)
-	return fmt.Sprintf(" (answered after %v, %v late: the host stalled %v)", round(took), round(late), round(stalled))
+	return fmt.Sprintf("（%s 後才回答，晚了 %s：主機停頓 %s）", zhDur(round(took)), zhDur(round(late)), zhDur(round(stalled)))
 }
 
 // warn records a warning and shows it.
@@ -38,7 +38,7 @@ func (r *runner) warn(p Problem) {
 // for the check's detail; "" if it did not.
 func stalledNote(w patience) string {
 	if s := w.stalled(time.Now()); s > 0 {
-		return fmt.Sprintf(" (the host stalled %v meanwhile)", round(s))
+		return fmt.Sprintf("（其間主機停頓 %s）", zhDur(round(s)))
 	}
 	return ""
 }

@@ -167,12 +167,12 @@ func (r *Report) add(comp string, c Check) {
 	cm.Checks = append(cm.Checks, c)
 	cm.Status = worse(cm.Status, c.Status)
 	if !c.Status.OK() {
-		msg := c.Name
+		msg := checkWord(c.Name)
 		if c.Detail != "" {
-			msg += ": " + c.Detail
+			msg += "：" + c.Detail
 		}
 		if c.Status == NotRun {
-			msg += " (not tested)"
+			msg += "（未測）"
 		}
 		r.problem(Problem{Component: comp, Message: msg})
 	}

@@ -196,8 +196,8 @@ func TestInteractiveTmux(t *testing.T) {
 		probs = append(probs, p.String())
 	}
 	want := []string{
-		"seat 3 lights: the technician saw something wrong in red, green, blue, off, private",
-		"seat 2 key 7: never arrived (missing)",
+		"seat 3 lights: 技術人員看到異常：紅、綠、藍、滅、私人指示燈",
+		"seat 2 key 7: 沒有收到（缺）",
 	}
 	if strings.Join(probs, "\n") != strings.Join(want, "\n") {
 		t.Errorf("problems:\n%s\nwant:\n%s\nscreen:\n%s", strings.Join(probs, "\n"), strings.Join(want, "\n"), s)
@@ -211,7 +211,7 @@ func TestInteractiveTmux(t *testing.T) {
 			t.Errorf("%s: %s, want %s", c.Name, c.Status, want)
 		}
 	}
-	if rep.Seat(2).Keys.Detail != "16/17 keys; missing 7; given up on the pedal" {
+	if rep.Seat(2).Keys.Detail != "16/17 個鍵；缺 7；已踩踏板放棄" {
 		t.Errorf("seat 2 keys: %q", rep.Seat(2).Keys.Detail)
 	}
 	if rep.Mode != "virtual" || rep.Technician != (Human{}).Name() {
