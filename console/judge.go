@@ -65,6 +65,9 @@ type JudgeState struct {
 	Refused    []RefusalView `json:"refused"`
 	Link       *LinkView     `json:"link"`
 	Notice     string        `json:"notice,omitempty"`
+	// Dealt is a game dealt and waiting for the pedal (or the console's
+	// 下一步, the same): nil when none waits (dealt.go).
+	Dealt *GameInfo `json:"dealt"`
 }
 
 // GameInfo is the game being played: board, options, seed and deal.

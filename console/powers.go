@@ -176,6 +176,9 @@ func source(r *http.Request) string { return "console:judge@" + r.RemoteAddr }
 func (s *Server) postPower(name string) judgeHandler {
 	return func(w http.ResponseWriter, r *http.Request, body []byte) {
 		players, _ := s.running()
+		if d := s.dealt.get(); d != nil && players == 0 && name == "pedal" {
+			players = d.spec.Board.Players // the first game, dealt: the pedal starts it
+		}
 		in, err := parsePower(name, body, players)
 		if err != nil {
 			s.writeFailure(w, err)
@@ -184,6 +187,15 @@ func (s *Server) postPower(name string) judgeHandler {
 		ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
 		defer cancel()
 		src := source(r)
+		if ok, err := s.startDealt(ctx, in); ok {
+			s.log.Info("console: judge power: the dealt game starts", "power", name, "source", src, "err", err)
+			if err != nil {
+				s.writeFailure(w, err)
+				return
+			}
+			writeJSON(w, http.StatusOK, map[string]any{"ok": true, "version": s.judgeVersion(), "started": true})
+			return
+		}
 		err = s.opt.Table.Submit(ctx, in, src)
 		s.log.Info("console: judge power", "power", name, "input", describeInput(in), "source", src, "err", err)
 		if err != nil {

@@ -18,7 +18,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"wolftable/boards"
 	"wolftable/daemon"
@@ -119,6 +118,8 @@ type Server struct {
 	closeOnce sync.Once
 	wg        sync.WaitGroup
 	onApplied atomic.Pointer[func()] // tests: after each batch is applied
+
+	dealt dealtSlot // a dealt game waiting for the pedal (dealt.go)
 
 	studioChanges studioChanges // the studio's changes in flight, cancelled by a game's start (studio.go)
 }
@@ -256,6 +257,7 @@ func (s *Server) Attach(spec GameSpec, g *engine.Game) func(daemon.Event) {
 		return func(daemon.Event) {}
 	}
 	spec = spec.clone()
+	s.dealt.set(nil) // a game is attached: nothing waits any more
 	s.qmu.Lock()
 	s.gen++
 	gen := s.gen
@@ -425,6 +427,7 @@ func (s *Server) judgeState() JudgeState {
 	defer s.mu.RUnlock()
 	st := s.judge.state(s.now(), s.speed)
 	st.Version = s.version
+	st.Dealt = s.dealtInfo()
 	return st
 }
 
@@ -499,25 +502,6 @@ func (s *Server) routes() {
 	static, _ := fs.Sub(webFS, "web/static")
 	m.Handle("GET /static/", http.StripPrefix("/static/", staticFiles(static)))
 	s.mux = m
-}
-
-// staticFiles serves the embedded files and nothing else: no directory
-// listing, 404 for any other name (a name that is not a valid path, too).
-func staticFiles(fsys fs.FS) http.Handler {
-	files := http.FileServerFS(fsys)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		name := r.URL.Path
-		if !utf8.ValidString(name) || !fs.ValidPath(name) {
-			http.NotFound(w, r)
-			return
-		}
-		if fi, err := fs.Stat(fsys, name); err != nil || fi.IsDir() {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Cache-Control", "no-cache")
-		files.ServeHTTP(w, r)
-	})
 }
 
 // ServeHTTP serves the table's LAN only, with strict security headers.

@@ -571,3 +571,15 @@ func seedLines() []Line {
 		{ID: "vote.count.seed001", Text: "允許棄票，跟票無效！3~2~1", Source: s001 + " (every vote)"},
 	}
 }
+
+// NightStepName is the role's name as a night step's lines call it
+// (nightKinds: "wolves" 狼人, "eclipsequeen" 狼妃); ok is false for a
+// kind that is no night step.
+func NightStepName(kind string) (name string, ok bool) {
+	for _, k := range nightKinds() {
+		if k[0] == kind {
+			return k[1], true
+		}
+	}
+	return "", false
+}

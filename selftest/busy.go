@@ -25,20 +25,20 @@ func (r *runner) lateAnswer(w patience, where Problem, what string) string {
 	where.Message = fmt.Sprintf("主機忙碌：%s在 %s 後才到（上限 %s，其間主機停頓 %s），不算故障",
 		what, zhDur(took), zhDur(w.d), zhDur(stalled))
 	r.warn(where)
-	return fmt.Sprintf(" (answered after %v, %v late: the host stalled %v)", round(took), round(late), round(stalled))
+	return fmt.Sprintf("（%s 後才回答，晚了 %s：主機停頓 %s）", zhDur(round(took)), zhDur(round(late)), zhDur(round(stalled)))
 }
 
 // warn records a warning and shows it.
 func (r *runner) warn(p Problem) {
 	r.rep.warn(p)
-	r.tell("[%s]%s注意 %s", p.Component, pad(p.Component), p.Message)
+	r.tell("[%s]%s注意 %s", componentWord(p.Component), pad(p.Component), p.Message)
 }
 
 // stalledNote says how long the host stalled during a wait that ran out,
 // for the check's detail; "" if it did not.
 func stalledNote(w patience) string {
 	if s := w.stalled(time.Now()); s > 0 {
-		return fmt.Sprintf(" (the host stalled %v meanwhile)", round(s))
+		return fmt.Sprintf("（其間主機停頓 %s）", zhDur(round(s)))
 	}
 	return ""
 }
@@ -49,8 +49,9 @@ func hostBusy(comp, what string, stalled time.Duration) Problem {
 	return Problem{Component: comp, Message: fmt.Sprintf("主機忙碌：%s，其間主機停頓 %s，不算故障", what, zhDur(stalled))}
 }
 
+// pad aligns what follows a component's tag ([連線], two columns a character).
 func pad(comp string) string {
-	n := max(1, 8-len(comp))
+	n := max(1, 8-2*len([]rune(componentWord(comp))))
 	return fmt.Sprintf("%*s", n, "")
 }
 

@@ -159,7 +159,7 @@ func TestRunLateAnswerIsAWarning(t *testing.T) {
 	if !rep.Passed || len(rep.Problems) != 0 {
 		t.Fatalf("a late answer on a stalled host failed the test: %+v", rep.Problems)
 	}
-	if c := rep.Seat(2).Lights; c.Status != Pass || !strings.Contains(c.Detail, "late: the host stalled") {
+	if c := rep.Seat(2).Lights; c.Status != Pass || !strings.Contains(c.Detail, "：主機停頓 ") {
 		t.Errorf("seat 2 lights: %+v", c)
 	}
 	// (A busy machine may add warnings of its own.)
@@ -189,10 +189,10 @@ func TestRunLateAnswerIsAWarning(t *testing.T) {
 	}
 	var b bytes.Buffer
 	rep.WriteText(&b)
-	if !strings.Contains(b.String(), "warnings (注意：主機忙碌，不是故障)\n  - seat 2 lights: 主機忙碌：") {
+	if !strings.Contains(b.String(), "注意：主機忙碌，不是故障\n  - 2號座位 燈號：主機忙碌：") {
 		t.Errorf("text report:\n%s", b.String())
 	}
-	if !strings.Contains(strings.Join(lines, "\n"), "[lights]  注意 主機忙碌：2號燈號的回答") {
+	if !strings.Contains(strings.Join(lines, "\n"), "[燈號]    注意 主機忙碌：2號燈號的回答") {
 		t.Errorf("progress:\n%s", strings.Join(lines, "\n"))
 	}
 }
@@ -221,7 +221,7 @@ func TestRunNoAnswerAfterStall(t *testing.T) {
 		}
 	})
 	c := rep.Seat(1).Lights
-	if c.Status != Fail || !strings.HasPrefix(c.Detail, "no answer within 300ms (the host stalled ") {
+	if c.Status != Fail || !strings.HasPrefix(c.Detail, "300 毫秒 內沒有回答（其間主機停頓 ") {
 		t.Fatalf("seat 1 lights: %+v", c)
 	}
 	if d := failed.Sub(asked); d < stalled+scriptedPace.Answer {
@@ -245,7 +245,7 @@ func TestRunKeyReleasedLate(t *testing.T) {
 	rep, _, _ = runFake(t, 6, func(tb *hwtest.Table, s *scripted, _ *fakeSound) {
 		s.holdLast = map[int]time.Duration{3: time.Hour}
 	})
-	if k := rep.Seat(3).Keys; k.Status != Fail || strings.Join(k.Stuck, " ") != "BOOM" || !strings.Contains(k.Detail, "BOOM (never released)") {
+	if k := rep.Seat(3).Keys; k.Status != Fail || strings.Join(k.Stuck, " ") != "BOOM" || !strings.Contains(k.Detail, "BOOM（一直沒放開）") {
 		t.Errorf("seat 3 keys, BOOM held: %+v", k)
 	}
 }

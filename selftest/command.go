@@ -252,11 +252,11 @@ func Command(args []string, env Env) int {
 		}
 	}
 
-	who := "a technician at the table"
+	who := "技術人員在桌邊操作"
 	if *emulate {
-		who = "the robot technician"
+		who = "機器人技術人員（模擬）"
 	}
-	progress(fmt.Sprintf("wolftable selftest: %s, %d seats, with %s", opts.Target.Mode(), tcfg.Seats, who))
+	progress(fmt.Sprintf("wolftable 自我檢測：%s，%d 個座位，%s", opts.Target.Mode(), tcfg.Seats, who))
 	rep := Run(ctx, opts)
 	if vt != nil {
 		vt.Close() // Run closed it already; this gives the terminal back if it did not open
@@ -274,7 +274,7 @@ func Command(args []string, env Env) int {
 			fmt.Fprintln(stderr, "wolftable selftest:", err)
 			status = 1
 		} else {
-			fmt.Fprintf(stdout, "report written to %s\n", path)
+			fmt.Fprintf(stdout, "報告已寫入 %s\n", path)
 		}
 	}
 	return status

@@ -146,10 +146,10 @@ func TestEmulatedFaults(t *testing.T) {
 		detail  string  // in its message
 	}{
 		{"dead-led:2", Problem{Component: CompLights, Seat: 2}, "seat 2 showed off"},
-		{"missing-key:3:7", Problem{Component: CompKeys, Seat: 3, Key: "7"}, "never arrived"},
-		{"bouncy-key:4:OK", Problem{Component: CompKeys, Seat: 4, Key: "OK"}, "bounces: 2 presses for one touch"},
-		{"stuck-key:5:UP", Problem{Component: CompKeys, Seat: 5, Key: "UP"}, "stuck down"},
-		{"no-link", Problem{Component: CompLink}, "bridge found: no device at"},
+		{"missing-key:3:7", Problem{Component: CompKeys, Seat: 3, Key: "7"}, "沒有收到"},
+		{"bouncy-key:4:OK", Problem{Component: CompKeys, Seat: 4, Key: "OK"}, "彈跳：按一下收到 2 次"},
+		{"stuck-key:5:UP", Problem{Component: CompKeys, Seat: 5, Key: "UP"}, "卡住（一直按著）"},
+		{"no-link", Problem{Component: CompLink}, "找到橋接板：no device at"},
 		{"no-speaker", Problem{Component: CompSpeaker}, "oto/ALSA"},
 	}
 	// The runs go three at a time: they mostly wait on the emulated
@@ -194,7 +194,7 @@ func TestEmulatedFaults(t *testing.T) {
 					if found < 0 {
 						found = j
 					}
-				case c.fault == "no-link" && p.Seat == 0 && strings.Contains(p.Message, "the table could not be reached"):
+				case c.fault == "no-link" && p.Seat == 0 && strings.Contains(p.Message, "連不上桌子"):
 				default:
 					t.Errorf("unexpected problem %v", p)
 				}
@@ -205,11 +205,11 @@ func TestEmulatedFaults(t *testing.T) {
 			if c.fault == "no-link" && rep.Component(CompSpeaker).Status != Pass {
 				t.Errorf("no-link: the speaker is still tested: %s", rep.Component(CompSpeaker).Status)
 			}
-			want := c.problem.String()
+			want := componentWords[c.problem.Component] + "："
 			if c.problem.Seat > 0 {
-				want = fmt.Sprintf("seat %d", c.problem.Seat)
+				want = fmt.Sprintf("%d號座位", c.problem.Seat)
 				if c.problem.Key != "" {
-					want += " key " + c.problem.Key
+					want += " 按鍵 " + c.problem.Key
 				}
 			}
 			if !strings.Contains(out, fmt.Sprintf("%3d. %s", found+1, want)) {

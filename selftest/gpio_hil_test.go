@@ -163,7 +163,7 @@ func TestHILSelftestFaults(t *testing.T) {
 		if rep.Passed {
 			t.Fatalf("passed with %v", faults)
 		}
-		want := "the technician saw something wrong in red, green, blue, off, private (HIL technician saw: seat 3 showed off at red, green, blue, private; seat 3's private indicator off at private)"
+		want := "技術人員看到異常：紅、綠、藍、滅、私人指示燈（HIL technician saw: seat 3 showed off at red, green, blue, private; seat 3's private indicator off at private）"
 		if l := rep.Seat(3).Lights; l.Status != Fail || l.Detail != want {
 			t.Errorf("seat 3 lights: %s %q\nwant %q", l.Status, l.Detail, want)
 		}
@@ -173,7 +173,7 @@ func TestHILSelftestFaults(t *testing.T) {
 		if k := rep.Seat(4).Keys; k.Status != Fail || !slices.Equal(k.Bouncy, []string{"CLR"}) || k.Presses["CLR"] != 2 || len(k.Missing)+len(k.Stuck) > 0 {
 			t.Errorf("seat 4 keys (bouncy CLR): %+v", k)
 		}
-		if k := rep.Seat(6).Keys; k.Status != Fail || !slices.Equal(k.Stuck, []string{"CLR"}) || !strings.Contains(k.Detail, "CLR (down at start)") {
+		if k := rep.Seat(6).Keys; k.Status != Fail || !slices.Equal(k.Stuck, []string{"CLR"}) || !strings.Contains(k.Detail, "CLR（一開始就按著）") {
 			t.Errorf("seat 6 keys (stuck CLR): %+v", k)
 		}
 		blamed := map[string]bool{"lights 3": true, "keys 2": true, "keys 4": true, "keys 6": true}
@@ -195,7 +195,7 @@ func TestHILSelftestFaults(t *testing.T) {
 	t.Run("no-link", func(t *testing.T) {
 		rep := hilRun(t, []string{"no-link"}, nil, nil)
 		p := rep.Problems
-		if rep.Passed || len(p) == 0 || p[0].Component != CompLink || !strings.HasPrefix(p[0].Message, "expander 0x21: does not answer: sysfs-i2c: remote I/O error") ||
+		if rep.Passed || len(p) == 0 || p[0].Component != CompLink || !strings.HasPrefix(p[0].Message, "擴充晶片 0x21：does not answer: sysfs-i2c: remote I/O error") ||
 			!strings.Contains(p[0].Message, "its keys: 5 OK, 5 CLR, 6 OK") {
 			t.Errorf("problems:\n%s", problems(rep))
 		}

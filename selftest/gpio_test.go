@@ -273,7 +273,7 @@ func TestGPIOTable(t *testing.T) {
 	if k := rep.Seat(1).Keys; k.Status != Pass || strings.Join(k.Expected, " ") != "OK UP" || k.Presses["UP"] != 1 {
 		t.Errorf("seat 1 keys: %+v", k)
 	}
-	if k := rep.Seat(4).Keys; k.Status != Skip || k.Detail != "no keys wired to this seat" {
+	if k := rep.Seat(4).Keys; k.Status != Skip || k.Detail != "這個座位沒有接按鍵" {
 		t.Errorf("seat 4 keys: %+v", k)
 	}
 }
@@ -289,7 +289,7 @@ func TestGPIOExpanderMissing(t *testing.T) {
 	if rep.Passed || len(rep.Problems) == 0 {
 		t.Fatal("passed with an expander missing")
 	}
-	if p := rep.Problems[0]; p.Component != CompLink || !strings.HasPrefix(p.Message, "expander 0x21: does not answer") || !strings.Contains(p.Message, "its keys: 3 OK") {
+	if p := rep.Problems[0]; p.Component != CompLink || !strings.HasPrefix(p.Message, "擴充晶片 0x21：does not answer") || !strings.Contains(p.Message, "its keys: 3 OK") {
 		t.Errorf("first problem: %+v", p)
 	}
 	if rep.Component(CompKeys).Status != NotRun {

@@ -167,12 +167,12 @@ func (r *Report) add(comp string, c Check) {
 	cm.Checks = append(cm.Checks, c)
 	cm.Status = worse(cm.Status, c.Status)
 	if !c.Status.OK() {
-		msg := c.Name
+		msg := checkWord(c.Name)
 		if c.Detail != "" {
-			msg += ": " + c.Detail
+			msg += "：" + c.Detail
 		}
 		if c.Status == NotRun {
-			msg += " (not tested)"
+			msg += "（未測）"
 		}
 		r.problem(Problem{Component: comp, Message: msg})
 	}
@@ -217,58 +217,119 @@ func ReadJSON(rd io.Reader) (*Report, error) {
 func mark(s Status) string {
 	switch s {
 	case Pass:
-		return "pass"
+		return "通過"
 	case Fail:
-		return "FAIL"
+		return "不通過"
 	case NotRun:
-		return "NOT RUN"
+		return "未測"
 	case Skip:
 		return "-"
 	}
 	return string(s)
 }
 
-// WriteText writes the report for people: the verdict, a table per
-// component and per seat, every check, and the problems to fix.
-func (r *Report) WriteText(w io.Writer) error {
-	var b strings.Builder
-	verdict := "PASS"
-	if !r.Passed {
-		verdict = fmt.Sprintf("FAIL (%d problem%s)", len(r.Problems), plural(len(r.Problems)))
-		if r.Interrupted {
-			verdict = fmt.Sprintf("INTERRUPTED, FAIL (%d problem%s)", len(r.Problems), plural(len(r.Problems)))
+// The words of the text report: the technician reads it. The JSON report
+// keeps the English names (components, checks, statuses): programs read it.
+var (
+	componentWords = map[string]string{CompLink: "連線", CompPedal: "踏板", CompLights: "燈號", CompKeys: "按鍵", CompSpeaker: "喇叭"}
+	checkWords     = map[string]string{
+		"open": "開啟", "bridge found": "找到橋接板", "hello": "握手", "heartbeat": "心跳", "heartbeat, load": "心跳（負載下）",
+		"soak": "連線壓測", "counters": "錯誤計數", "raw contacts": "按鍵接點", "driver": "驅動程式", "during the test": "測試期間",
+		"host": "主機", "i2c bus": "I²C 匯流排", "expanders": "擴充晶片", "pedal pin": "踏板腳位", "table": "桌子",
+		"short": "短按", "long": "長按", "double": "雙擊", "pedal": "踏板", "lights": "燈號",
+		"sound device": "音效裝置", "test line": "測試語句", "underruns": "斷音", "heard": "聽到", "voice prompts": "語音提示", "speaker": "喇叭",
+		CompKeys: "按鍵",
+	}
+)
+
+func componentWord(c string) string {
+	if w, ok := componentWords[c]; ok {
+		return w
+	}
+	return c
+}
+
+func checkWord(c string) string {
+	if w, ok := checkWords[c]; ok {
+		return w
+	}
+	if strings.HasPrefix(c, "expander ") {
+		return "擴充晶片 " + strings.TrimPrefix(c, "expander ")
+	}
+	return c
+}
+
+// padTo pads s with spaces to n terminal columns (CJK characters take two).
+func padTo(s string, n int) string {
+	w := 0
+	for _, r := range s {
+		w++
+		if r >= 0x2e80 {
+			w++
 		}
 	}
-	fmt.Fprintf(&b, "wolftable selftest: %s\n\n", verdict)
-	fmt.Fprintf(&b, "  table       %s\n", r.Table)
-	fmt.Fprintf(&b, "  mode        %s, %d seats\n", r.Mode, r.Seats)
+	if w >= n {
+		return s + " "
+	}
+	return s + strings.Repeat(" ", n-w)
+}
+
+// Text is the problem for the technician: where (in Chinese), then what.
+func (p Problem) Text() string {
+	var where string
+	switch {
+	case p.Seat > 0 && p.Key != "":
+		where = fmt.Sprintf("%d號座位 按鍵 %s", p.Seat, p.Key)
+	case p.Seat > 0:
+		where = fmt.Sprintf("%d號座位 %s", p.Seat, componentWord(p.Component))
+	default:
+		where = componentWord(p.Component)
+	}
+	return where + "：" + p.Message
+}
+
+// WriteText writes the report for people: the verdict, a table per
+// component and per seat, every check, and the problems to fix. Its
+// frame is Chinese; a check's details are the checks' own words.
+func (r *Report) WriteText(w io.Writer) error {
+	var b strings.Builder
+	verdict := "通過"
+	if !r.Passed {
+		verdict = fmt.Sprintf("不通過（%d 個問題）", len(r.Problems))
+		if r.Interrupted {
+			verdict = fmt.Sprintf("中斷，不通過（%d 個問題）", len(r.Problems))
+		}
+	}
+	fmt.Fprintf(&b, "wolftable 自我檢測：%s\n\n", verdict)
+	fmt.Fprintf(&b, "  桌子        %s\n", r.Table)
+	fmt.Fprintf(&b, "  模式        %s，%d 個座位\n", r.Mode, r.Seats)
 	if r.Emulated {
-		faults := "none"
+		faults := "無"
 		if len(r.Faults) > 0 {
 			faults = strings.Join(r.Faults, " ")
 		}
-		fmt.Fprintf(&b, "  emulated    yes; faults injected: %s\n", faults)
+		fmt.Fprintf(&b, "  模擬桌子    是；注入的故障：%s\n", faults)
 	}
-	fmt.Fprintf(&b, "  technician  %s\n", r.Technician)
-	fmt.Fprintf(&b, "  software    %s\n", r.Software)
-	fmt.Fprintf(&b, "  started     %s, took %v\n", r.Started.Format("2006-01-02 15:04:05"), r.Finished.Sub(r.Started).Round(100*time.Millisecond))
+	fmt.Fprintf(&b, "  技術人員    %s\n", r.Technician)
+	fmt.Fprintf(&b, "  軟體        %s\n", r.Software)
+	fmt.Fprintf(&b, "  開始        %s，用時 %s\n", r.Started.Format("2006-01-02 15:04:05"), zhDur(r.Finished.Sub(r.Started).Round(100*time.Millisecond)))
 	if r.Soak != "" && r.Soak != "0s" {
-		fmt.Fprintf(&b, "  link soak   %s\n", r.Soak)
+		fmt.Fprintf(&b, "  連線壓測    %s\n", r.Soak)
 	}
 
-	b.WriteString("\ncomponent  result\n")
+	b.WriteString("\n元件      結果\n")
 	for _, c := range r.Components {
-		fmt.Fprintf(&b, "%-10s %s\n", c.Name, mark(c.Status))
+		fmt.Fprintf(&b, "%s%s\n", padTo(componentWord(c.Name), 10), mark(c.Status))
 	}
 
 	if len(r.SeatResults) > 0 {
-		b.WriteString("\nseat  lights   keys\n")
+		b.WriteString("\n座位  燈號      按鍵\n")
 		for _, s := range r.SeatResults {
 			keys := mark(s.Keys.Status)
 			if s.Keys.Detail != "" {
 				keys += "  " + s.Keys.Detail
 			}
-			fmt.Fprintf(&b, "%4d  %-8s %s\n", s.Seat, mark(s.Lights.Status), keys)
+			fmt.Fprintf(&b, "%4d  %s%s\n", s.Seat, padTo(mark(s.Lights.Status), 10), keys)
 		}
 	}
 
@@ -276,23 +337,23 @@ func (r *Report) WriteText(w io.Writer) error {
 		if len(c.Checks) == 0 {
 			continue
 		}
-		fmt.Fprintf(&b, "\n%s\n", c.Name)
+		fmt.Fprintf(&b, "\n%s\n", componentWord(c.Name))
 		for _, ch := range c.Checks {
-			line := fmt.Sprintf("  %-8s %-17s %s", mark(ch.Status), ch.Name, ch.Detail)
+			line := "  " + padTo(mark(ch.Status), 8) + padTo(checkWord(ch.Name), 18) + ch.Detail
 			b.WriteString(strings.TrimRight(line, " ") + "\n")
 		}
 	}
 
 	if len(r.Problems) > 0 {
-		b.WriteString("\nproblems\n")
+		b.WriteString("\n要修的問題\n")
 		for i, p := range r.Problems {
-			fmt.Fprintf(&b, "%3d. %s\n", i+1, p)
+			fmt.Fprintf(&b, "%3d. %s\n", i+1, p.Text())
 		}
 	}
 	if len(r.Warnings) > 0 {
-		b.WriteString("\nwarnings (注意：主機忙碌，不是故障)\n")
+		b.WriteString("\n注意：主機忙碌，不是故障\n")
 		for _, p := range r.Warnings {
-			fmt.Fprintf(&b, "  - %s\n", p)
+			fmt.Fprintf(&b, "  - %s\n", p.Text())
 		}
 	}
 	_, err := io.WriteString(w, b.String())

@@ -63,7 +63,7 @@ type Sound interface {
 	// Say says a voice prompt made of clips, without waiting; false if the
 	// voice has no such clips (the prompt is then shown only).
 	Say(clips []string) bool
-	// Describe says what plays the test line, e.g. "three rising beeps".
+	// Describe says what plays the test line, e.g. "三聲上升的嗶聲".
 	Describe() string
 }
 
@@ -148,9 +148,9 @@ func (r *runner) run(ctx context.Context) {
 	rep := r.rep
 	soak := ""
 	if r.o.Soak > 0 && r.o.Target.Mode() != string(hw.ModeVirtual) {
-		soak = fmt.Sprintf(", with a %v soak", r.o.Soak)
+		soak = fmt.Sprintf("，壓測 %v", r.o.Soak)
 	}
-	r.tell("[link]    checking the link (%s%s)", r.o.Target.Mode(), soak)
+	r.tell("[連線]    檢查連線（%s%s）", r.o.Target.Mode(), soak)
 	f, checks, ok := r.o.Target.CheckLink(ctx)
 	r.addAll(CompLink, checks)
 	r.f = f
@@ -168,9 +168,9 @@ func (r *runner) run(ctx context.Context) {
 		}
 	}
 	if !ok {
-		why := "the table could not be reached (see link)"
+		why := "連不上桌子（見連線）"
 		if ctx.Err() != nil {
-			why = "interrupted"
+			why = "中斷"
 		}
 		for _, c := range []string{CompPedal, CompLights, CompKeys} {
 			if r.enabled(c) {
@@ -192,7 +192,7 @@ func (r *runner) run(ctx context.Context) {
 		r.addAll(CompLink, r.o.Target.Finish(r.table))
 		if downs := r.p.linkDowns(); len(downs) > 0 {
 			r.add(CompLink, Check{Name: "during the test", Status: Fail,
-				Detail: fmt.Sprintf("the link went down %d time%s: %s", len(downs), plural(len(downs)), strings.Join(downs, "; "))})
+				Detail: fmt.Sprintf("連線中斷 %d 次：%s", len(downs), strings.Join(downs, "；"))})
 		}
 		r.table.Close()
 		r.p.wait()
@@ -222,7 +222,7 @@ func (r *runner) add(comp string, c Check) {
 		c.Detail = remedy.ExplainText(c.Detail) // SPI off, no sound card…: what to do, then the raw error
 	}
 	r.rep.add(comp, c)
-	r.tell("[%s]%s%s %s %s", comp, pad(comp), mark(c.Status), c.Name, c.Detail)
+	r.tell("[%s]%s%s %s %s", componentWord(comp), pad(comp), mark(c.Status), checkWord(c.Name), c.Detail)
 	if c.Warning != "" {
 		r.warn(Problem{Component: comp, Message: c.Warning})
 	}
@@ -332,11 +332,11 @@ func (r *runner) show(ctx context.Context, frame []hw.SeatLight) error {
 func pedalHow(p hw.PedalPress) string {
 	switch p {
 	case hw.PedalLong:
-		return "LONG (hold it down for a second or more)"
+		return "長按（踩住一秒以上）"
 	case hw.PedalDouble:
-		return "DOUBLE (two quick taps)"
+		return "雙擊（快踩兩下）"
 	}
-	return "SHORT (one quick tap)"
+	return "短按（快踩一下）"
 }
 
 func (r *runner) pedalStage(ctx context.Context) {
@@ -350,7 +350,7 @@ func (r *runner) pedalStage(ctx context.Context) {
 	}
 	for _, want := range []hw.PedalPress{hw.PedalShort, hw.PedalLong, hw.PedalDouble} {
 		if ctx.Err() != nil {
-			r.add(CompPedal, Check{Name: want.String(), Status: NotRun, Detail: "interrupted"})
+			r.add(CompPedal, Check{Name: want.String(), Status: NotRun, Detail: "中斷"})
 			continue
 		}
 		r.add(CompPedal, r.pedalPress(ctx, want))
@@ -363,25 +363,25 @@ func (r *runner) pedalPress(ctx context.Context, want hw.PedalPress) Check {
 	for attempt := 1; attempt <= 3; attempt++ {
 		r.drain()
 		if attempt == 1 {
-			r.tell("[pedal]   press the pedal %s", pedalHow(want))
+			r.tell("[踏板]    請踩踏板：%s", pedalHow(want))
 		} else {
-			r.tell("[pedal]   that was a %s press; again, press the pedal %s", wrong[len(wrong)-1], pedalHow(want))
+			r.tell("[踏板]    剛才是%s；請再踩一次：%s", zhPedalName(wrong[len(wrong)-1]), pedalHow(want))
 		}
 		if err := r.o.Technician.PressPedal(ctx, want); err != nil {
-			return Check{Name: want.String(), Status: Fail, Detail: "the technician could not press the pedal: " + err.Error()}
+			return Check{Name: want.String(), Status: Fail, Detail: "技術人員無法踩踏板：" + err.Error()}
 		}
 		w := patient(r.lag, r.pace.Answer)
 		for {
 			ev, err := r.next(ctx, w)
 			if err != nil {
-				detail := fmt.Sprintf("no pedal press within %v", r.pace.Answer) + stalledNote(w)
+				detail := fmt.Sprintf("%s 內沒有踩踏板", zhDur(r.pace.Answer)) + stalledNote(w)
 				switch {
 				case ctx.Err() != nil:
-					return Check{Name: want.String(), Status: NotRun, Detail: "interrupted"}
+					return Check{Name: want.String(), Status: NotRun, Detail: "中斷"}
 				case lost(err):
 					detail = err.Error()
 				case len(wrong) > 0:
-					detail += fmt.Sprintf(" (before: %s)", strings.Join(wrong, ", "))
+					detail += fmt.Sprintf("（之前踩成：%s）", zhPedalNames(wrong))
 				}
 				return Check{Name: want.String(), Status: Fail, Detail: detail}
 			}
@@ -389,9 +389,9 @@ func (r *runner) pedalPress(ctx context.Context, want hw.PedalPress) Check {
 				continue
 			}
 			if ev.Pedal == want {
-				d := "recognised"
+				d := "辨認正確"
 				if len(wrong) > 0 {
-					d += fmt.Sprintf(" (after %s)", strings.Join(wrong, ", "))
+					d += fmt.Sprintf("（之前踩成：%s）", zhPedalNames(wrong))
 				}
 				d += r.lateAnswer(w, Problem{Component: CompPedal}, "踏板"+zhPedal(want))
 				return Check{Name: want.String(), Status: Pass, Detail: d}
@@ -400,7 +400,7 @@ func (r *runner) pedalPress(ctx context.Context, want hw.PedalPress) Check {
 			break
 		}
 	}
-	return Check{Name: want.String(), Status: Fail, Detail: fmt.Sprintf("asked for %s three times, got %s", want, strings.Join(wrong, ", "))}
+	return Check{Name: want.String(), Status: Fail, Detail: fmt.Sprintf("請踩%s三次，都踩成：%s", zhPedalName(want.String()), zhPedalNames(wrong))}
 }
 
 // lightStep is one step of a seat's lights walk.
@@ -471,21 +471,17 @@ func (r *runner) waitAnswer(ctx context.Context, seat int, w patience) (answer, 
 
 func (r *runner) lightsStage(ctx context.Context) {
 	steps := r.lightSteps()
-	names := make([]string, len(steps))
-	for i, s := range steps {
-		names[i] = s.name
-	}
-	walk := strings.Join(names, ", ")
+	walk := zhWalk(steps)
 	for seat := 1; seat <= r.rep.Seats; seat++ {
 		res := r.rep.Seat(seat)
 		if ctx.Err() != nil {
-			res.Lights = Check{Name: "lights", Status: NotRun, Detail: "interrupted"}
-			r.rep.problem(Problem{Component: CompLights, Seat: seat, Message: "not tested (interrupted)"})
+			res.Lights = Check{Name: "lights", Status: NotRun, Detail: "中斷"}
+			r.rep.problem(Problem{Component: CompLights, Seat: seat, Message: "未測（中斷）"})
 			continue
 		}
 		res.Lights = r.lightsSeat(ctx, seat, steps, walk)
 		c := res.Lights
-		r.tell("[lights]  seat %d: %s %s", seat, mark(c.Status), c.Detail)
+		r.tell("[燈號]    %d號：%s %s", seat, mark(c.Status), c.Detail)
 		if !c.Status.OK() {
 			r.rep.problem(Problem{Component: CompLights, Seat: seat, Message: c.Detail})
 		}
@@ -494,7 +490,7 @@ func (r *runner) lightsStage(ctx context.Context) {
 
 func (r *runner) lightsSeat(ctx context.Context, seat int, steps []lightStep, walk string) Check {
 	r.drain()
-	r.tell("[lights]  seat %d: watch it: %s; then the pedal: short = all right, long = wrong", seat, walk)
+	r.tell("[燈號]    %d號：請看它依次亮 %s；看完踩踏板：短按＝正常，長按＝有問題", seat, walk)
 	tech := r.o.Technician
 	var showErr error
 	judged := false
@@ -508,7 +504,7 @@ func (r *runner) lightsSeat(ctx context.Context, seat int, steps []lightStep, wa
 			}
 			if !judged {
 				if err := tech.LookAt(ctx, seat, frame); err != nil {
-					return Check{Name: "lights", Status: Fail, Detail: "the technician could not look: " + err.Error()}
+					return Check{Name: "lights", Status: Fail, Detail: "技術人員無法觀看：" + err.Error()}
 				}
 			}
 			dwell := r.pace.Dwell
@@ -518,7 +514,7 @@ func (r *runner) lightsSeat(ctx context.Context, seat int, steps []lightStep, wa
 			a, err := r.waitAnswer(ctx, seat, patient(r.lag, dwell))
 			switch {
 			case ctx.Err() != nil:
-				return Check{Name: "lights", Status: NotRun, Detail: "interrupted"}
+				return Check{Name: "lights", Status: NotRun, Detail: "中斷"}
 			case lost(err):
 				return Check{Name: "lights", Status: Fail, Detail: err.Error()}
 			case a == yes || a == no:
@@ -532,28 +528,28 @@ func (r *runner) lightsSeat(ctx context.Context, seat int, steps []lightStep, wa
 		if !judged {
 			judged = true
 			if err := tech.JudgeLights(ctx, seat); err != nil {
-				return Check{Name: "lights", Status: Fail, Detail: "the technician could not answer: " + err.Error()}
+				return Check{Name: "lights", Status: Fail, Detail: "技術人員無法回答：" + err.Error()}
 			}
 			w = patient(r.lag, r.pace.Answer)
 		} else if w.over() {
-			return Check{Name: "lights", Status: Fail, Detail: fmt.Sprintf("no answer within %v", r.pace.Answer) + stalledNote(w)}
+			return Check{Name: "lights", Status: Fail, Detail: fmt.Sprintf("%s 內沒有回答", zhDur(r.pace.Answer)) + stalledNote(w)}
 		}
 	}
 }
 
 func (r *runner) lightsVerdict(seat int, a answer, walk string, showErr error) Check {
-	c := Check{Name: "lights", Status: Pass, Detail: walk + ": confirmed"}
+	c := Check{Name: "lights", Status: Pass, Detail: walk + "：確認正常"}
 	if a == no {
-		c = Check{Name: "lights", Status: Fail, Detail: "the technician saw something wrong in " + walk}
+		c = Check{Name: "lights", Status: Fail, Detail: "技術人員看到異常：" + walk}
 		if n, ok := r.o.Technician.(Noter); ok {
 			if note := n.LightsNote(seat); note != "" {
-				c.Detail += " (" + note + ")"
+				c.Detail += "（" + note + "）"
 			}
 		}
 	}
 	if showErr != nil {
 		c.Status = Fail
-		c.Detail += "; the table did not take the lights: " + showErr.Error()
+		c.Detail += "；桌子沒有接受燈號：" + showErr.Error()
 	}
 	return c
 }
@@ -595,26 +591,26 @@ func (r *runner) keysStage(ctx context.Context) {
 			expected = r.f.Keys[seat-1]
 		}
 		if len(expected) == 0 {
-			res.Keys = KeyResult{Status: Skip, Detail: "no keys wired to this seat"}
+			res.Keys = KeyResult{Status: Skip, Detail: "這個座位沒有接按鍵"}
 			continue
 		}
 		if ctx.Err() != nil {
-			res.Keys = KeyResult{Status: NotRun, Detail: "interrupted", Expected: keyNames(expected)}
-			r.rep.problem(Problem{Component: CompKeys, Seat: seat, Message: "not tested (interrupted)"})
+			res.Keys = KeyResult{Status: NotRun, Detail: "中斷", Expected: keyNames(expected)}
+			r.rep.problem(Problem{Component: CompKeys, Seat: seat, Message: "未測（中斷）"})
 			continue
 		}
 		res.Keys = r.keysSeat(ctx, seat, expected, closed)
 		k := &res.Keys
-		r.tell("[keys]    seat %d: %s %s", seat, mark(k.Status), k.Detail)
+		r.tell("[按鍵]    %d號：%s %s", seat, mark(k.Status), k.Detail)
 		for _, name := range k.Stuck {
-			r.rep.problem(Problem{Component: CompKeys, Seat: seat, Key: name, Message: "stuck down"})
+			r.rep.problem(Problem{Component: CompKeys, Seat: seat, Key: name, Message: "卡住（一直按著）"})
 		}
 		for _, name := range k.Missing {
-			r.rep.problem(Problem{Component: CompKeys, Seat: seat, Key: name, Message: "never arrived (missing)"})
+			r.rep.problem(Problem{Component: CompKeys, Seat: seat, Key: name, Message: "沒有收到（缺）"})
 		}
 		for _, name := range k.Bouncy {
 			r.rep.problem(Problem{Component: CompKeys, Seat: seat, Key: name,
-				Message: fmt.Sprintf("bounces: %d presses for one touch", k.Presses[name])})
+				Message: fmt.Sprintf("彈跳：按一下收到 %d 次", k.Presses[name])})
 		}
 		if k.Status == NotRun || (k.Status == Fail && len(k.Stuck)+len(k.Missing)+len(k.Bouncy) == 0) {
 			r.rep.problem(Problem{Component: CompKeys, Seat: seat, Message: k.Detail})
@@ -630,7 +626,7 @@ func (r *runner) keysSeat(ctx context.Context, seat int, expected []hw.Key, clos
 	res := KeyResult{Expected: keyNames(expected), Presses: map[string]int{}}
 	r.drain()
 	if err := r.show(ctx, r.keysLights(seat)); err != nil {
-		r.tell("[keys]    seat %d: the table did not take the prompt light: %v", seat, err)
+		r.tell("[按鍵]    %d號：桌子沒有接受提示燈：%v", seat, err)
 	}
 	prompt, err := wvoice.Sequence(keysPromptLine, []int{seat})
 	spoken := err == nil && r.o.Sound != nil && r.o.Sound.Say(prompt)
@@ -641,13 +637,13 @@ func (r *runner) keysSeat(ctx context.Context, seat int, expected []hw.Key, clos
 	}
 	how := ""
 	if r.o.VirtualKeys {
-		how = fmt.Sprintf(" (type s%d first)", seat)
+		how = fmt.Sprintf("（先按 s%d）", seat)
 	}
 	list := strings.Join(res.Expected, " ")
 	if strings.HasPrefix(list, "0 1 2 3 4 5 6 7 8 9 ") {
 		list = "0-9 " + strings.TrimPrefix(list, "0 1 2 3 4 5 6 7 8 9 ")
 	}
-	r.tell("[keys]    seat %d: %d號，請依次按下所有按鍵: each key once, in order: %s%s; pedal = give up", seat, seat, list, how)
+	r.tell("[按鍵]    %d號：%d號，請依次按下所有按鍵：每個鍵按一次，依序 %s%s；踩踏板＝放棄這個座位", seat, seat, list, how)
 
 	want := map[hw.Key]bool{}
 	for _, k := range expected {
@@ -666,7 +662,7 @@ func (r *runner) keysSeat(ctx context.Context, seat int, expected []hw.Key, clos
 	}
 	for _, k := range expected {
 		if why := stuck[k]; why != "" {
-			r.tell("[keys]    seat %d: %v is %s: stuck?", seat, k, why)
+			r.tell("[按鍵]    %d號：%v %s：卡住了？", seat, k, zhStuck(why))
 		}
 	}
 
@@ -710,7 +706,7 @@ loop:
 			break loop
 		case err != nil:
 			if ctx.Err() != nil {
-				res.Status, res.Detail = NotRun, "interrupted"
+				res.Status, res.Detail = NotRun, "中斷"
 			} else {
 				res.Status, res.Detail = Fail, err.Error()
 			}
@@ -750,19 +746,19 @@ loop:
 				gap := e.Key.At.Sub(up)
 				if released && gap >= 0 && gap < BounceWindow {
 					bouncy[k] = true
-					r.tell("[keys]    seat %d: %v again %v after its release: bounce", seat, k, gap.Round(time.Millisecond))
+					r.tell("[按鍵]    %d號：%v 放開後 %s 又按下：彈跳", seat, k, zhDur(gap.Round(time.Millisecond)))
 				} else {
-					r.tell("[keys]    seat %d: %v again", seat, k)
+					r.tell("[按鍵]    %d號：%v 又按了一次", seat, k)
 				}
 			} else {
 				next := ""
 				for _, kk := range expected {
 					if presses[kk] == 0 && stuck[kk] == "" {
-						next = ", next " + kk.String()
+						next = "，下一個 " + kk.String()
 						break
 					}
 				}
-				r.tell("[keys]    seat %d: ✓ %-4v %d/%d%s", seat, k, n, len(expected), next)
+				r.tell("[按鍵]    %d號：✓ %-4v %d/%d%s", seat, k, n, len(expected), next)
 			}
 			complete = complete || done()
 		case e.Kind == hw.EventKey && e.Key.Edge == hw.Down:
@@ -779,7 +775,7 @@ loop:
 	var notes []string
 	for _, k := range expected {
 		if stuck[k] != "" && presses[k] > 0 {
-			notes = append(notes, fmt.Sprintf("%v was %s but then worked", k, stuck[k]))
+			notes = append(notes, fmt.Sprintf("%v %s，之後正常", k, zhStuck(stuck[k])))
 			delete(stuck, k)
 		}
 	}
@@ -808,32 +804,32 @@ loop:
 			got++
 		}
 	}
-	parts = append(parts, fmt.Sprintf("%d/%d keys", got, len(expected)))
+	parts = append(parts, fmt.Sprintf("%d/%d 個鍵", got, len(expected)))
 	if len(res.Missing) > 0 {
-		parts = append(parts, "missing "+strings.Join(res.Missing, " "))
+		parts = append(parts, "缺 "+strings.Join(res.Missing, " "))
 	}
 	if len(res.Bouncy) > 0 {
-		parts = append(parts, "bouncy "+strings.Join(res.Bouncy, " "))
+		parts = append(parts, "彈跳 "+strings.Join(res.Bouncy, " "))
 	}
 	if len(res.Stuck) > 0 {
 		var s []string
 		for _, name := range res.Stuck {
 			k, _ := hw.ParseKey(name)
-			s = append(s, name+" ("+stuck[k]+")")
+			s = append(s, name+"（"+zhStuck(stuck[k])+"）")
 		}
-		parts = append(parts, "stuck "+strings.Join(s, " "))
+		parts = append(parts, "卡住 "+strings.Join(s, " "))
 	}
 	parts = append(parts, notes...)
 	if len(strays) > 0 {
-		parts = append(parts, "also pressed: "+strings.Join(strays, " "))
+		parts = append(parts, "另外按到："+strings.Join(strays, " "))
 	}
 	if gaveUp {
-		parts = append(parts, "given up on the pedal")
+		parts = append(parts, "已踩踏板放棄")
 	}
 	if techErr != nil && ctx.Err() == nil {
-		parts = append(parts, "technician: "+techErr.Error())
+		parts = append(parts, "技術人員："+techErr.Error())
 	}
-	res.Detail = strings.Join(parts, "; ")
+	res.Detail = strings.Join(parts, "；")
 	res.Status = Pass
 	if len(res.Missing)+len(res.Bouncy)+len(res.Stuck) > 0 {
 		res.Status = Fail
@@ -923,15 +919,15 @@ func (r *runner) speakerStage(ctx context.Context) {
 		return
 	}
 	if r.o.Sound == nil {
-		r.add(CompSpeaker, Check{Name: "speaker", Status: Skip, Detail: "no speaker to test"})
+		r.add(CompSpeaker, Check{Name: "speaker", Status: Skip, Detail: "沒有喇叭可測"})
 		return
 	}
 	if ctx.Err() != nil {
-		r.add(CompSpeaker, Check{Name: "test line", Status: NotRun, Detail: "interrupted"})
+		r.add(CompSpeaker, Check{Name: "test line", Status: NotRun, Detail: "中斷"})
 		return
 	}
 	for attempt := 1; ; attempt++ {
-		r.tell("[speaker] playing the test line: %s", r.o.Sound.Describe())
+		r.tell("[喇叭]    播放測試聲：%s", r.o.Sound.Describe())
 		checks := r.o.Sound.PlayTest(ctx)
 		ok := true
 		for _, c := range checks {
@@ -946,9 +942,9 @@ func (r *runner) speakerStage(ctx context.Context) {
 		if r.p != nil {
 			r.drain()
 		}
-		r.tell("[speaker] did you hear %s? The pedal: short = yes, long = no, double = play it again", r.o.Sound.Describe())
+		r.tell("[喇叭]    聽到%s了嗎？踩踏板：短按＝聽到，長按＝沒聽到，雙擊＝再播一次", r.o.Sound.Describe())
 		if err := r.o.Technician.Listen(ctx); err != nil {
-			checks = append(checks, Check{Name: "heard", Status: Fail, Detail: "the technician could not answer: " + err.Error()})
+			checks = append(checks, Check{Name: "heard", Status: Fail, Detail: "技術人員無法回答：" + err.Error()})
 			r.addAll(CompSpeaker, checks)
 			break
 		}
@@ -959,15 +955,15 @@ func (r *runner) speakerStage(ctx context.Context) {
 		}
 		switch {
 		case ctx.Err() != nil:
-			checks = append(checks, Check{Name: "heard", Status: NotRun, Detail: "interrupted"})
+			checks = append(checks, Check{Name: "heard", Status: NotRun, Detail: "中斷"})
 		case lost(err):
-			checks = append(checks, Check{Name: "heard", Status: Fail, Detail: "no answer: " + err.Error()})
+			checks = append(checks, Check{Name: "heard", Status: Fail, Detail: "沒有回答：" + err.Error()})
 		case err != nil:
-			checks = append(checks, Check{Name: "heard", Status: Fail, Detail: fmt.Sprintf("no answer within %v", r.pace.Answer) + stalledNote(w)})
+			checks = append(checks, Check{Name: "heard", Status: Fail, Detail: fmt.Sprintf("%s 內沒有回答", zhDur(r.pace.Answer)) + stalledNote(w)})
 		case a == yes:
-			checks = append(checks, Check{Name: "heard", Status: Pass, Detail: "the technician heard it" + r.lateAnswer(w, Problem{Component: CompSpeaker}, "喇叭的回答")})
+			checks = append(checks, Check{Name: "heard", Status: Pass, Detail: "技術人員聽到了" + r.lateAnswer(w, Problem{Component: CompSpeaker}, "喇叭的回答")})
 		default:
-			checks = append(checks, Check{Name: "heard", Status: Fail, Detail: "the technician did not hear it" + r.lateAnswer(w, Problem{Component: CompSpeaker}, "喇叭的回答")})
+			checks = append(checks, Check{Name: "heard", Status: Fail, Detail: "技術人員沒聽到" + r.lateAnswer(w, Problem{Component: CompSpeaker}, "喇叭的回答")})
 		}
 		r.addAll(CompSpeaker, checks)
 		break
@@ -975,10 +971,10 @@ func (r *runner) speakerStage(ctx context.Context) {
 	switch {
 	case len(r.voiceMissing) > 0:
 		r.add(CompSpeaker, Check{Name: "voice prompts", Status: Skip,
-			Detail: fmt.Sprintf("shown as text only: no voice pack, or it lacks the clips (%s)", r.voiceMissing[0])})
+			Detail: fmt.Sprintf("只顯示文字：沒有語音包，或缺少這些語音（%s）", r.voiceMissing[0])})
 	case r.voiceSaid > 0:
 		r.add(CompSpeaker, Check{Name: "voice prompts", Status: Pass,
-			Detail: fmt.Sprintf("%d seats asked by voice (\"3號，請依次按下所有按鍵\")", r.voiceSaid)})
+			Detail: fmt.Sprintf("%d 個座位用語音提示（「3號，請依次按下所有按鍵」）", r.voiceSaid)})
 	}
 }
 

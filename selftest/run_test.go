@@ -230,7 +230,7 @@ func TestRunHealthy(t *testing.T) {
 		t.Errorf("seat 1's walk: %q", got)
 	}
 	joined := strings.Join(lines, "\n")
-	for _, want := range []string{"press the pedal SHORT", "seat 3: 3號，請依次按下所有按鍵", "✓ BOOM 17/17", "did you hear a beep"} {
+	for _, want := range []string{"請踩踏板：短按", "3號：3號，請依次按下所有按鍵", "✓ BOOM 17/17", "聽到a beep了嗎"} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("progress lacks %q:\n%s", want, joined)
 		}
@@ -251,11 +251,11 @@ func TestRunFaults(t *testing.T) {
 		t.Fatal("passed with faults")
 	}
 	want := []string{
-		"seat 2 lights: the technician saw something wrong",
-		"seat 3 key 7: never arrived (missing)",
-		"seat 4 key OK: bounces: 2 presses for one touch",
-		"seat 5 key UP: stuck down",
-		"speaker: heard: the technician did not hear it",
+		"seat 2 lights: 技術人員看到異常",
+		"seat 3 key 7: 沒有收到（缺）",
+		"seat 4 key OK: 彈跳：按一下收到 2 次",
+		"seat 5 key UP: 卡住（一直按著）",
+		"speaker: 聽到：技術人員沒聽到",
 	}
 	var got []string
 	for _, p := range rep.Problems {
@@ -290,10 +290,10 @@ func TestRunPedal(t *testing.T) {
 	})
 	c := rep.Component(CompPedal)
 	if c.Status != Fail || len(c.Checks) != 3 || c.Checks[1].Status != Fail ||
-		c.Checks[1].Detail != "asked for long three times, got short, short, short" {
+		c.Checks[1].Detail != "請踩長按三次，都踩成：短按、短按、短按" {
 		t.Errorf("pedal: %+v", c)
 	}
-	if !strings.Contains(strings.Join(lines, "\n"), "that was a short press; again, press the pedal LONG") {
+	if !strings.Contains(strings.Join(lines, "\n"), "剛才是短按；請再踩一次：長按") {
 		t.Errorf("no retry prompt:\n%s", strings.Join(lines, "\n"))
 	}
 }
@@ -305,10 +305,10 @@ func TestRunNoAnswers(t *testing.T) {
 	if rep.Passed {
 		t.Fatal("passed with a technician who never answers")
 	}
-	if c := rep.Component(CompPedal).Checks[0]; !strings.HasPrefix(c.Detail, "no pedal press within 300ms") {
+	if c := rep.Component(CompPedal).Checks[0]; !strings.HasPrefix(c.Detail, "300 毫秒 內沒有踩踏板") {
 		t.Errorf("pedal: %+v", c)
 	}
-	if c := rep.Seat(1).Lights; c.Status != Fail || !strings.HasPrefix(c.Detail, "no answer within 300ms") {
+	if c := rep.Seat(1).Lights; c.Status != Fail || !strings.HasPrefix(c.Detail, "300 毫秒 內沒有回答") {
 		t.Errorf("lights: %+v", c)
 	}
 	// A silent technician presses the keys all the same.
@@ -389,7 +389,7 @@ func TestRunInterrupted(t *testing.T) {
 	}
 	var b bytes.Buffer
 	rep.WriteText(&b)
-	if !strings.HasPrefix(b.String(), "wolftable selftest: INTERRUPTED, FAIL") {
+	if !strings.HasPrefix(b.String(), "wolftable 自我檢測：中斷，不通過") {
 		t.Errorf("text:\n%s", b.String())
 	}
 }
@@ -413,7 +413,7 @@ func TestReportJSON(t *testing.T) {
 	}
 	var tx bytes.Buffer
 	rep.WriteText(&tx)
-	for _, want := range []string{"wolftable selftest: FAIL (1 problem)", "   6  pass     FAIL  16/17 keys; missing BOOM", "  1. seat 6 key BOOM: never arrived (missing)"} {
+	for _, want := range []string{"wolftable 自我檢測：不通過（1 個問題）", "   6  通過      不通過  16/17 個鍵；缺 BOOM", "  1. 6號座位 按鍵 BOOM：沒有收到（缺）"} {
 		if !strings.Contains(tx.String(), want) {
 			t.Errorf("text lacks %q:\n%s", want, tx.String())
 		}
@@ -509,7 +509,7 @@ func TestRunLinkDown(t *testing.T) {
 	for _, c := range rep.Component(CompLink).Checks {
 		link = append(link, c.Name+": "+c.Detail)
 	}
-	if !strings.Contains(strings.Join(link, "\n"), "during the test: the link went down 1 time: virtual: input closed") {
+	if !strings.Contains(strings.Join(link, "\n"), "during the test: 連線中斷 1 次：virtual: input closed") {
 		t.Errorf("link: %v", link)
 	}
 }
@@ -529,7 +529,7 @@ func TestCommandVirtualPlainEOF(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d, want 1\n%s%s", code, out.String(), errb.String())
 	}
-	if !strings.Contains(out.String(), "1. pedal: short: the link is down: virtual: input closed") {
+	if !strings.Contains(out.String(), "1. 踏板：短按：the link is down: virtual: input closed") {
 		t.Errorf("report:\n%s", out.String())
 	}
 }
@@ -544,7 +544,7 @@ func TestRunHeldThenWorks(t *testing.T) {
 		tb.KeyDown(2, hw.KeyWave)
 	})
 	k := rep.Seat(2).Keys
-	if k.Status != Pass || len(k.Stuck) != 0 || !strings.Contains(k.Detail, "WAVE was down at start but then worked") {
+	if k.Status != Pass || len(k.Stuck) != 0 || !strings.Contains(k.Detail, "WAVE 一開始就按著，之後正常") {
 		t.Errorf("seat 2 keys: %+v", k)
 	}
 }

@@ -193,7 +193,7 @@ func (s *Speaker) Close() error { return s.sp.Close() }
 func (s *Speaker) SetVolume(v float64) { s.sp.SetVolume(v) }
 
 // Describe implements Sound.
-func (s *Speaker) Describe() string { return "three rising beeps" }
+func (s *Speaker) Describe() string { return "三聲上升的嗶聲" }
 
 // Say implements Sound. A prompt cuts the one before it: the technician has
 // moved on to the next seat.

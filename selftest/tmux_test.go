@@ -95,21 +95,21 @@ func TestInteractiveTmux(t *testing.T) {
 		}
 	}
 
-	s := waitFor("press the pedal SHORT")
-	if !strings.Contains(s, "wolftable · virtual table · 12 seats") {
+	s := waitFor("請踩踏板：短按")
+	if !strings.Contains(s, "wolftable · 虛擬桌子 · 12 個座位") {
 		t.Fatalf("the virtual table is not drawn:\n%s", s)
 	}
 	keys("Space")
-	waitFor("press the pedal LONG")
+	waitFor("請踩踏板：長按")
 	keys("l")
-	waitFor("press the pedal DOUBLE")
+	waitFor("請踩踏板：雙擊")
 	keys("p")
 
 	// lightOf reads seat n's colour off the table's light row.
 	lightOf := func(screen string, n int) string {
 		for _, l := range strings.Split(screen, "\n") {
-			if strings.HasPrefix(l, " light ") {
-				f := strings.Fields(strings.TrimPrefix(l, " light "))
+			if strings.HasPrefix(l, " 燈號 ") {
+				f := strings.Fields(strings.TrimPrefix(l, " 燈號 "))
 				if n-1 < len(f) {
 					return strings.TrimSuffix(f[n-1], "*")
 				}
@@ -118,19 +118,19 @@ func TestInteractiveTmux(t *testing.T) {
 		return ""
 	}
 	for seat := 1; seat <= 12; seat++ {
-		waitFor(fmt.Sprintf("seat %d: watch it: red, green, blue, off, private", seat))
+		waitFor(fmt.Sprintf("%d號：請看它依次亮 紅、綠、藍、滅、私人指示燈", seat))
 		if seat == 1 {
 			// The walk shows on the table: seat 1 goes red, then green
 			// with its private indicator ('*'). It goes round until it is
 			// answered (or --wait runs out: then it never showed).
-			for _, want := range []string{"red", "grn*"} {
+			for _, want := range []string{"紅", "綠*"} {
 				s = until(fmt.Sprintf("seat 1's light %q", want), func(s string) bool {
-					if strings.Contains(s, "seat 1: FAIL") {
+					if strings.Contains(s, "1號：不通過") {
 						t.Fatalf("seat 1's light never showed %q during its walk:\n%s", want, s)
 					}
 					for _, l := range strings.Split(s, "\n") {
-						if strings.HasPrefix(l, " light ") {
-							if f := strings.Fields(strings.TrimPrefix(l, " light ")); len(f) > 0 {
+						if strings.HasPrefix(l, " 燈號 ") {
+							if f := strings.Fields(strings.TrimPrefix(l, " 燈號 ")); len(f) > 0 {
 								return f[0] == want
 							}
 						}
@@ -138,7 +138,7 @@ func TestInteractiveTmux(t *testing.T) {
 					return false
 				})
 			}
-			if other := lightOf(s, 2); other != "off" {
+			if other := lightOf(s, 2); other != "暗" {
 				t.Errorf("seat 2 is %q during seat 1's walk", other)
 			}
 		}
@@ -149,12 +149,12 @@ func TestInteractiveTmux(t *testing.T) {
 		}
 	}
 	for seat := 1; seat <= 12; seat++ {
-		waitFor(fmt.Sprintf("seat %d: %d號，請依次按下所有按鍵", seat, seat))
+		waitFor(fmt.Sprintf("%d號：%d號，請依次按下所有按鍵", seat, seat))
 		keys("s", fmt.Sprint(seat))
 		if seat == 1 {
 			keys("Enter") // with 12 seats, "s1" waits for a second digit
 		}
-		waitFor(fmt.Sprintf("typing for seat %d", seat))
+		waitFor(fmt.Sprintf("正在替 %d 號輸入", seat))
 		digits := "0123456789"
 		if seat == 2 {
 			digits = "012345689" // 7 does nothing on this table
@@ -162,18 +162,18 @@ func TestInteractiveTmux(t *testing.T) {
 		keys(digits)
 		keys("Enter", "BSpace", "u", "d", "w", "h", "b")
 		if seat == 2 {
-			waitFor("seat 2: ✓ BOOM 16/17, next 7")
+			waitFor("2號：✓ BOOM 16/17，下一個 7")
 			keys("Space") // give up on 7
 		}
 	}
-	waitFor("did you hear three rising beeps?")
+	waitFor("聽到三聲上升的嗶聲了嗎？")
 	if card.Peak() < 0.05 {
 		t.Errorf("the test line did not reach the sound card (peak %.3f)", card.Peak())
 	}
 	keys("Space")
 
 	// The table closes, the terminal comes back and shows the report.
-	s = waitFor("wolftable selftest: FAIL (2 problems)")
+	s = waitFor("wolftable 自我檢測：不通過（2 個問題）")
 	var code []byte
 	until("the exit status (in its file)", func(string) bool {
 		code, err = os.ReadFile(exitFile)
@@ -196,8 +196,8 @@ func TestInteractiveTmux(t *testing.T) {
 		probs = append(probs, p.String())
 	}
 	want := []string{
-		"seat 3 lights: the technician saw something wrong in red, green, blue, off, private",
-		"seat 2 key 7: never arrived (missing)",
+		"seat 3 lights: 技術人員看到異常：紅、綠、藍、滅、私人指示燈",
+		"seat 2 key 7: 沒有收到（缺）",
 	}
 	if strings.Join(probs, "\n") != strings.Join(want, "\n") {
 		t.Errorf("problems:\n%s\nwant:\n%s\nscreen:\n%s", strings.Join(probs, "\n"), strings.Join(want, "\n"), s)
@@ -211,7 +211,7 @@ func TestInteractiveTmux(t *testing.T) {
 			t.Errorf("%s: %s, want %s", c.Name, c.Status, want)
 		}
 	}
-	if rep.Seat(2).Keys.Detail != "16/17 keys; missing 7; given up on the pedal" {
+	if rep.Seat(2).Keys.Detail != "16/17 個鍵；缺 7；已踩踏板放棄" {
 		t.Errorf("seat 2 keys: %q", rep.Seat(2).Keys.Detail)
 	}
 	if rep.Mode != "virtual" || rep.Technician != (Human{}).Name() {

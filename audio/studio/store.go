@@ -219,7 +219,10 @@ type ClipState struct {
 	ID        string   `json:"id"`
 	Kind      string   `json:"kind"` // line, seat, count
 	Text      string   `json:"text"`
-	Pinyin    string   `json:"pinyin"`
+	Pinyin    string   `json:"pinyin"`        // tone digits, as the voice tools write it: xuan3 shou3
+	Marks     string   `json:"pinyin_marks"`  // with tone marks, as a reader reads it: xuǎn shǒu
+	Group     string   `json:"group"`         // the part of the script (groups.go)
+	Sub       string   `json:"sub,omitempty"` // in the night: the role whose step it is (or 共用)
 	Lines     []string `json:"lines"`
 	Suggested float64  `json:"suggested"` // seconds
 	// State is missing (no take), ok, warning (plays, with a warning) or
@@ -237,7 +240,8 @@ func stateOf(fs []check.Finding) string {
 
 // Listing is the studio as a whole.
 type Listing struct {
-	Clips    []ClipState `json:"clips"` // in script order
+	Clips    []ClipState `json:"clips"`  // in script order
+	Groups   []Group     `json:"groups"` // the parts of the script, in a game's order, with their counts
 	Total    int         `json:"total"`
 	Recorded int         `json:"recorded"` // clips with a take
 	Usable   int         `json:"usable"`   // takes the table would play (ok or warning)
@@ -257,8 +261,9 @@ func (s *Studio) List() Listing {
 	clips := s.b.Clips()
 	l := Listing{Clips: make([]ClipState, 0, len(clips)), Total: len(clips), Override: s.override}
 	for _, c := range clips {
-		cs := ClipState{ID: c.ID, Kind: c.Kind.String(), Text: c.Text, Pinyin: c.Pinyin, Lines: c.Lines,
+		cs := ClipState{ID: c.ID, Kind: c.Kind.String(), Text: c.Text, Pinyin: c.Pinyin, Marks: voice.ToneMarks(c.Pinyin), Lines: c.Lines,
 			Suggested: c.Suggested().Seconds(), State: "missing", Notes: []Note{}}
+		cs.Group, cs.Sub = groupOf(c.ID, cs.Kind)
 		if t, ok := s.takes[c.ID]; ok {
 			l.Recorded++
 			cs.State = stateOf(t.findings)
@@ -269,6 +274,7 @@ func (s *Studio) List() Listing {
 		}
 		l.Clips = append(l.Clips, cs)
 	}
+	l.Groups = listGroups(l.Clips)
 	if m, err := s.manifest(); err == nil {
 		l.Name, l.By = m.Name, m.RecordedBy
 	}

@@ -324,17 +324,17 @@ func (tg *tableGame) close() {
 func openVoice(ctx context.Context, vc config.Voice, cacheDir string, choice voice.Choice, log *slog.Logger, out io.Writer) daemon.Voice {
 	v, err := voice.Open(ctx, voice.Options{Pack: choice.Pack, Fill: choice.Fill, Volume: vc.Volume, CacheDir: cacheDir, Log: log, Decoded: settleMemory})
 	if err != nil {
-		fmt.Fprintf(out, "voice: %v: text only\n", err)
+		fmt.Fprintf(out, "語音：%v：只顯示文字\n", err)
 		return nil
 	}
 	if err := v.Device(); err != nil {
-		fmt.Fprintf(out, "voice: 沒有聲音，只顯示文字 / no sound device, text only: %s\n", remedy.Explain(err))
+		fmt.Fprintf(out, "語音：沒有聲音，只顯示文字：%s\n", remedy.Explain(err))
 	} else {
 		name := choice.Label
 		if name == "" {
-			name = "embedded default pack"
+			name = "內建語音"
 		}
-		fmt.Fprintf(out, "voice: %s\n", name)
+		fmt.Fprintf(out, "語音：%s\n", name)
 	}
 	return v
 }

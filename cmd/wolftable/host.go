@@ -23,8 +23,9 @@ type gameHost struct {
 }
 
 type hostRequest struct {
-	ng   console.NewGame
-	done chan error // the new game runs (nil) or could not start
+	ng    console.NewGame
+	dealt bool       // start the dealt game, as the pedal does (ng is empty)
+	done  chan error // the new game runs (nil) or could not start
 }
 
 var _ console.Table = (*gameHost)(nil)
@@ -64,6 +65,24 @@ func (h *gameHost) StartGame(ctx context.Context, ng console.NewGame) error {
 		}
 	}
 	r := hostRequest{ng: ng, done: make(chan error, 1)}
+	select {
+	case h.requests <- r:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case err := <-r.done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// StartDealt starts the game serve dealt and waits the pedal for: the
+// console's 下一步 while no game runs (console.Server.Dealt). It returns
+// once the game runs.
+func (h *gameHost) StartDealt(ctx context.Context) error {
+	r := hostRequest{dealt: true, done: make(chan error, 1)}
 	select {
 	case h.requests <- r:
 	case <-ctx.Done():

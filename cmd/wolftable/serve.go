@@ -62,6 +62,35 @@ func randomSeed() uint64 {
 	return binary.LittleEndian.Uint64(b[:])
 }
 
+// waitToStart waits for the dealt game's start: the pedal, the console's
+// 開始本局 (dealtDone, answered once the game runs) or a game the judge
+// starts on the console (req); with a manual deal, only the latter.
+func waitToStart(ctx context.Context, c *config.Config, tg *tableGame, con *console.Server, host *gameHost, table hw.Table, stdout io.Writer) (req *hostRequest, dealtDone chan error, err error) {
+	if c.Game.Deal == "manual" {
+		fmt.Fprintln(stdout, "serve: waiting for the judge to enter the deal on the console")
+	} else {
+		fmt.Fprintf(stdout, "serve: %s dealt; press the pedal to start (or 開始本局 on the console: the same)\n", tg.board.Name)
+		if con != nil {
+			con.Dealt(console.GameSpec{Board: tg.board, Deal: tg.deal, Bottom: tg.bottom, Seed: tg.seed}, host.StartDealt)
+		}
+	}
+	if con != nil {
+		defer con.Dealt(console.GameSpec{}, nil) // no longer waiting, whatever starts now
+	}
+	for {
+		req, err = waitForPedal(ctx, table, host.requests)
+		if err != nil {
+			return nil, nil, err
+		}
+		if req != nil && req.dealt { // the console's 下一步: the pedal
+			return nil, req.done, nil
+		}
+		if req != nil || c.Game.Deal != "manual" {
+			return req, nil, nil
+		}
+	}
+}
+
 // waitForPedal waits for the judge's short pedal press (the dealt game
 // starts on it) or a game the judge starts on the console; it keeps the
 // table's other events out of the game.
@@ -209,21 +238,11 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 		var req *hostRequest
+		var dealtDone chan error // the console's start of the dealt game, answered once it runs
 		if tg.resumed == "" && (!*autostart || c.Game.Deal == "manual") {
-			if c.Game.Deal == "manual" {
-				fmt.Fprintln(stdout, "serve: waiting for the judge to enter the deal on the console")
-			} else {
-				fmt.Fprintf(stdout, "serve: %s dealt; press the pedal to start (or start a game on the console)\n", tg.board.Name)
-			}
-			for {
-				req, err = waitForPedal(ctx, table, host.requests)
-				if err != nil {
-					tg.close()
-					return 0
-				}
-				if req != nil || c.Game.Deal != "manual" {
-					break
-				}
+			if req, dealtDone, err = waitToStart(ctx, c, tg, con, host, table, stdout); err != nil {
+				tg.close()
+				return 0
 			}
 		}
 		spec := console.GameSpec{Board: tg.board, Deal: tg.deal, Bottom: tg.bottom, Seed: tg.seed}
@@ -263,6 +282,9 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 				go watchdog(wdCtx, d, log)
 				if req != nil {
 					go func(done chan error) { d.Alive(ctx); done <- nil }(req.done) // answers once Run is serving
+				}
+				if dealtDone != nil {
+					go func(done chan error) { d.Alive(ctx); done <- nil }(dealtDone)
 				}
 			}}
 		w, err := gr.run(ctx)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -184,31 +185,20 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 	// else it stays in the outbox for the next start.
 	defer stopDesk(pub, deskWait(), stdout)
 	g, b, s := tg.game, tg.board, tg.seed
-	fmt.Fprintf(stdout, "wolftable sim: %s %s, seed %d, speed %gx\n", b.ID, b.Name, s, speed)
-	var dealt []string
-	for i, r := range tg.deal {
-		dealt = append(dealt, fmt.Sprintf("%d:%s", i+1, r.Name()))
-	}
-	fmt.Fprintf(stdout, "deal: %s\n", strings.Join(dealt, " "))
-	if len(tg.bottom) > 0 {
-		var cards []string
-		for _, r := range tg.bottom {
-			cards = append(cards, r.Name())
-		}
-		fmt.Fprintf(stdout, "bottom: %s\n", strings.Join(cards, " "))
-	}
+	simHeader(stdout, tg, speed)
 	var judge daemon.Voice
 	switch v := *voiceMode; {
 	case v == "on" || (v == "auto" && speed == 1):
 		judge = openVoice(context.Background(), config.Voice{Volume: 1}, userVoiceCache(), voice.Choice{}, log, stdout)
 	case v == "off" || v == "auto":
-		fmt.Fprintf(stdout, "voice: off (at --speed %g; --voice on to hear it)\n", speed)
+		fmt.Fprintf(stdout, "語音：關閉（速度 %g 倍時不出聲；要聽請加 --voice on）\n", speed)
 	default:
 		fmt.Fprintln(stderr, "sim: --voice is on, off or auto")
 		return 2
 	}
 	gr := &gameRun{tg: tg, flags: gf, voice: judge, log: log, host: newGameHost(), desk: pub,
 		tr: &transcript{w: stdout, speed: speed, cues: *cues}}
+	var tui *virtual.Table // the terminal's table: it covers the screen
 	switch {
 	case *noTUI && *gf.bots:
 		gr.table = newHeadless(b.Players)
@@ -231,6 +221,7 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		gr.table = vt
+		tui = vt
 		gr.tr.w = io.Discard // the terminal shows the judge's lines instead
 		gr.listeners = append(gr.listeners, func(e daemon.Event) {
 			if e.Effect != nil && (e.Effect.Kind == engine.EffSay || (e.Effect.Kind == engine.EffCue && *cues)) {
@@ -247,10 +238,18 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 	}
 	defer gr.table.Close()
 	if *consoleAddr != "" {
-		con, stopConsole, err := startConsoleWith(context.Background(), consoleSetup{addr: *consoleAddr, speed: speed, boards: cat, seats: b.Players, journals: *jdir}, gr.host, stdout, log)
+		var banner bytes.Buffer // the console's address and PIN: inside the table's frame, which covers the screen
+		out := io.Writer(stdout)
+		if tui != nil {
+			out = &banner
+		}
+		con, stopConsole, err := startConsoleWith(context.Background(), consoleSetup{addr: *consoleAddr, speed: speed, boards: cat, seats: b.Players, journals: *jdir}, gr.host, out, log)
 		if err != nil {
 			fmt.Fprintln(stderr, "sim: console:", err)
 			return 2
+		}
+		if tui != nil {
+			tui.SetInfo(strings.Split(strings.TrimRight(banner.String(), "\n"), "\n")...)
 		}
 		defer stopConsole()
 		gr.console = con.Attach(console.GameSpec{Board: b, Deal: tg.deal, Bottom: tg.bottom, Seed: s}, g)
@@ -283,4 +282,24 @@ func userVoiceCache() string {
 		return ""
 	}
 	return filepath.Join(d, "wolftable", "voice-cache")
+}
+
+// simHeader prints sim's header: the board, the seed, the deal. It is for
+// the reader (Chinese); the transcript's last line, "result:
+// 好人|狼人|流局", is read by scripts (scripts/sim-boards, the tests) and
+// stays as it is.
+func simHeader(stdout io.Writer, tg *tableGame, speed float64) {
+	fmt.Fprintf(stdout, "wolftable 模擬：%s（%s），種子 %d，速度 %g 倍\n", tg.board.Name, tg.board.ID, tg.seed, speed)
+	var dealt []string
+	for i, r := range tg.deal {
+		dealt = append(dealt, fmt.Sprintf("%d號%s", i+1, r.Name()))
+	}
+	fmt.Fprintf(stdout, "發牌：%s\n", strings.Join(dealt, " "))
+	if len(tg.bottom) > 0 {
+		var cards []string
+		for _, r := range tg.bottom {
+			cards = append(cards, r.Name())
+		}
+		fmt.Fprintf(stdout, "底牌：%s\n", strings.Join(cards, " "))
+	}
 }

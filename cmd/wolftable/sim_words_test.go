@@ -51,3 +51,32 @@ func TestSimRefusalInChinese(t *testing.T) {
 		t.Errorf("refusal line %q, want %q", got, want)
 	}
 }
+
+// TestSimHeaderInChinese (issue 31 item 8): the lines sim prints before
+// the game (the board, the deal, the bottom cards, the voice) are the
+// reader's Chinese: no English label ("deal:", "voice: off"); only the
+// last line, "result: …", which scripts read, keeps its English word.
+func TestSimHeaderInChinese(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"sim", "--bots", "--no-tui", "--voice", "off", "--speed", "5000", "--seed", "3", "--board", "thief-cupid-001"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d\n%s", code, errb.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	english := regexp.MustCompile(`(?i)\b(deal|bottom|voice|seed|speed|off|text only)\b\s*[:(]|^\s*[a-z]+:`)
+	header := 0
+	for _, l := range lines {
+		if strings.HasPrefix(l, "00:") { // the transcript begins
+			break
+		}
+		header++
+		if !regexp.MustCompile(`\p{Han}`).MatchString(l) || english.MatchString(strings.NewReplacer("wolftable", "", "--voice on", "").Replace(l)) {
+			t.Errorf("a header line in English: %q", l)
+		}
+	}
+	if header < 3 || !strings.Contains(out.String(), "底牌：") {
+		t.Errorf("the header (%d lines) lacks the board, the deal, the bottom cards or the voice:\n%s", header, lastLines(out.String(), 40))
+	}
+	if !strings.Contains(out.String(), "\nresult: ") {
+		t.Errorf("the machine-read result line is gone:\n%s", lastLines(out.String(), 5))
+	}
+}

@@ -46,8 +46,8 @@ func TestTmuxSeats(t *testing.T) {
 		deadline := time.Now().Add(30 * time.Second)
 		for {
 			screen, _ = run("capture-pane", "-p", "-t", "sim")
-			if strings.Contains(screen, fmt.Sprintf("virtual table · %d seats", n)) && strings.Contains(screen, "法官") ||
-				strings.Contains(screen, fmt.Sprintf("virtual table · %d seats", n)) && strings.Contains(screen, "狼人") {
+			if strings.Contains(screen, fmt.Sprintf("虛擬桌子 · %d 個座位", n)) && strings.Contains(screen, "法官") ||
+				strings.Contains(screen, fmt.Sprintf("虛擬桌子 · %d 個座位", n)) && strings.Contains(screen, "狼人") {
 				break
 			}
 			if time.Now().After(deadline) {
@@ -68,7 +68,7 @@ func TestTmuxSeats(t *testing.T) {
 		}
 		var seatRow string
 		for _, l := range strings.Split(screen, "\n") {
-			if strings.HasPrefix(l, " seat ") {
+			if strings.HasPrefix(l, " 座位 ") {
 				seatRow = l
 			}
 		}

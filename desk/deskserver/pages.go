@@ -47,7 +47,7 @@ func (d *Desk) pageTables(operator bool, now time.Time) []pageTable {
 		pt := pageTable{Name: l.Name, Age: "—", Stale: true, Dropped: l.Dropped}
 		if !l.LastSeen.IsZero() {
 			age := now.Sub(l.LastSeen).Round(time.Second)
-			pt.Age, pt.Stale = fmt.Sprintf("%v 前", age), age > 15*time.Second
+			pt.Age, pt.Stale = agoText(age), age > 15*time.Second
 		}
 		fill(&pt, l.Status)
 		out = append(out, pt)
@@ -186,3 +186,16 @@ var feedTmpl = template.Must(template.New("feed").Parse(head + `
 <div>{{range .Seats}}<span class="seat{{if not .Lit}} off{{end}}{{if .Sheriff}} sheriff{{end}}">{{.N}}</span>{{end}}</div>
 {{else}}<p>尚無畫面（還沒有比延遲更早的狀態）</p>{{end}}
 </body></html>`))
+
+// agoText is how long ago, for a Chinese reader: 26 秒前, 3 分 05 秒前,
+// 2 小時 03 分前 (not Go's 26s).
+func agoText(d time.Duration) string {
+	s := int64(max(d.Round(time.Second), 0) / time.Second)
+	switch {
+	case s < 60:
+		return fmt.Sprintf("%d 秒前", s)
+	case s < 3600:
+		return fmt.Sprintf("%d 分 %02d 秒前", s/60, s%60)
+	}
+	return fmt.Sprintf("%d 小時 %02d 分前", s/3600, s/60%60)
+}

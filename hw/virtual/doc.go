@@ -7,19 +7,21 @@
 // # Interactive style (a terminal)
 //
 // The table is redrawn in place (ANSI escapes, alternate screen) whenever
-// the lights or the input change:
+// the lights or the input change. Its words are Traditional Chinese (the
+// venue's technician and the judge read them):
 //
-//	wolftable · virtual table · 12 seats · link up
+//	wolftable · 虛擬桌子 · 12 個座位 · 連線正常
 //
-//	 seat     1     2    [3]    4  ...
-//	 light   grn   grn   red   off
-//	 key      -     -    OK     -
+//	 座位      1     2    [3]    4  ...
+//	 燈號     綠    綠    紅    暗
+//	 按鍵     -     -     OK    -
 //	          ^^
-//	 pedal   short (1)
+//	 踏板   短按（第 1 次）
 //
 // Each seat's number is drawn in its light's colour (green, red, blue; dim
-// when off) and its colour is spelled below it, for terminals without
-// colour. The current speaker's pulsing light is drawn bold in brackets; a
+// when off) and its colour is spelled below it (綠 紅 藍 暗), for terminals
+// without colour. SetInfo adds lines inside the frame under the title (sim
+// --console: the console's address and PIN, which the table would cover). The current speaker's pulsing light is drawn bold in brackets; a
 // '*' after the colour is the seat's private indicator. The key row shows
 // the last key each seat pressed; ^^ marks the seat the keyboard types for.
 //
@@ -52,7 +54,8 @@
 //	5 UP          seat 5 presses UP (0-9 OK CLR UP DOWN WAVE HAND BOOM)
 //	pedal short   the pedal: short, long or double
 //
-// Output is one line per SetLights call ("lights 1:green 2:green 3:red+pulse
+// The plain style is read by programs (tests, scripts): its command words
+// and output lines are English and stay so. Output is one line per SetLights call ("lights 1:green 2:green 3:red+pulse
 // 4:off …", "+private" for the private indicator) and one per accepted
 // command ("seat 7: 9 OK", "pedal: short"); a bad line prints
 // "error: line N: …" and is skipped.

@@ -81,51 +81,43 @@ func TestTmuxDemo(t *testing.T) {
 		}
 		return ""
 	}
-	cell := func(r string, seat int) string {
-		start := 8 + (seat-1)*cellWidth
-		if len(r) < start+cellWidth {
-			return strings.TrimSpace(r[min(start, len(r)):])
-		}
-		return strings.TrimSpace(r[start : start+cellWidth])
-	}
-
 	// the demo draws the table, then sets its lights: wait for both
 	s := waitScreen("the table with the demo's lights", func(s string) bool {
-		return contains("wolftable · virtual table · 12 seats · link up")(s) && strings.Count(row(s, " light "), "grn") == 12
+		return contains("wolftable · 虛擬桌子 · 12 個座位 · 連線正常")(s) && strings.Count(row(s, " 燈號 "), "綠") == 12
 	})
-	if got := cell(row(s, " seat "), 1); got != "[ 1]" {
+	if got := screenCell(row(s, " 座位 "), 1); got != "[ 1]" {
 		t.Errorf("seat 1 is %q, want the pulsing \"[ 1]\":\n%s", got, s)
 	}
-	if got := row(s, " light "); strings.Count(got, "grn") != 12 {
+	if got := row(s, " 燈號 "); strings.Count(got, "綠") != 12 {
 		t.Errorf("light row %q: want 12 green seats", got)
 	}
 
 	// Seat 3 votes: choose it, press 9 then OK. The demo turns an OK's seat red.
 	keys("s", "3")
-	waitScreen("seat 3 chosen", contains("typing for seat 3"))
+	waitScreen("seat 3 chosen", contains("正在替 3 號輸入"))
 	keys("9", "Enter")
-	s = waitScreen("seat 3 red", func(s string) bool { return cell(row(s, " light "), 3) == "red" })
-	if got := cell(row(s, " key "), 3); got != "OK" {
+	s = waitScreen("seat 3 red", func(s string) bool { return screenCell(row(s, " 燈號 "), 3) == "紅" })
+	if got := screenCell(row(s, " 按鍵 "), 3); got != "OK" {
 		t.Errorf("seat 3's last key %q, want OK:\n%s", got, s)
 	}
 
 	// Tab to seat 4, raise a hand: the demo turns it blue.
 	keys("Tab", "h")
-	s = waitScreen("seat 4 blue", func(s string) bool { return cell(row(s, " light "), 4) == "blu" })
-	if got := cell(row(s, " key "), 4); got != "HAND" {
-		t.Errorf("seat 4's last key %q, want HAND:\n%s", got, s)
+	s = waitScreen("seat 4 blue", func(s string) bool { return screenCell(row(s, " 燈號 "), 4) == "藍" })
+	if got := screenCell(row(s, " 按鍵 "), 4); got != "舉手" {
+		t.Errorf("seat 4's last key %q, want 舉手:\n%s", got, s)
 	}
 
 	// The pedal: a short press passes the pulse to seat 2.
 	keys("Space")
-	s = waitScreen("the pulse on seat 2", func(s string) bool { return cell(row(s, " seat "), 2) == "[ 2]" })
-	if !strings.Contains(s, " pedal  short (1)") {
+	s = waitScreen("the pulse on seat 2", func(s string) bool { return screenCell(row(s, " 座位 "), 2) == "[ 2]" })
+	if !strings.Contains(s, " 踏板   短按（第 1 次）") {
 		t.Errorf("pedal line:\n%s", s)
 	}
 	// A long press: every light green again.
 	keys("l")
-	s = waitScreen("all green", func(s string) bool { return strings.Count(row(s, " light "), "grn") == 12 })
-	if !strings.Contains(s, " pedal  long (2)") {
+	s = waitScreen("all green", func(s string) bool { return strings.Count(row(s, " 燈號 "), "綠") == 12 })
+	if !strings.Contains(s, " 踏板   長按（第 2 次）") {
 		t.Errorf("pedal line:\n%s", s)
 	}
 
@@ -141,4 +133,19 @@ func TestTmuxDemo(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// screenCell is seat's cell of a row of the table's screen, by columns:
+// the labels and colours are two columns wide.
+func screenCell(r string, seat int) string {
+	start := 8 + (seat-1)*cellWidth
+	var b strings.Builder
+	col := 0
+	for _, c := range r {
+		if col >= start && col < start+cellWidth {
+			b.WriteRune(c)
+		}
+		col += width(string(c))
+	}
+	return strings.TrimSpace(b.String())
 }

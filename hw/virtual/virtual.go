@@ -83,6 +83,7 @@ type Table struct {
 	link    string
 	keys    keyReader
 	said    []string // the last lines the judge's voice said (interactive)
+	info    []string // lines drawn inside the frame under its title (SetInfo)
 }
 
 var _ hw.Table = (*Table)(nil)
@@ -111,7 +112,7 @@ func New(in io.Reader, out io.Writer, opts ...Option) (*Table, error) {
 		lights:  make([]hw.SeatLight, o.seats),
 		lastKey: make([]string, o.seats),
 		sel:     1,
-		link:    "link up",
+		link:    "連線正常",
 	}
 	t.emit(hw.Event{Kind: hw.EventLink, At: t.now(), Link: hw.Link{Up: true, Detail: "virtual table (" + o.style.String() + ")"}})
 	t.mu.Lock()
@@ -232,7 +233,7 @@ func (t *Table) inputEnded(err error) {
 	t.mu.Lock()
 	closed := t.closed
 	if !closed {
-		t.link = "link down: input closed"
+		t.link = "連線中斷：輸入已結束"
 		if t.style == Interactive {
 			t.drawLocked()
 		} else {
@@ -313,7 +314,7 @@ func (t *Table) act(a action) {
 		}
 		t.picking, t.picked = false, ""
 		if a.kind == actCancel || a.kind == actKey && a.key == hw.KeyCLR {
-			t.status = "seat choice cancelled"
+			t.status = "已取消選座位"
 			t.drawLocked()
 			t.mu.Unlock()
 			return
@@ -332,7 +333,7 @@ func (t *Table) act(a action) {
 	case actPedal:
 		pedal, emitPedal = a.pedal, true
 	case actUnbound:
-		t.status = fmt.Sprintf("%q does nothing (see the keys below)", string([]byte{a.b}))
+		t.status = fmt.Sprintf("「%s」沒有作用（按鍵說明見下方）", printable(a.b))
 	}
 	t.drawLocked()
 	t.mu.Unlock()
@@ -364,15 +365,15 @@ func (t *Table) pickCheck(enter bool) {
 	switch {
 	case t.picked == "" && enter:
 		t.picking = false
-		t.status = "seat choice cancelled"
+		t.status = "已取消選座位"
 	case t.picked == "":
 	case n < 1 || n > t.seats:
 		t.picking, t.picked = false, ""
-		t.status = fmt.Sprintf("there is no seat %d (1..%d)", n, t.seats)
+		t.status = fmt.Sprintf("沒有 %d 號座位（1 到 %d 號）", n, t.seats)
 	case enter || n*10 > t.seats:
 		t.picking, t.picked = false, ""
 		t.sel = n
-		t.status = fmt.Sprintf("typing for seat %d", n)
+		t.status = fmt.Sprintf("正在替 %d 號輸入", n)
 	}
 }
 
@@ -443,6 +444,26 @@ func (t *Table) Show(text string) {
 	t.drawLocked()
 }
 
+// SetInfo sets lines the interactive table draws inside its frame, under
+// its title, for as long as it runs: what a program printed before the
+// table covered the screen (the judge console's address and PIN). The
+// plain style prints them once, as they are.
+func (t *Table) SetInfo(lines ...string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return
+	}
+	if t.style != Interactive {
+		for _, l := range lines {
+			t.write(l + "\n")
+		}
+		return
+	}
+	t.info = slices.Clone(lines)
+	t.drawLocked()
+}
+
 // Lights returns the lights as last set (all off after Close).
 func (t *Table) Lights() []hw.SeatLight {
 	t.mu.Lock()
@@ -455,4 +476,12 @@ func (t *Table) Selected() int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.sel
+}
+
+// printable is a typed byte as the note shows it: itself, or its code.
+func printable(b byte) string {
+	if b >= 0x20 && b < 0x7f {
+		return string([]byte{b})
+	}
+	return fmt.Sprintf("0x%02x", b)
 }

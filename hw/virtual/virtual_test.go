@@ -133,17 +133,17 @@ func TestInteractiveKeys(t *testing.T) {
 	if _, err := io.WriteString(keys, "x"); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, &scr, ` note   "x" does nothing`)
-	keyRow := " key    "
+	waitFor(t, &scr, ` 提示   「x」沒有作用`)
+	keyRow := " 按鍵   "
 	for _, k := range []string{"6", "-", "1", "3", "2", "-", "-", "-", "-", "-", "-", "5"} {
 		keyRow += center(k, cellWidth)
 	}
 	f := scr.frame()
 	for _, want := range []string{
-		"wolftable · virtual table · 12 seats · link up",
+		"wolftable · 虛擬桌子 · 12 個座位 · 連線正常",
 		strings.TrimRight(keyRow, " ") + "\n",
-		" pedal  double (3)",
-		" input  typing for seat 1",
+		" 踏板   雙擊（第 3 次）",
+		" 輸入   正在替 1 號輸入",
 	} {
 		if !strings.Contains(f, want) {
 			t.Errorf("frame lacks %q:\n%s", want, f)
@@ -168,17 +168,17 @@ func TestInteractiveSeatChoice(t *testing.T) {
 		seat       int    // the seat chosen after the keys
 		note       string // the note line
 	}{
-		{"one digit, unambiguous", "s5", 5, "typing for seat 5"},
-		{"two digits", "s11", 11, "typing for seat 11"},
-		{"ambiguous then Enter", "s1\r", 1, "typing for seat 1"},
+		{"one digit, unambiguous", "s5", 5, "正在替 5 號輸入"},
+		{"two digits", "s11", 11, "正在替 11 號輸入"},
+		{"ambiguous then Enter", "s1\r", 1, "正在替 1 號輸入"},
 		{"ambiguous, waiting", "\ts1", 2, ""},
-		{"no seat 0", "\ts0", 2, "there is no seat 0 (1..12)"},
-		{"no seat 19", "\ts19", 2, "there is no seat 19 (1..12)"},
-		{"Esc cancels", "\ts1\x1b", 2, "seat choice cancelled"},
-		{"Backspace edits", "s1\x7f7", 7, "typing for seat 7"},
-		{"Backspace on nothing cancels", "\ts\x7f", 2, "seat choice cancelled"},
-		{"Enter on nothing cancels", "\ts\r", 2, "seat choice cancelled"},
-		{"s again restarts", "s1s4", 4, "typing for seat 4"},
+		{"no seat 0", "\ts0", 2, "沒有 0 號座位（1 到 12 號）"},
+		{"no seat 19", "\ts19", 2, "沒有 19 號座位（1 到 12 號）"},
+		{"Esc cancels", "\ts1\x1b", 2, "已取消選座位"},
+		{"Backspace edits", "s1\x7f7", 7, "正在替 7 號輸入"},
+		{"Backspace on nothing cancels", "\ts\x7f", 2, "已取消選座位"},
+		{"Enter on nothing cancels", "\ts\r", 2, "已取消選座位"},
+		{"s again restarts", "s1s4", 4, "正在替 4 號輸入"},
 		{"Tab leaves the choice", "s1\t", 2, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -200,7 +200,7 @@ func TestInteractiveSeatChoice(t *testing.T) {
 				t.Errorf("seat %d, want %d", got, tc.seat)
 			}
 			f := scr.frame()
-			if !strings.Contains(f, "\n note   "+tc.note+"\n") && !(tc.note == "" && strings.Contains(f, "\n note\n")) {
+			if !strings.Contains(f, "\n 提示   "+tc.note+"\n") && !(tc.note == "" && strings.Contains(f, "\n 提示\n")) {
 				t.Errorf("note: want %q:\n%s", tc.note, f)
 			}
 		})
@@ -221,11 +221,11 @@ func TestInteractiveLights(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := strings.Join([]string{
-		"wolftable · virtual table · 6 seats · link up",
+		"wolftable · 虛擬桌子 · 6 個座位 · 連線正常",
 		"",
-		" seat      1   [ 2]    3     4     5     6",
-		" light    grn   red   blu*  off   grn   red",
-		" key      -     -     -     -     -     -",
+		" 座位      1   [ 2]    3     4     5     6",
+		" 燈號     綠    紅    藍*   暗    綠    紅",
+		" 按鍵     -     -     -     -     -     -",
 		"          ^^",
 	}, "\n")
 	if f := scr.frame(); !strings.HasPrefix(f, want) {
@@ -249,7 +249,7 @@ func TestInteractiveLights(t *testing.T) {
 	if !strings.HasSuffix(scr.String(), "\x1b[?25h\x1b[?1049l") {
 		t.Errorf("Close did not give the screen back: %q", tail(scr.String()))
 	}
-	if f := scr.frame(); !strings.Contains(f, " light    off   off   off   off   off   off") {
+	if f := scr.frame(); !strings.Contains(f, " 燈號     暗    暗    暗    暗    暗    暗") {
 		t.Errorf("lights not off at Close:\n%s", f)
 	}
 	if err := tb.SetLights(lights); !errors.Is(err, ErrClosed) {

@@ -9,6 +9,7 @@
   let boards = [];
   let selected = 0; // the seat tapped last
   let players = 0;
+  let wasOver = null; // the last state's over (null: no state yet, so a page opened after the end does not jump)
 
   function sourceLabel(src) {
     if (!src) return '';
@@ -45,6 +46,7 @@
   }
 
   async function power(name, payload, what, confirmText) {
+    if (st && st.game && st.over && !(name === 'pedal' && st.dealt)) { say('× 遊戲已結束', true); return false; }
     if (confirmText && !(await WT.confirm(confirmText))) return false;
     let r;
     try {
@@ -195,16 +197,32 @@
   function render(s) {
     st = s;
     seatOptions(s.seats.length);
-    text('phase', s.phase_label || (s.game ? s.game.name : '尚未開局'));
-    text('step', s.step ? s.step.label : (s.over ? '遊戲結束' : ''));
+    // a dealt game waits for the pedal: 下一步 starts it, the same as the pedal
+    const dealt = s.dealt && (!s.game || s.over) ? s.dealt : null;
+    text('phase', dealt ? '已發牌：' + dealt.name : (s.phase_label || (s.game ? s.game.name : '尚未開局')));
+    text('step', dealt ? '等待開始' : (s.step ? s.step.label : (s.over ? '遊戲結束' : '')));
+    const waiting = $('dealt');
+    waiting.hidden = !dealt;
+    waiting.textContent = dealt ? '新的一局已發牌（' + dealt.name + '）。踩踏板，或按「開始本局（短按）」開始（與踩踏板相同）；要換板子或手動發牌，用下方的「開新局」。' : '';
     WT.setTimer(s.timer, s.rate);
     $('paused').hidden = !s.paused;
     const notice = $('notice');
     notice.hidden = !s.notice;
     notice.textContent = s.notice || '';
+    // the game's end: the result card comes into view (the judge's finger
+    // is on 流局 or 點殺, far down the page) and the powers are disabled
+    const over = !!(s.game && s.over);
     const res = $('result');
-    res.hidden = !s.over;
-    res.textContent = s.result === '流局' ? '本局流局' : (s.result ? '遊戲結束：' + s.result + '勝利' : '');
+    res.hidden = !over;
+    fill('result', over ? [
+      el('span', { class: 'result-main', text: s.result === '流局' ? '本局流局' : (s.result ? '遊戲結束：' + s.result + '勝利' : '遊戲結束') }),
+      el('small', { class: 'result-sub', text: '本局已結束：點殺、流局等控制已停用。' + (dealt ? '下一局已發牌，踩踏板或按「開始本局」開始。' : '開下一局用下方的「開新局」。') }),
+    ] : []);
+    if (over && wasOver === false) res.scrollIntoView({ block: 'center' });
+    wasOver = over;
+    for (const id of ['btn-dq', 'btn-void', 'btn-penalty', 'btn-fix', 'btn-repeat', 'btn-pause', 'btn-resume', 'btn-double', 'btn-long']) {
+      $(id).disabled = over || !s.game;
+    }
     const link = $('link');
     link.hidden = !s.link || s.link.up;
     link.textContent = s.link ? '硬體連線中斷：' + s.link.detail : '';
@@ -223,11 +241,12 @@
     fill('refused', s.refused.slice().reverse().map((r) => el('li', {}, sourceLabel(r.source) + ' ' + r.input + '：' + r.error)));
     fill('records', s.records.slice().reverse().map((r) => el('li', { class: 'rec-' + r.type, text: r.text })));
     fill('lines', s.lines.slice().reverse().map((l) => el('li', { class: l.cue ? 'cue' : '' }, l.cue ? '〔手勢〕' + l.text : l.text)));
-    $('btn-next').disabled = !(s.step && s.step.pedal) || s.paused;
+    $('btn-next').disabled = !dealt && (!(s.step && s.step.pedal) || s.paused);
+    $('btn-next').textContent = dealt ? '開始本局（短按）' : '下一步（短按）';
     $('btn-pause').hidden = s.paused;
     $('btn-resume').hidden = !s.paused;
-    $('btn-undo').disabled = !s.inputs.length;
-    $('newgame').open = $('newgame').open || !s.game;
+    $('btn-undo').disabled = !s.inputs.length || over;
+    $('newgame').open = $('newgame').open || (!s.game && !dealt);
   }
 
   // ---- a new game ----

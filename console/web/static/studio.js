@@ -32,6 +32,33 @@
       $('mic-btn').disabled = true;
     }
     load();
+    follow();
+  }
+
+  // ---- a game on the table ----
+
+  // The table refuses recording and activating while a game is on (it
+  // may have been resumed at start from an earlier run, unknown to the
+  // judge): the page says so at once, and how to end it, and follows the
+  // judge's state until the game ends.
+  let live = null;
+  function follow() {
+    if (live) return;
+    live = WT.live('/api/judge/events', '/api/judge/state', gameBanner, () => {}, () => { live = null; showLogin('登入已過期，請重新登入'); });
+  }
+
+  function gameBanner(s) {
+    const on = !!(s.game && !s.over);
+    const box = $('busy');
+    box.hidden = !on;
+    document.body.classList.toggle('game-on', on);
+    if (!on) { box.replaceChildren(); return; }
+    const where = s.phase_label ? '・' + s.phase_label : '';
+    box.replaceChildren(
+      el('strong', { text: '對局進行中（' + s.game.name + where + '）' }),
+      '：這局結束前不能錄音、匯入或切換語音（試聽可以）。若這局不該進行（例如桌子重新啟動時接續了上次沒打完的局），請到',
+      el('a', { href: '/judge', text: '法官控制台' }),
+      '按「流局」結束它；流局會記入這局的紀錄。');
   }
 
   function canRecord() {
@@ -50,8 +77,50 @@
     render();
   }
 
+  // The clips by part of the script (list.groups: as a game goes), the
+  // night's by role: one <details> per part, a link to each at the top.
+  let groupBoxes = new Map(); // group id -> { box, count, link, lists: Map(sub -> <ol>) }
+  let groupOpened = false;
+
+  function groupBox(c) {
+    let g = groupBoxes.get(c.group);
+    if (!g) {
+      const info = (list.groups || []).find((x) => x.id === c.group) || { id: c.group, label: c.group };
+      const count = el('span', { class: 'group-count' });
+      const body = el('div', { class: 'group-body' });
+      // one part open at a time to start with: the first with clips still to record
+      const open = !groupOpened && info.recorded < info.total;
+      if (open) groupOpened = true;
+      const box = el('details', { class: 'clip-group', id: 'group-' + c.group, open },
+        el('summary', {}, el('span', { class: 'group-label', text: info.label }), ' ', count), body);
+      const linkCount = el('small', {});
+      const link = el('a', { href: '#group-' + c.group, class: 'group-link', onclick: () => { box.open = true; } }, info.label, ' ', linkCount);
+      g = { box, body, count, link, linkCount, lists: new Map() };
+      groupBoxes.set(c.group, g);
+      $('clips').append(box);
+      $('group-nav').append(link);
+    }
+    const sub = c.sub || '';
+    let ol = g.lists.get(sub);
+    if (!ol) {
+      ol = el('ol', { class: 'clips', dataset: { sub } });
+      if (sub) g.body.append(el('section', { class: 'clip-sub' }, el('h3', { text: sub }), ol));
+      else g.body.append(ol);
+      g.lists.set(sub, ol);
+    }
+    return ol;
+  }
+
   function render() {
     text('progress', '已錄 ' + list.recorded + ' / ' + list.total + ' 句（可用 ' + list.usable + '）');
+    $('progress-bar').style.width = (list.total ? 100 * list.recorded / list.total : 0) + '%';
+    for (const gr of list.groups || []) {
+      const g = groupBoxes.get(gr.id);
+      if (!g) continue;
+      g.count.textContent = '已錄 ' + gr.recorded + ' / ' + gr.total;
+      g.linkCount.textContent = gr.recorded + '/' + gr.total;
+      g.link.classList.toggle('done', gr.recorded === gr.total);
+    }
     const a = list.active;
     if (list.override) {
       text('active', '桌子現在用設定檔指定的語音包 ' + list.override + '：這裡啟用的語音要等設定檔的 [voice] pack 改為空白（""）才會生效');
@@ -65,16 +134,18 @@
     if (document.activeElement !== $('pack-name')) $('pack-name').value = list.name || '';
     if (document.activeElement !== $('pack-by')) $('pack-by').value = list.recorded_by || '';
     if (!filled) { $('fill').checked = list.usable < list.total; filled = true; }
-    const ol = $('clips');
+    let fresh = false;
     for (const c of list.clips) {
       let li = cards.get(c.id);
       if (!li) {
         li = card(c);
         cards.set(c.id, li);
-        ol.append(li);
+        groupBox(c).append(li);
+        fresh = true;
       }
       update(li, c);
     }
+    if (fresh) render(); // the counts of the parts just made
     filter();
   }
 
@@ -92,9 +163,14 @@
         el('span', { class: 'clip-text' }, c.text),
         el('span', { class: 'clip-state' })),
       el('div', { class: 'clip-meta hint' },
-        el('span', {}, c.pinyin), ' · ',
-        el('span', {}, '建議約 ' + c.suggested.toFixed(1) + ' 秒'), ' · ',
-        el('span', {}, kind + ' ' + c.id)),
+        el('span', { class: 'clip-pinyin', lang: 'zh-Latn-pinyin' }, c.pinyin_marks || c.pinyin), ' · ',
+        el('span', {}, '建議約 ' + c.suggested.toFixed(1) + ' 秒')),
+      // the internal names, for the technician: out of the way
+      el('details', { class: 'clip-detail hint' },
+        el('summary', { text: '技術細節' }),
+        el('p', {}, kind + '編號：', el('code', { text: c.id })),
+        (c.lines && c.lines.length) ? el('p', {}, '用在：', c.lines.map((l) => el('code', { text: l })).reduce((a, x) => a.concat(a.length ? ['、', x] : [x]), [])) : null,
+        el('p', {}, '數字標調：' + c.pinyin)),
       el('div', { class: 'buttons' }, rb, pb, db, fb),
       el('ul', { class: 'clip-notes plain' }),
       el('p', { class: 'clip-msg', role: 'status' }));
@@ -103,7 +179,7 @@
 
   function update(li, c) {
     li.dataset.state = c.state;
-    li.dataset.search = (c.text + ' ' + c.pinyin + ' ' + c.id).toLowerCase();
+    li.dataset.search = (c.text + ' ' + c.pinyin + ' ' + (c.pinyin_marks || '') + ' ' + toneless(c.pinyin_marks || '') + ' ' + c.id).toLowerCase();
     const st = li.querySelector('.clip-state');
     st.textContent = stateWord[c.state] + (c.seconds ? '（' + c.seconds.toFixed(1) + ' 秒）' : '');
     st.className = 'clip-state state-' + c.state;
@@ -117,15 +193,29 @@
     ul.replaceChildren(...(ns || []).map((n) => el('li', { class: 'note-' + n.severity }, n.message)));
   }
 
+  // toneless is pinyin without its tone marks: a search for "xuan" finds xuǎn.
+  function toneless(p) { return p.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/ü/g, 'u'); }
+
   function filter() {
     const f = $('filter').value;
-    const q = $('search').value.trim().toLowerCase();
+    const q = toneless($('search').value.trim().toLowerCase());
     for (const li of cards.values()) {
       const s = li.dataset.state;
       let show = f === 'all' || (f === 'missing' && s === 'missing') || (f === 'failed' && (s === 'warning' || s === 'error')) ||
         (f === 'recorded' && (s === 'ok' || s === 'warning'));
       if (q && !li.dataset.search.includes(q)) show = false;
       li.hidden = !show;
+    }
+    // a part or a role with nothing to show is hidden too
+    for (const g of groupBoxes.values()) {
+      let any = false;
+      for (const ol of g.lists.values()) {
+        const some = Array.from(ol.children).some((li) => !li.hidden);
+        (ol.closest('.clip-sub') || ol).hidden = !some;
+        any = any || some;
+      }
+      g.box.hidden = !any;
+      if (q || f !== 'all') g.box.open = any; // a search shows what it found
     }
   }
 

@@ -1,0 +1,48 @@
+package selftest
+
+import "strings"
+
+// The prompts' words (the technician reads them while testing).
+
+// zhWalk is a lights walk in Chinese: 紅、綠、藍、滅、私人指示燈.
+func zhWalk(steps []lightStep) string {
+	words := map[string]string{"red": "紅", "green": "綠", "blue": "藍", "off": "滅", "private": "私人指示燈"}
+	out := make([]string, len(steps))
+	for i, s := range steps {
+		out[i] = words[s.name]
+	}
+	return strings.Join(out, "、")
+}
+
+// zhPedalName is a pedal press, by its English name, in Chinese.
+func zhPedalName(p string) string {
+	switch p {
+	case "long":
+		return "長按"
+	case "double":
+		return "雙擊"
+	}
+	return "短按"
+}
+
+// zhStuck says why a key looks stuck.
+func zhStuck(why string) string {
+	switch why {
+	case "closed at start":
+		return "一開始就是接通的"
+	case "down at start":
+		return "一開始就按著"
+	case "never released":
+		return "一直沒放開"
+	}
+	return why
+}
+
+// zhPedalNames are pedal presses, by their English names, in Chinese.
+func zhPedalNames(ps []string) string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = zhPedalName(p)
+	}
+	return strings.Join(out, "、")
+}
