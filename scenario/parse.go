@@ -671,8 +671,7 @@ func parseExpect(args []string) (Expect, error) {
 		if n != 1 {
 			return e, fmt.Errorf("expect winner 好人|狼人|無|流局")
 		}
-		switch e.Args[0] {
-		case "好人", "狼人", "無", "无", "流局", "第三方":
+		if _, ok := winnerOf(e.Args[0]); ok {
 			return e, nil
 		}
 		return e, fmt.Errorf("unknown winner %q", e.Args[0])

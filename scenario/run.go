@@ -29,7 +29,7 @@ type Event struct {
 	Cause  string            `json:"cause,omitempty"`
 	When   string            `json:"when,omitempty"`
 	Role   string            `json:"role,omitempty"`
-	Winner string            `json:"winner,omitempty"`
+	Winner engine.Winner     `json:"winner,omitempty"`
 	Phase  string            `json:"phase,omitempty"`
 	Points float64           `json:"points,omitempty"`
 	What   string            `json:"what,omitempty"`
@@ -75,7 +75,7 @@ type Result struct {
 	Events   []Event
 	Failures []Failure
 	Err      *RunError
-	Winner   string
+	Winner   engine.Winner
 	Game     *engine.Game
 }
 
@@ -201,7 +201,7 @@ func Run(f *File, boards BoardSource) *Result {
 		}
 	}
 	_, w := g.Over()
-	res.Winner = string(w)
+	res.Winner = w
 	res.Failures = r.expectations()
 	return res
 }
@@ -359,7 +359,7 @@ func (r *runner) recordEvent(rec *engine.Record) Event {
 	case engine.RecSpeech:
 		ev.Day, ev.Kind, ev.Seat = rec.Day, rec.Kind, intp(rec.Seat)
 	case engine.RecResult:
-		ev.Winner = rec.Result
+		ev.Winner = engine.Winner(rec.Result)
 	case engine.RecPenalty:
 		ev.Seat, ev.Points = intp(rec.Seat), rec.Points
 	case engine.RecAction:
@@ -800,17 +800,8 @@ func (r *runner) expectations() []Failure {
 		seat := func(i int) int { n, _ := seatNum(e.Args[i]); return n }
 		switch e.What {
 		case "winner":
-			over, w := g.Over()
-			want := e.Args[0]
-			if want == "无" {
-				want = "無"
-			}
-			got := string(w)
-			if !over {
-				got = "無"
-			}
-			if got != want {
-				failf("winner is %s", got)
+			if want, _ := winnerOf(e.Args[0]); resultOf(g) != want {
+				failf("winner is %s", winnerWord(resultOf(g)))
 			}
 		case "dead", "alive":
 			for i := range e.Args {
