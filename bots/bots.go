@@ -179,7 +179,7 @@ func (d *Driver) Choices(p engine.Prompt) []engine.Input {
 	gest := engine.SeatGesture
 	switch p.Step {
 	case engine.WaitNight:
-		switch engine.StepKind(p.Kind) {
+		switch p.StepKind {
 		case engine.StepWolves:
 			target := d.pick(d.living())
 			if d.chance(10) {

@@ -212,7 +212,7 @@ func TestBotRefusalsAreRules(t *testing.T) {
 				p := g.Awaiting()
 				for _, in := range slices.Clone(d.Choices(p)) {
 					if in.Action != engine.ActBoom && in.Seat != p.Seat && !slices.Contains(p.Actors, in.Seat) {
-						t.Errorf("%s seed %d: %s/%s asks seats %v (seat %d); a bot gave %+v", b.ID, seed, p.Step, p.Kind, p.Actors, p.Seat, in)
+						t.Errorf("%s seed %d: %s/%s asks seats %v (seat %d); a bot gave %+v", b.ID, seed, p.Step, p.Kind(), p.Actors, p.Seat, in)
 					}
 					err := d.Apply(in)
 					if err == nil {
@@ -226,7 +226,7 @@ func TestBotRefusalsAreRules(t *testing.T) {
 					switch e.Code {
 					case engine.ErrNotNow, engine.ErrBadTarget, engine.ErrRule:
 					default:
-						t.Errorf("%s seed %d: %s/%s: a bot's %+v refused with code %d (%v): a bot must not make it", b.ID, seed, p.Step, p.Kind, in, e.Code, err)
+						t.Errorf("%s seed %d: %s/%s: a bot's %+v refused with code %d (%v): a bot must not make it", b.ID, seed, p.Step, p.Kind(), in, e.Code, err)
 					}
 				}
 			}

@@ -37,10 +37,10 @@ func TestDayRolesGodView(t *testing.T) {
 		r    engine.Record
 		want string
 	}{
-		{engine.Record{Type: engine.RecAction, Kind: engine.ActionHug, By: 5, Target: 7, When: "night-1"}, "花蝴蝶 5號 抱住 7號"},
-		{engine.Record{Type: engine.RecAction, Kind: engine.ActionSilence, By: 9, Target: 6, When: "night-2"}, "禁言長老 9號 禁言 6號"},
-		{engine.Record{Type: engine.RecAction, Kind: engine.ActionSilence, By: 9, Target: 0, When: "night-2"}, "禁言長老 9號 空禁"},
-		{engine.Record{Type: engine.RecAction, Kind: engine.ActionAssassinate, By: 8, Target: 12, When: "night-3"}, "潛行者 8號 暗殺 12號"},
+		{engine.Record{Type: engine.RecAction, Kind: string(engine.ActionHug), By: 5, Target: 7, When: "night-1"}, "花蝴蝶 5號 抱住 7號"},
+		{engine.Record{Type: engine.RecAction, Kind: string(engine.ActionSilence), By: 9, Target: 6, When: "night-2"}, "禁言長老 9號 禁言 6號"},
+		{engine.Record{Type: engine.RecAction, Kind: string(engine.ActionSilence), By: 9, Target: 0, When: "night-2"}, "禁言長老 9號 空禁"},
+		{engine.Record{Type: engine.RecAction, Kind: string(engine.ActionAssassinate), By: 8, Target: 12, When: "night-3"}, "潛行者 8號 暗殺 12號"},
 		{engine.Record{Type: engine.RecSilence, Day: 2, Seat: 6}, "禁言：6號（第2天）"},
 		{engine.Record{Type: engine.RecDeath, Seat: 12, Cause: engine.CauseAssassinate, When: "night-3"}, "12號 出局：暗殺（第3夜）"},
 	} {
@@ -64,9 +64,9 @@ func TestRecordsNameTheCardAsTheBoard(t *testing.T) {
 	}{
 		{engine.Record{Type: engine.RecReveal, Seat: 6, Role: engine.Idiot}, "6號 翻牌：白痴", "6號 翻牌：愚者"},
 		{engine.Record{Type: engine.RecRole, Seat: 1, Role: engine.Idiot}, "1號 身份改為：白痴", "1號 身份改為：愚者"},
-		{engine.Record{Type: engine.RecAction, Kind: engine.ActionThief, By: 1, Role: engine.Idiot, Result: "村民", When: "night-1"},
+		{engine.Record{Type: engine.RecAction, Kind: string(engine.ActionThief), By: 1, Role: engine.Idiot, Result: "村民", When: "night-1"},
 			"1號 拿底牌：白痴（埋牌：村民）", "1號 拿底牌：愚者（埋牌：村民）"},
-		{engine.Record{Type: engine.RecAction, Kind: engine.ActionThief, By: 1, Role: engine.Villager, Result: "愚者", When: "night-1"},
+		{engine.Record{Type: engine.RecAction, Kind: string(engine.ActionThief), By: 1, Role: engine.Villager, Result: "愚者", When: "night-1"},
 			"1號 拿底牌：村民（埋牌：白痴）", "1號 拿底牌：村民（埋牌：愚者）"},
 	} {
 		if got := recordLines(&baichi, nil, tt.r)[0]; got != tt.want {

@@ -387,7 +387,7 @@ func (m *judgeModel) state(now time.Time, speed float64) JudgeState {
 	m.addLines(&st)
 	if pr != nil && !m.over && pr.prompt.Step != engine.StepName("") {
 		p := pr.prompt
-		st.Step = &StepView{Step: string(p.Step), Kind: p.Kind, Label: stepLabel(p), Seat: p.Seat,
+		st.Step = &StepView{Step: string(p.Step), Kind: p.Kind(), Label: stepLabel(p), Seat: p.Seat,
 			Actors: append([]int{}, p.Actors...), Window: string(p.Window), Pedal: p.Pedal, Input: p.Input}
 		if p.Step == engine.WaitNight {
 			st.Wake = m.wake(p, pr)
@@ -461,15 +461,15 @@ func (m *judgeModel) addLines(st *JudgeState) {
 // wake lists the holders of the role the night step wakes, dead or alive
 // (every step is called for them alike, A15).
 func (m *judgeModel) wake(p engine.Prompt, pr *probe) *WakeView {
-	w := &WakeView{Kind: p.Kind, RoleName: stepRoleName(p.Kind), Seats: []WakeSeat{}, Actors: append([]int{}, p.Actors...)}
-	role, _ := engine.StepKind(p.Kind).Role()
+	w := &WakeView{Kind: string(p.StepKind), RoleName: stepRoleName(string(p.StepKind)), Seats: []WakeSeat{}, Actors: append([]int{}, p.Actors...)}
+	role, _ := p.StepKind.Role()
 	for i, r := range m.spec.Deal {
 		hold := r == role
-		if engine.StepKind(p.Kind) == engine.StepWolves {
+		if p.StepKind == engine.StepWolves {
 			ri := r.Info()
 			hold = ri.WakesWithWolves(0) // the role table: 石像鬼 never wakes with the wolves
 		}
-		if k := engine.StepKind(p.Kind); k == engine.StepLovers || k == engine.StepSuccubusLovers {
+		if k := p.StepKind; k == engine.StepLovers || k == engine.StepSuccubusLovers {
 			hold = slices.Contains(p.Actors, i+1) || (i < len(pr.seats) && len(pr.seats[i].Lovers) > 0) // the lovers, not 丘比特
 		}
 		if hold {
@@ -483,7 +483,7 @@ func (m *judgeModel) wake(p engine.Prompt, pr *probe) *WakeView {
 // liveVote is the vote as entered so far: each voter's last ballot, and
 // the tally with the sheriff's weight.
 func (m *judgeModel) liveVote(p engine.Prompt, pr *probe) *VoteView {
-	v := &VoteView{Kind: p.Kind, Label: voteLabel(p.Kind), Ballots: []BallotView{}, Tally: []TallyView{}}
+	v := &VoteView{Kind: string(p.VoteKind), Label: voteLabel(string(p.VoteKind)), Ballots: []BallotView{}, Tally: []TallyView{}}
 	ballot := map[int]int{}
 	for _, in := range m.inputs {
 		switch {

@@ -55,15 +55,15 @@ func stepLabel(p engine.Prompt) string {
 	case "":
 		return ""
 	case engine.WaitNight:
-		return "夜間：" + stepRoleName(p.Kind)
+		return "夜間：" + stepRoleName(string(p.StepKind))
 	case engine.WaitSignup:
 		return "上警舉手"
 	case engine.WaitSpeech:
-		return script.SpeechLabel(p.Kind) + " " + seat
+		return script.SpeechLabel(string(p.SpeechKind)) + " " + seat
 	case engine.WaitWithdraw:
 		return "退水"
 	case engine.WaitVote:
-		return voteLabel(p.Kind)
+		return voteLabel(string(p.VoteKind))
 	case engine.WaitSkill:
 		return seat + " 是否發動技能"
 	case engine.WaitBadge:
@@ -83,7 +83,7 @@ func stepLabel(p engine.Prompt) string {
 	case engine.WaitPrince:
 		return "王子是否發動技能"
 	}
-	return strings.TrimSpace(string(p.Step) + " " + p.Kind + " " + seat)
+	return strings.TrimSpace(string(p.Step) + " " + p.Kind() + " " + seat)
 }
 
 // cueGesture is what the judge shows with a hand: ▲ (thumb up), 狼爪, a
@@ -160,7 +160,7 @@ func refusalText(err error) string {
 			a.Role = ee.Role.Name()
 		}
 		if ee.Step != "" {
-			a.Step = strings.TrimSpace(stepLabel(engine.Prompt{Step: ee.Step, Kind: ee.Kind}))
+			a.Step = strings.TrimSpace(stepLabel(engine.Prompt{Step: ee.Step, StepKind: ee.StepKind, SpeechKind: ee.SpeechKind, VoteKind: ee.VoteKind}))
 		}
 		return script.Refusal(string(ee.Reason), a)
 	case errors.As(err, &re):

@@ -147,7 +147,7 @@ func secrecyTrace(t *testing.T, b *engine.Board, p play) []string {
 		if seq := g.StepSeq(); seq != lastSeq {
 			lastSeq, stepStart, pending = seq, r.clock.Now(), nil
 			for i, x := range p.presses {
-				if !used[i] && x.step == string(pr.Step) && (x.kind == "" || x.kind == pr.Kind) &&
+				if !used[i] && x.step == string(pr.Step) && (x.kind == "" || x.kind == pr.Kind()) &&
 					((pr.Day == 0 && x.night == pr.Night) || (pr.Day > 0 && x.day == pr.Day)) {
 					used[i] = true // in the first step that matches only
 					pending = append(pending, x)

@@ -93,7 +93,7 @@ func givenKeys(step string, once bool, match func(p engine.Prompt) bool, ks func
 func nightKeys(n int, kind engine.StepKind, ks []key) keysFn {
 	return stepKeys(fmt.Sprintf("night %d %s", n, kind),
 		func(p engine.Prompt) bool {
-			return p.Step == engine.WaitNight && p.Night == n && p.Kind == string(kind)
+			return p.Step == engine.WaitNight && p.Night == n && p.StepKind == kind
 		},
 		func(engine.Prompt) []key { return ks })
 }
@@ -101,7 +101,7 @@ func nightKeys(n int, kind engine.StepKind, ks []key) keysFn {
 // voteKeys gives ks(p) in day n's vote of kind.
 func voteKeys(n int, kind engine.VoteKind, ks func(p engine.Prompt) []key) keysFn {
 	return stepKeys(fmt.Sprintf("day %d %s vote", n, kind),
-		func(p engine.Prompt) bool { return p.Step == engine.WaitVote && p.Day == n && p.Kind == kind }, ks)
+		func(p engine.Prompt) bool { return p.Step == engine.WaitVote && p.Day == n && p.VoteKind == kind }, ks)
 }
 
 // both gives the keys of every f, in order.
@@ -312,9 +312,9 @@ func show(in engine.Input) string {
 // where names a prompt for a failure.
 func where(p engine.Prompt) string {
 	if p.Day > 0 {
-		return fmt.Sprintf("day %d %s %s", p.Day, p.Step, p.Kind)
+		return fmt.Sprintf("day %d %s %s", p.Day, p.Step, p.Kind())
 	}
-	return fmt.Sprintf("night %d %s %s", p.Night, p.Step, p.Kind)
+	return fmt.Sprintf("night %d %s %s", p.Night, p.Step, p.Kind())
 }
 
 // sameTrace fails unless two public traces (lines, lights and timers with

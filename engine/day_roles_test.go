@@ -69,11 +69,11 @@ func quiet(x int, more keysFn) keysFn {
 	return func(p engine.Prompt) []key {
 		var out []key
 		switch {
-		case p.Step == engine.WaitNight && p.Kind == string(engine.StepWolves):
+		case p.Step == engine.WaitNight && p.StepKind == engine.StepWolves:
 			for _, a := range p.Actors {
 				out = append(out, accept(engine.SeatTarget(a, 0))...)
 			}
-		case p.Step == engine.WaitNight && p.Kind == string(engine.StepWitch):
+		case p.Step == engine.WaitNight && p.StepKind == engine.StepWitch:
 			for _, a := range p.Actors {
 				out = append(out, accept(engine.SeatGesture(a, engine.ActWave))...)
 			}

@@ -76,7 +76,7 @@ func (g *Game) withdrawal() {
 			if hands[c] {
 				g.el.drop(c)
 				g.el.withdrawn[c] = true
-				g.record(Record{Type: RecAction, Kind: ActionWithdraw, By: c, When: g.when()})
+				g.record(Record{Type: RecAction, Kind: string(ActionWithdraw), By: c, When: g.when()})
 				g.light(c, g.seatLight(c), false)
 			}
 		}

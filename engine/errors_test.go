@@ -60,7 +60,7 @@ func advanceTo(t *testing.T, g *engine.Game, d *bots.Driver, step, kind string) 
 	t.Helper()
 	for i := 0; i < 10000; i++ {
 		p := g.Awaiting()
-		if string(p.Step) == step && (kind == "" || p.Kind == kind) {
+		if string(p.Step) == step && (kind == "" || p.Kind() == kind) {
 			return p
 		}
 		if p.Over {
@@ -111,8 +111,8 @@ func TestTypedErrors(t *testing.T) {
 		if !engine.IsCode(err, c.code) || effs != nil {
 			t.Errorf("%s: got %v (%d effects), want code %d", c.name, err, len(effs), c.code)
 		}
-		if q := g.Awaiting(); q.Step != p.Step || q.Kind != p.Kind {
-			t.Errorf("%s: the step changed to %s %s", c.name, q.Step, q.Kind)
+		if q := g.Awaiting(); q.Step != p.Step || q.Kind() != p.Kind() {
+			t.Errorf("%s: the step changed to %s %s", c.name, q.Step, q.Kind())
 		}
 	}
 	// undo: a wolf's point is taken back

@@ -59,7 +59,7 @@ func Example() {
 		if p.Step == engine.WaitSpeech || len(timers) == 0 {
 			break // day 1: the first speech
 		}
-		if k := engine.StepKind(p.Kind); p.Step == engine.WaitNight && !acted[k] {
+		if k := p.StepKind; p.Step == engine.WaitNight && !acted[k] {
 			acted[k] = true
 			switch k {
 			case engine.StepWolves:

@@ -123,7 +123,7 @@ func trace(t *testing.T, b *engine.Board, deal []engine.Role, upto int, act func
 		if p.Over || (p.Day >= upto && upto > 0) {
 			return out
 		}
-		if key := fmt.Sprint(p.Night, p.Day, p.Step, p.Kind, p.Seat); key != last {
+		if key := fmt.Sprint(p.Night, p.Day, p.Step, p.Kind(), p.Seat); key != last {
 			last = key
 			for _, in := range act(p) {
 				effs, err := g.Apply(in)
@@ -221,7 +221,7 @@ var followersDeal = roleList("狼人", "野孩子", "預言家", "混血兒", "�
 // (wolves knife kill on night 1, nothing later), plus extra's.
 func followerNight(kill int, extra func(p engine.Prompt) []engine.Input) func(p engine.Prompt) []engine.Input {
 	return func(p engine.Prompt) []engine.Input {
-		if p.Step == engine.WaitNight && p.Kind == string(engine.StepWolves) && p.Night == 1 {
+		if p.Step == engine.WaitNight && p.StepKind == engine.StepWolves && p.Night == 1 {
 			var in []engine.Input
 			for _, a := range p.Actors {
 				in = append(in, engine.SeatTarget(a, kill))
@@ -236,7 +236,7 @@ func followerNight(kill int, extra func(p engine.Prompt) []engine.Input) func(p 
 }
 
 func step(p engine.Prompt, k engine.StepKind, night int) bool {
-	return p.Step == engine.WaitNight && p.Kind == string(k) && p.Night == night
+	return p.Step == engine.WaitNight && p.StepKind == k && p.Night == night
 }
 
 // TestFollowersA15: each new role's steps say the same lines at the same
@@ -311,7 +311,7 @@ func TestFollowersA15(t *testing.T) {
 	rogueDeal := roleList("狼人", "老流氓", "預言家", "女巫", "獵人", "狼美人", "村民", "狼人", "村民")
 	dqAt := func(seat int) func(p engine.Prompt) []engine.Input {
 		return func(p engine.Prompt) []engine.Input {
-			if p.Step == engine.WaitNight && p.Night == 1 && p.Kind == string(engine.StepWolves) {
+			if p.Step == engine.WaitNight && p.Night == 1 && p.StepKind == engine.StepWolves {
 				in := []engine.Input{engine.Judge(engine.JudgeDQ, seat, 0)}
 				for _, a := range p.Actors {
 					in = append(in, engine.SeatTarget(a, 3))

@@ -27,9 +27,10 @@ func (g *Game) applySeat(in Input) error {
 		return refuse(ErrNotNow, Error{Reason: ReasonNoStep, Seat: in.Seat}, "no step takes seat input now")
 	}
 	if !s.isActor(in.Seat) || (!s.outOK && !g.present(in.Seat) && !(s.name == WaitNight && contains(g.exploded, in.Seat))) {
-		return refuse(ErrNotActor, Error{Reason: ReasonNotActor, Seat: in.Seat, Step: s.name, Kind: s.kind}, "seat %d does not act in this step (%s)", in.Seat, s.describe())
+		return refuse(ErrNotActor, Error{Reason: ReasonNotActor, Seat: in.Seat, Step: s.name,
+			StepKind: s.night, SpeechKind: s.speech, VoteKind: s.vote}, "seat %d does not act in this step (%s)", in.Seat, s.describe())
 	}
-	if s.name == WaitNight && s.kind != string(StepWolves) && in.Action != ActWave && g.nightBlocked(in.Seat) {
+	if s.name == WaitNight && s.night != StepWolves && in.Action != ActWave && g.nightBlocked(in.Seat) {
 		// 噩夢之影's fear, 蝕時狼妃's lock, 血月使徒's seal: 技能被禁止
 		return refuse(ErrRule, Error{Reason: ReasonBlocked, Seat: in.Seat}, "seat %d's skill is blocked tonight (feared, locked or sealed)", in.Seat)
 	}

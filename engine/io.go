@@ -358,7 +358,10 @@ type Error struct {
 	Target int      // the seat it pointed at, when the reason names it
 	Role   Role     // the role the reason names
 	Step   StepName // ReasonNotActor: the step the game waits on
-	Kind   string   // ReasonNotActor: the step's kind (a StepKind, SpeechKind, VoteKind)
+	// ReasonNotActor: the step's kind, as in Prompt (one is set, by Step)
+	StepKind   StepKind
+	SpeechKind SpeechKind
+	VoteKind   VoteKind
 }
 
 func (e *Error) Error() string { return "engine: " + e.Msg }

@@ -218,7 +218,7 @@ func TestSuccubusLaterNights(t *testing.T) {
 		}
 		for i := 0; ; i++ {
 			p := g.Awaiting()
-			if p.Step == engine.WaitNight && p.Kind == string(engine.StepWolves) {
+			if p.Step == engine.WaitNight && p.StepKind == engine.StepWolves {
 				if got := fmt.Sprint(p.Actors); (p.Night == 1 && got != "[1 2 3]") || (p.Night == 2 && got != tt.want) {
 					t.Fatalf("%s: night %d wolves %s", tt.value, p.Night, got)
 				}

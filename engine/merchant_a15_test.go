@@ -26,7 +26,7 @@ var elderDeal = rolesOf("狼人 村民 女巫 狼人 預言家 村民 獵人 長
 func wolvesKill(n, seat int) keysFn {
 	return stepKeys(fmt.Sprintf("night %d wolves", n),
 		func(p engine.Prompt) bool {
-			return p.Step == engine.WaitNight && p.Night == n && p.Kind == string(engine.StepWolves)
+			return p.Step == engine.WaitNight && p.Night == n && p.StepKind == engine.StepWolves
 		},
 		func(p engine.Prompt) []key {
 			var out []key

@@ -73,7 +73,7 @@ func (g *Game) nightActors(k StepKind) []int {
 func (g *Game) nightStep(st Step) {
 	k := st.Kind
 	actors := g.nightActors(k)
-	s := &step{name: WaitNight, kind: string(k), actors: actors, lines: st}
+	s := &step{name: WaitNight, night: k, actors: actors, lines: st}
 	live := len(actors) > 0
 	if k == StepWolves {
 		s.actors = append(s.actors, g.exploded...)
@@ -222,7 +222,7 @@ func (g *Game) signup() {
 		g.el = election{candidates: c, ran: map[int]bool{}, withdrawn: map[int]bool{}}
 		for _, x := range c {
 			g.el.ran[x] = true
-			g.record(Record{Type: RecAction, Kind: ActionSignup, By: x, When: g.when()})
+			g.record(Record{Type: RecAction, Kind: string(ActionSignup), By: x, When: g.when()})
 		}
 		g.el.pending = len(c) > 0
 		if len(c) == 0 {

@@ -173,7 +173,7 @@ func TestExplodeWindowsLastWords(t *testing.T) {
 			if p.Over {
 				break
 			}
-			if p.Step == engine.WaitSpeech && p.Kind == string(engine.SpeechLastWords) {
+			if p.Step == engine.WaitSpeech && p.SpeechKind == engine.SpeechLastWords {
 				wolf := 0
 				for _, s := range []int{1, 2, 7, 8} {
 					if !g.Out(s) {

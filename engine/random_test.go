@@ -169,7 +169,7 @@ func (v *invariants) check(in engine.Input, effs []engine.Effect) {
 		// exploded wolf pointing the next kill
 		p := v.prompt
 		own := (p.Step == "skill" || p.Step == "badge" || p.Step == "take") && p.Seat == in.Seat
-		pointing := p.Step == "night" && p.Kind == "wolves"
+		pointing := p.Step == "night" && p.StepKind == "wolves"
 		if !own && !pointing {
 			t.Fatalf("seat %d is out but acted (%v) in step %s", in.Seat, in.Action, p.Step)
 		}

@@ -80,7 +80,7 @@ func butterflyStep(g *Game, s *step, _ StepKind, live bool) bool {
 		}
 		g.rs.hug.tonight = target
 		g.rs.hug.hugs++
-		g.record(Record{Type: RecAction, Kind: ActionHug, By: s.actors[0], Target: target, When: g.when()})
+		g.record(Record{Type: RecAction, Kind: string(ActionHug), By: s.actors[0], Target: target, When: g.when()})
 	}
 	return false
 }

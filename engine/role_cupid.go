@@ -110,7 +110,7 @@ func cupidStep(g *Game, s *step, k StepKind, _ bool) bool {
 // board night 1 whatever happened (A15), and links a 丘比特 who linked nobody
 // with a random other living player.
 func cupidClosed(g *Game, s *step, live bool) {
-	if s.kind != string(StepCupid) {
+	if s.night != StepCupid {
 		return
 	}
 	c := &g.rs.cupid

@@ -26,7 +26,7 @@ func demonHunterStep(g *Game, s *step, _ StepKind, _ bool) bool {
 	}, func(actor, target int) {
 		if target > 0 {
 			g.rs.hunt = demonHunterState{target: target, hunter: actor}
-			g.record(Record{Type: RecAction, Kind: ActionHunt, By: actor, Target: target, When: g.when()})
+			g.record(Record{Type: RecAction, Kind: string(ActionHunt), By: actor, Target: target, When: g.when()})
 		}
 	})
 	return false

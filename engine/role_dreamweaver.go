@@ -46,7 +46,7 @@ func dreamweaverStep(g *Game, s *step, _ StepKind, _ bool) bool {
 			g.cue(dw, "cue.dream.random", dw, target)
 		}
 		d.tonight = target
-		g.record(Record{Type: RecAction, Kind: ActionDream, By: dw, Target: target, When: g.when()})
+		g.record(Record{Type: RecAction, Kind: string(ActionDream), By: dw, Target: target, When: g.when()})
 	})
 	return false
 }

@@ -32,7 +32,7 @@ func eclipseStep(g *Game, s *step, _ StepKind, _ bool) bool {
 	}, func(actor, target int) {
 		if target > 0 {
 			e.used, e.locked, e.night = true, target, g.night
-			g.record(Record{Type: RecAction, Kind: ActionLock, By: actor, Target: target, When: g.when()})
+			g.record(Record{Type: RecAction, Kind: string(ActionLock), By: actor, Target: target, When: g.when()})
 		}
 	})
 	return false

@@ -69,7 +69,7 @@ func elderKnifed(g *Game, k int) {
 		return
 	}
 	e.hits++
-	g.record(Record{Type: RecAction, Kind: ActionLife, Target: k, When: g.when()})
+	g.record(Record{Type: RecAction, Kind: string(ActionLife), Target: k, When: g.when()})
 	if e.hits >= 2 {
 		g.nightDeath(k, CauseWolf)
 	}
@@ -97,7 +97,7 @@ func elderDied(g *Game, s int, c Cause) {
 		return
 	}
 	e.penalty = true
-	g.record(Record{Type: RecAction, Kind: ActionPenalty, By: s, When: g.when()})
+	g.record(Record{Type: RecAction, Kind: string(ActionPenalty), By: s, When: g.when()})
 	for x := 1; x <= g.n; x++ {
 		if x == s || !g.seats[x].revealed || !g.living(x) {
 			continue

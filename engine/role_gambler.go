@@ -60,7 +60,7 @@ func gamblerStep(g *Game, s *step, _ StepKind, live bool) bool {
 		}
 		gs := &g.rs.gambler
 		gs.used, gs.target, gs.by = true, target, s.actors[0]
-		g.record(Record{Type: RecAction, Kind: ActionBet, By: gs.by, Target: target, When: g.when()})
+		g.record(Record{Type: RecAction, Kind: string(ActionBet), By: gs.by, Target: target, When: g.when()})
 	}
 	return false
 }

@@ -77,7 +77,7 @@ func (g *Game) gargoyleKillStep(s *step, live bool) {
 	s.commit = func() {
 		if alone && target > 0 {
 			g.ns.kill = target
-			g.record(Record{Type: RecAction, Kind: ActionKill, By: s.actors[0], Target: target, When: g.when()})
+			g.record(Record{Type: RecAction, Kind: string(ActionKill), By: s.actors[0], Target: target, When: g.when()})
 		}
 	}
 }

@@ -43,7 +43,7 @@ func guardStep(g *Game, s *step, _ StepKind, _ bool) bool {
 	s.done = func() bool { return chosen }
 	s.commit = func() {
 		g.rs.guard.tonight = target
-		g.record(Record{Type: RecAction, Kind: ActionGuard, By: s.actors[0], Target: target, When: g.when()})
+		g.record(Record{Type: RecAction, Kind: string(ActionGuard), By: s.actors[0], Target: target, When: g.when()})
 	}
 	return false
 }

@@ -54,7 +54,7 @@ func idiotInterject(g *Game, seat int, s *step) (bool, error) {
 // speech he cut into goes on (its end cancels the interjection too).
 func idiotGrant(g *Game, seat int, s *step) {
 	g.say("idiot.interject", seat)
-	g.record(Record{Type: RecSpeech, Day: g.day, Kind: SpeechInterject, Seat: seat})
+	g.record(Record{Type: RecSpeech, Day: g.day, Kind: string(SpeechInterject), Seat: seat})
 	pulse := g.opt.SpeakerPulse && !g.seats[seat].lightOff
 	if pulse {
 		g.light(seat, g.seatLight(seat), true)

@@ -53,7 +53,7 @@ func (g *Game) startDuel(k int, interrupted *step) {
 		g.finish(st)
 		g.rs.knight.used = true
 		g.say("duel.announce", k, target)
-		g.record(Record{Type: RecAction, Kind: ActionDuel, By: k, Target: target, When: g.when()})
+		g.record(Record{Type: RecAction, Kind: string(ActionDuel), By: k, Target: target, When: g.when()})
 		if g.role(target).IsWolf() {
 			g.interrupt()
 			g.say("duel.wolf", target)

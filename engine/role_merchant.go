@@ -131,7 +131,7 @@ func merchantSteps(g *Game, s *step, k StepKind, live bool) bool {
 		}
 		m := &g.rs.merchant
 		*m = merchantState{merchant: merchant, lucky: lucky, gift: gift, night: g.night, failed: g.role(lucky).IsWolf()}
-		g.record(Record{Type: RecAction, Kind: ActionTrade, By: merchant, Target: lucky, Result: giftName(gift), When: g.when()})
+		g.record(Record{Type: RecAction, Kind: string(ActionTrade), By: merchant, Target: lucky, Result: giftName(gift), When: g.when()})
 	}
 	return false
 }
@@ -211,7 +211,7 @@ func luckyStep(g *Game, s *step, live bool) bool {
 		if h := g.self(target).poisoned; h != nil {
 			h(g, l, target)
 		}
-		g.record(Record{Type: RecAction, Kind: ActionPoison, By: l, Target: target, When: g.when()})
+		g.record(Record{Type: RecAction, Kind: string(ActionPoison), By: l, Target: target, When: g.when()})
 	}
 	return false
 }

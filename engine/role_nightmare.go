@@ -41,7 +41,7 @@ func nightmareStep(g *Game, s *step, _ StepKind, _ bool) bool {
 	}, func(actor, target int) {
 		g.rs.fear.tonight = target
 		if target > 0 {
-			g.record(Record{Type: RecAction, Kind: ActionFear, By: actor, Target: target, When: g.when()})
+			g.record(Record{Type: RecAction, Kind: string(ActionFear), By: actor, Target: target, When: g.when()})
 		}
 	})
 	return false

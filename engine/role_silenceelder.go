@@ -55,7 +55,7 @@ func silenceElderStep(g *Game, s *step, _ StepKind, _ bool) bool {
 	s.commit = func() {
 		g.rs.silence.tonight, g.rs.silence.elder = target, s.actors[0]
 		if target > 0 {
-			g.record(Record{Type: RecAction, Kind: ActionSilence, By: s.actors[0], Target: target, When: g.when()})
+			g.record(Record{Type: RecAction, Kind: string(ActionSilence), By: s.actors[0], Target: target, When: g.when()})
 		}
 	}
 	return false

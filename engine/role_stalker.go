@@ -97,7 +97,7 @@ func stalkerStep(g *Game, s *step, _ StepKind, live bool) bool {
 			return
 		}
 		g.rs.stalk.used, g.rs.stalk.target = true, prey
-		g.record(Record{Type: RecAction, Kind: ActionAssassinate, By: s.actors[0], Target: prey, When: g.when()})
+		g.record(Record{Type: RecAction, Kind: string(ActionAssassinate), By: s.actors[0], Target: prey, When: g.when()})
 	}
 	return false
 }

@@ -54,7 +54,7 @@ func succubusStep(g *Game, s *step, k StepKind, _ bool) bool {
 // nobody). The engine draws on every board night whatever happened, so the
 // random stream does not depend on her (A15).
 func succubusClosed(g *Game, s *step, live bool) {
-	if s.kind != string(StepSuccubus) {
+	if s.night != StepSuccubus {
 		return
 	}
 	st := &g.rs.succubus

@@ -124,7 +124,7 @@ func (g *Game) keepCard(seat, k int, forced bool) {
 	if len(g.bottom) == 2 {
 		buried = g.bottom[2-k]
 	}
-	g.record(Record{Type: RecAction, Kind: ActionThief, By: seat, Role: kept, Result: buried.Name(), When: g.when()})
+	g.record(Record{Type: RecAction, Kind: string(ActionThief), By: seat, Role: kept, Result: buried.Name(), When: g.when()})
 	g.setRole(seat, kept)
 }
 

@@ -79,7 +79,7 @@ func publicNight1(t *testing.T, b *engine.Board, deal, bottom []engine.Role, pac
 		if p.Over || p.Day > 0 {
 			return out
 		}
-		if !keyed && p.Kind == string(engine.StepThief) {
+		if !keyed && p.StepKind == engine.StepThief {
 			keyed = true
 			for _, in := range keys {
 				effs, err := g.Apply(in)
@@ -173,7 +173,7 @@ func TestThiefKeeps(t *testing.T) {
 	if _, err := g.Start(); err != nil {
 		t.Fatal(err)
 	}
-	if p := g.Awaiting(); p.Kind != string(engine.StepThief) || !slices.Equal(p.Actors, []int{1}) {
+	if p := g.Awaiting(); p.StepKind != engine.StepThief || !slices.Equal(p.Actors, []int{1}) {
 		t.Fatalf("first step %+v, want the thief's with seat 1", p)
 	}
 	if g.RoleOf(1) != engine.Werewolf {

@@ -55,9 +55,9 @@ func wolvesStep(g *Game, s *step, _ StepKind, _ bool) bool {
 	s.commit = func() {
 		if t, ok := s.agreed(); ok {
 			g.ns.kill = t
-			g.record(Record{Type: RecAction, Kind: ActionKill, Target: t, When: g.when()})
+			g.record(Record{Type: RecAction, Kind: string(ActionKill), Target: t, When: g.when()})
 		} else {
-			g.record(Record{Type: RecAction, Kind: ActionKill, Target: 0, When: g.when()})
+			g.record(Record{Type: RecAction, Kind: string(ActionKill), Target: 0, When: g.when()})
 		}
 	}
 	return false

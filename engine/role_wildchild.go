@@ -64,7 +64,7 @@ func (g *Game) modelStep(s *step, r Role, set func(by, model int), firstSeat, se
 			g.cue(by, "cue.model.random", by, target)
 		}
 		set(by, target)
-		g.record(Record{Type: RecAction, Kind: ActionModel, By: by, Target: target, When: g.when()})
+		g.record(Record{Type: RecAction, Kind: string(ActionModel), By: by, Target: target, When: g.when()})
 	})
 }
 

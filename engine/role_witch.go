@@ -83,7 +83,7 @@ func witchStep(g *Game, s *step, _ StepKind, live bool) bool {
 		if save {
 			w.antidoteUsed = true
 			g.ns.saved = true
-			g.record(Record{Type: RecAction, Kind: ActionSave, By: witch, Target: g.ns.kill, When: g.when()})
+			g.record(Record{Type: RecAction, Kind: string(ActionSave), By: witch, Target: g.ns.kill, When: g.when()})
 		}
 		if poison > 0 {
 			if w.poisonUsed {
@@ -95,7 +95,7 @@ func witchStep(g *Game, s *step, _ StepKind, live bool) bool {
 			if h := g.self(poison).poisoned; h != nil {
 				h(g, witch, poison)
 			}
-			g.record(Record{Type: RecAction, Kind: ActionPoison, By: witch, Target: poison, When: g.when()})
+			g.record(Record{Type: RecAction, Kind: string(ActionPoison), By: witch, Target: poison, When: g.when()})
 		}
 	}
 	return false

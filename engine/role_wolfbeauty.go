@@ -35,7 +35,7 @@ func charmStep(g *Game, s *step, _ StepKind, _ bool) bool {
 		return nil
 	}, func(actor, target int) {
 		g.rs.beauty.tonight = target
-		g.record(Record{Type: RecAction, Kind: ActionCharm, By: actor, Target: target, When: g.when()})
+		g.record(Record{Type: RecAction, Kind: string(ActionCharm), By: actor, Target: target, When: g.when()})
 	})
 	return false
 }

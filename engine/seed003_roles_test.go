@@ -22,7 +22,7 @@ func (ni nightInputs) on(n int) keysFn {
 	for kind, f := range ni {
 		fs = append(fs, stepKeys(fmt.Sprintf("night %d %s", n, kind),
 			func(p engine.Prompt) bool {
-				return p.Step == engine.WaitNight && p.Night == n && p.Kind == string(kind)
+				return p.Step == engine.WaitNight && p.Night == n && p.StepKind == kind
 			},
 			func(p engine.Prompt) []key { return f(p.Actors) }))
 	}

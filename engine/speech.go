@@ -12,11 +12,11 @@ func (g *Game) speech(kind SpeechKind, s, secs int, window Window) {
 
 // speechSaying is a speech whose opening line is line (with the seat).
 func (g *Game) speechSaying(line string, kind SpeechKind, s, secs int, window Window) {
-	st := &step{name: WaitSpeech, kind: kind, seat: s, window: window}
+	st := &step{name: WaitSpeech, speech: kind, seat: s, window: window}
 	g.wait(st)
 	st.rerun = func() { g.speechSaying(line, kind, s, secs, window) }
 	g.say(line, s)
-	g.record(Record{Type: RecSpeech, Day: g.day, Kind: kind, Seat: s})
+	g.record(Record{Type: RecSpeech, Day: g.day, Kind: string(kind), Seat: s})
 	pulse := g.opt.SpeakerPulse && !g.seats[s].lightOff
 	if pulse {
 		g.light(s, g.seatLight(s), true)

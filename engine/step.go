@@ -5,8 +5,10 @@ package engine
 // cancelled when it finishes.
 type step struct {
 	name   StepName
-	kind   string // the night step kind, the vote or speech kind
-	seat   int    // the seat the step is about (speaker, dying player, sheriff)
+	night  StepKind   // a night step's kind
+	speech SpeechKind // a speech's kind
+	vote   VoteKind   // a vote's kind
+	seat   int        // the seat the step is about (speaker, dying player, sheriff)
 	actors []int
 	window Window // explosion window (NoWindow = none)
 
@@ -39,8 +41,8 @@ type timer struct {
 func (s *step) isActor(seat int) bool { return contains(s.actors, seat) }
 
 func (s *step) describe() string {
-	if s.kind != "" {
-		return string(s.name) + " " + s.kind
+	if k := kindWord(s.night, s.speech, s.vote); k != "" {
+		return string(s.name) + " " + k
 	}
 	return string(s.name)
 }
@@ -119,16 +121,34 @@ func (g *Game) StepInputs() []Input {
 
 // Prompt describes what the game waits for: the current step and who may act.
 type Prompt struct {
-	Over   bool
-	Night  int      // the current night (or the last one, by day)
-	Day    int      // the current day, 0 at night
-	Step   StepName // what the game waits on ("" = nothing: the game is over)
-	Kind   string   // night step kind (wolves, seer…), vote kind, speech kind
-	Seat   int
-	Actors []int
-	Window Window // 警上 退水 放逐: explosions (and the knight's duel by day) are allowed
-	Pedal  bool   // a short pedal press advances
-	Input  bool   // the step takes seat input (false: open and close only)
+	Over  bool
+	Night int      // the current night (or the last one, by day)
+	Day   int      // the current day, 0 at night
+	Step  StepName // what the game waits on ("" = nothing: the game is over)
+	// the step's kind: one of these is set, by Step (Kind is its word)
+	StepKind   StepKind   // WaitNight: the night step (wolves, seer…)
+	SpeechKind SpeechKind // WaitSpeech: the speech
+	VoteKind   VoteKind   // WaitVote: the vote
+	Seat       int
+	Actors     []int
+	Window     Window // 警上 退水 放逐: explosions (and the knight's duel by day) are allowed
+	Pedal      bool   // a short pedal press advances
+	Input      bool   // the step takes seat input (false: open and close only)
+}
+
+// Kind is the word of the step's kind (its StepKind, SpeechKind or
+// VoteKind; "" for a step without one), for logs and views.
+func (p Prompt) Kind() string { return kindWord(p.StepKind, p.SpeechKind, p.VoteKind) }
+
+// kindWord is the word of the one kind of a step that is set.
+func kindWord(night StepKind, speech SpeechKind, vote VoteKind) string {
+	switch {
+	case night != "":
+		return string(night)
+	case speech != "":
+		return string(speech)
+	}
+	return string(vote)
 }
 
 // Awaiting returns what the game waits for now.
@@ -138,7 +158,8 @@ func (g *Game) Awaiting() Prompt {
 		p.Day = g.day
 	}
 	if s := g.cur; s != nil {
-		p.Step, p.Kind, p.Seat, p.Window, p.Pedal = s.name, s.kind, s.seat, s.window, s.pedal != nil
+		p.Step, p.Seat, p.Window, p.Pedal = s.name, s.seat, s.window, s.pedal != nil
+		p.StepKind, p.SpeechKind, p.VoteKind = s.night, s.speech, s.vote
 		p.Input = s.act != nil || s.reveal != nil
 		for _, a := range s.actors {
 			if s.name == WaitNight || g.present(a) {

@@ -13,7 +13,7 @@ func TestStepInputs(t *testing.T) {
 	if _, err := g.Start(); err != nil {
 		t.Fatal(err)
 	}
-	if p := g.Awaiting(); p.Step != "night" || p.Kind != "wolves" {
+	if p := g.Awaiting(); p.Step != "night" || p.StepKind != "wolves" {
 		t.Fatalf("first step %+v, want the wolves", p)
 	}
 	var wolves, good []int

@@ -7,11 +7,11 @@ package engine
 type StepName string
 
 const (
-	WaitNight    StepName = "night"    // a night step (Prompt.Kind: its StepKind)
+	WaitNight    StepName = "night"    // a night step (Prompt.StepKind)
 	WaitSignup   StepName = "signup"   // night 1: hands for the sheriff election
-	WaitSpeech   StepName = "speech"   // a speech (Prompt.Kind: its SpeechKind)
+	WaitSpeech   StepName = "speech"   // a speech (Prompt.SpeechKind)
 	WaitWithdraw StepName = "withdraw" // 退水
-	WaitVote     StepName = "vote"     // a vote (Prompt.Kind: its VoteKind)
+	WaitVote     StepName = "vote"     // a vote (Prompt.VoteKind)
 	WaitSkill    StepName = "skill"    // a dead player's skill (shot)
 	WaitBadge    StepName = "badge"    // the dying sheriff passes or tears the badge
 	WaitOrder    StepName = "order"    // the sheriff's 順/逆
@@ -22,8 +22,9 @@ const (
 	WaitPrince   StepName = "prince"   // 定序王子's reveal window
 )
 
-// SpeechKind is the kind of a speech (Prompt.Kind, Record.Kind of a speech).
-type SpeechKind = string
+// SpeechKind is the kind of a speech (Prompt.SpeechKind; Record.Kind of a
+// speech holds its word).
+type SpeechKind string
 
 const (
 	SpeechSheriff   SpeechKind = "sheriff"
@@ -37,8 +38,9 @@ const (
 	SpeechInterject SpeechKind = "interject"
 )
 
-// VoteKind is the kind of a vote (Prompt.Kind, Record.Kind of a vote).
-type VoteKind = string
+// VoteKind is the kind of a vote (Prompt.VoteKind; Record.Kind of a vote
+// holds its word).
+type VoteKind string
 
 const (
 	VoteSheriff   VoteKind = "sheriff"
@@ -73,8 +75,8 @@ const (
 )
 
 // ActionKind is the kind of a night action or day choice recorded for the
-// 復盤 (Record.Kind of an action record).
-type ActionKind = string
+// 復盤 (Record.Kind of an action record holds its word).
+type ActionKind string
 
 const (
 	ActionKill     ActionKind = "kill"

@@ -4,7 +4,7 @@ package engine
 // voter, abstain allowed; the tally is read in seat order; the sheriff's
 // vote weighs sheriff.weight. done gets the seats with the most votes.
 func (g *Game) vote(kind VoteKind, voters, targets []int, pk bool, done func(top []int)) {
-	st := &step{name: WaitVote, kind: kind, actors: voters}
+	st := &step{name: WaitVote, vote: kind, actors: voters}
 	g.wait(st)
 	blue := pk && g.opt.PKVotersBlue
 	if blue {
@@ -14,7 +14,7 @@ func (g *Game) vote(kind VoteKind, voters, targets []int, pk bool, done func(top
 			}
 		}
 	}
-	line := "vote." + kind
+	line := "vote." + string(kind)
 	if kind == VoteSheriffPK && g.opt.PKVoters == "never_ran" {
 		line += ".never-ran" // only 警下 players vote again: [003] 警下玩家再次举手投票 (I5)
 	}
@@ -83,7 +83,7 @@ func (g *Game) vote(kind VoteKind, voters, targets []int, pk bool, done func(top
 				top = append(top, t.Seat)
 			}
 		}
-		g.record(Record{Type: RecVote, Kind: kind, Day: g.day, Ballots: &Ballots{Votes: votes, Tally: tally}})
+		g.record(Record{Type: RecVote, Kind: string(kind), Day: g.day, Ballots: &Ballots{Votes: votes, Tally: tally}})
 		for i := range g.hooks {
 			if h := g.hooks[i].voted; h != nil {
 				h(g, kind, votes)

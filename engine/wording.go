@@ -53,7 +53,7 @@ func (g *Game) worded(line string) []string {
 	}
 	var k StepKind
 	if c := g.cur; c != nil && c.name == WaitNight {
-		k = StepKind(c.kind)
+		k = c.night
 	}
 	return seed001Lines(line, k)
 }

@@ -361,7 +361,7 @@ func TestWriteFailure(t *testing.T) {
 	if _, err := w.Apply(g, base, "pedal", engine.Pedal(engine.PedalShort)); err == nil || engineError(err) != nil {
 		t.Fatalf("apply on a dead disk: %v", err)
 	}
-	if after := g.Awaiting(); after.Step != before.Step || after.Kind != before.Kind {
+	if after := g.Awaiting(); after.Step != before.Step || after.Kind() != before.Kind() {
 		t.Fatal("the engine saw an input the journal did not take")
 	}
 	err1 := w.Append(InputRecord(base, "pedal", engine.Pedal(engine.PedalShort)))

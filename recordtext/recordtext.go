@@ -91,7 +91,7 @@ func Result(r string) string {
 // other record.
 func RunKey(r *engine.Record) string {
 	switch {
-	case r.Type == engine.RecAction && (r.Kind == engine.ActionSignup || r.Kind == engine.ActionWithdraw):
+	case r.Type == engine.RecAction && (engine.ActionKind(r.Kind) == engine.ActionSignup || engine.ActionKind(r.Kind) == engine.ActionWithdraw):
 		return "action/" + r.Kind
 	case r.Type == engine.RecSpeech:
 		return "speech/" + r.Kind
@@ -206,7 +206,7 @@ func (t *Table) Render(r *engine.Record, at At) Line {
 
 func (t *Table) action(r *engine.Record) string {
 	verb := script.ActionLabel(r.Kind)
-	switch r.Kind {
+	switch engine.ActionKind(r.Kind) {
 	case engine.ActionSignup, engine.ActionWithdraw:
 		return verb + "：" + Seat(r.By)
 	case engine.ActionKill:

@@ -90,7 +90,7 @@ func samples(t *testing.T) map[engine.RecordType][]engine.Record {
 			engine.Record{Type: engine.RecAction, Kind: k, By: 5, Target: 0, When: "night-1", Role: engine.Werewolf, Result: "村民"})
 	}
 	for gift := range script.Gifts {
-		actions = append(actions, engine.Record{Type: engine.RecAction, Kind: engine.ActionTrade, By: 10, Target: 6, Result: gift, When: "night-1"})
+		actions = append(actions, engine.Record{Type: engine.RecAction, Kind: string(engine.ActionTrade), By: 10, Target: 6, Result: gift, When: "night-1"})
 	}
 	for _, cause := range c["Cause"] {
 		deaths = append(deaths,
@@ -186,14 +186,14 @@ func TestLines(t *testing.T) {
 		want string
 	}{
 		{engine.Record{Type: engine.RecSilence, Day: 2, Seat: 2}, recordtext.At{}, "禁言：2號（第2天）"},
-		{engine.Record{Type: engine.RecAction, Kind: engine.ActionKill, Target: 0}, recordtext.At{}, "狼人 空刀"},
-		{engine.Record{Type: engine.RecAction, Kind: engine.ActionLife, Target: 2}, recordtext.At{}, "狼刀命中，失去一條命：村民 2號"},
-		{engine.Record{Type: engine.RecAction, Kind: engine.ActionTrade, By: 1, Target: 2, Result: "glasses"}, recordtext.At{}, "狼人 1號 交易技能給 2號（預言家的眼鏡）"},
+		{engine.Record{Type: engine.RecAction, Kind: string(engine.ActionKill), Target: 0}, recordtext.At{}, "狼人 空刀"},
+		{engine.Record{Type: engine.RecAction, Kind: string(engine.ActionLife), Target: 2}, recordtext.At{}, "狼刀命中，失去一條命：村民 2號"},
+		{engine.Record{Type: engine.RecAction, Kind: string(engine.ActionTrade), By: 1, Target: 2, Result: "glasses"}, recordtext.At{}, "狼人 1號 交易技能給 2號（預言家的眼鏡）"},
 		{engine.Record{Type: engine.RecCheck, By: 5, Target: 1, Result: "狼人"}, recordtext.At{}, "預言家 5號 查驗 1號：狼人"},
 		{engine.Record{Type: engine.RecDeath, Seat: 1, Cause: engine.CauseShot, When: "day-2"}, recordtext.At{Source: "seat-4"}, "1號 出局：槍殺（第2天，獵人 4號）"},
 		// the source of a bridge's key event carries its identity (daemon.KeySource)
 		{engine.Record{Type: engine.RecDeath, Seat: 1, Cause: engine.CauseShot, When: "day-2"}, recordtext.At{Source: "seat-4 key=4.OK.down.3.81234567"}, "1號 出局：槍殺（第2天，獵人 4號）"},
-		{engine.Record{Type: engine.RecVote, Kind: engine.VoteExile, Day: 2, Ballots: &engine.Ballots{
+		{engine.Record{Type: engine.RecVote, Kind: string(engine.VoteExile), Day: 2, Ballots: &engine.Ballots{
 			Votes: []engine.Vote{{Voter: 1, Target: 3}, {Voter: 5, Target: 3}, {Voter: 2, Target: 0}}, Tally: []engine.Tally{{Seat: 3, Halves: 5}}}},
 			recordtext.At{Sheriff: 5}, "放逐投票（第2天）票型 ｜ 計票：3號 2.5票；3號 ← 1、5(警)　2.5票；棄票：2"},
 	} {

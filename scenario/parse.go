@@ -83,7 +83,7 @@ type Decision struct {
 	Seats    []int
 	Word     string
 	Window   string
-	VoteKind string
+	VoteKind engine.VoteKind
 	Votes    []engine.Vote
 	Points   float64
 	Hour     int
@@ -434,7 +434,7 @@ func parseDecision(kw string, toks []string) (Decision, error) {
 		return d, err
 	case "警長投票", "警長PK投票", "放逐投票", "放逐PK投票":
 		d.Kind = KVote
-		d.VoteKind = map[string]string{"警長投票": "sheriff", "警長PK投票": "sheriff-pk", "放逐投票": "exile", "放逐PK投票": "exile-pk"}[kw]
+		d.VoteKind = map[string]engine.VoteKind{"警長投票": engine.VoteSheriff, "警長PK投票": engine.VoteSheriffPK, "放逐投票": engine.VoteExile, "放逐PK投票": engine.VoteExilePK}[kw]
 		seen := map[int]bool{}
 		for _, a := range args {
 			v, t, ok := strings.Cut(a, ":")
@@ -671,8 +671,7 @@ func parseExpect(args []string) (Expect, error) {
 		if n != 1 {
 			return e, fmt.Errorf("expect winner 好人|狼人|無|流局")
 		}
-		switch e.Args[0] {
-		case "好人", "狼人", "無", "无", "流局", "第三方":
+		if _, ok := winnerOf(e.Args[0]); ok {
 			return e, nil
 		}
 		return e, fmt.Errorf("unknown winner %q", e.Args[0])

@@ -29,7 +29,7 @@ type Event struct {
 	Cause  string            `json:"cause,omitempty"`
 	When   string            `json:"when,omitempty"`
 	Role   string            `json:"role,omitempty"`
-	Winner string            `json:"winner,omitempty"`
+	Winner engine.Winner     `json:"winner,omitempty"`
 	Phase  string            `json:"phase,omitempty"`
 	Points float64           `json:"points,omitempty"`
 	What   string            `json:"what,omitempty"`
@@ -75,7 +75,7 @@ type Result struct {
 	Events   []Event
 	Failures []Failure
 	Err      *RunError
-	Winner   string
+	Winner   engine.Winner
 	Game     *engine.Game
 }
 
@@ -201,7 +201,7 @@ func Run(f *File, boards BoardSource) *Result {
 		}
 	}
 	_, w := g.Over()
-	res.Winner = string(w)
+	res.Winner = w
 	res.Failures = r.expectations()
 	return res
 }
@@ -359,7 +359,7 @@ func (r *runner) recordEvent(rec *engine.Record) Event {
 	case engine.RecSpeech:
 		ev.Day, ev.Kind, ev.Seat = rec.Day, rec.Kind, intp(rec.Seat)
 	case engine.RecResult:
-		ev.Winner = rec.Result
+		ev.Winner = engine.Winner(rec.Result)
 	case engine.RecPenalty:
 		ev.Seat, ev.Points = intp(rec.Seat), rec.Points
 	case engine.RecAction:
@@ -450,12 +450,12 @@ func (r *runner) decide(sec Section, d Decision) (*Decision, *RunError) {
 	return nil, &RunError{Line: d.Line, Msg: "the game is stuck"}
 }
 
-func nightKindOf(role engine.Role) string {
+func nightKindOf(role engine.Role) engine.StepKind {
 	switch role {
 	case engine.Werewolf:
-		return string(engine.StepWolves)
+		return engine.StepWolves
 	}
-	return string(role)
+	return engine.StepKind(role)
 }
 
 // try applies d if the current step takes it.
@@ -490,12 +490,12 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 			if d.Role != engine.Gargoyle {
 				return fail("only 石像鬼 takes 刀")
 			}
-			kind = string(engine.StepGargoyleKill)
+			kind = engine.StepGargoyleKill
 		}
-		if p.Step == engine.WaitNight && p.Kind == kind && !p.Input && !r.laterStep(p, kind) {
+		if p.Step == engine.WaitNight && p.StepKind == kind && !p.Input && !r.laterStep(p, kind) {
 			return fail("%s only opens and closes its eyes in this step", d.Role.Name())
 		}
-		if p.Step != engine.WaitNight || p.Kind != kind || !p.Input {
+		if p.Step != engine.WaitNight || p.StepKind != kind || !p.Input {
 			return false, nil, nil
 		}
 		if len(p.Actors) == 0 {
@@ -600,7 +600,7 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 		}
 		return ok(r.seatInputs(d, ins...))
 	case KLucky:
-		if p.Step != engine.WaitNight || p.Kind != string(engine.StepLucky) {
+		if p.Step != engine.WaitNight || p.StepKind != engine.StepLucky {
 			return false, nil, nil
 		}
 		if !p.Input || len(p.Actors) == 0 {
@@ -625,7 +625,7 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 		}
 		return ok(r.seatInputs(d, ins...))
 	case KVote:
-		if p.Step != engine.WaitVote || p.Kind != d.VoteKind {
+		if p.Step != engine.WaitVote || p.VoteKind != d.VoteKind {
 			return false, nil, nil
 		}
 		var ins []engine.Input
@@ -679,7 +679,7 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 		// explode.windows: last words (@遺言), the sheriff's order and 歸票 (@白天)
 		switch {
 		case d.Window == windowLastWords:
-			inWindow = p.Step == engine.WaitSpeech && p.Kind == string(engine.SpeechLastWords) && p.Window != engine.NoWindow
+			inWindow = p.Step == engine.WaitSpeech && p.SpeechKind == engine.SpeechLastWords && p.Window != engine.NoWindow
 		case p.Step == engine.WaitOrder || p.Step == engine.WaitGuide:
 			inWindow = p.Window != engine.NoWindow && (d.Window == "" || engine.Window(d.Window) == p.Window)
 		}
@@ -719,15 +719,15 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 
 // laterStep: another step of the same kind that takes input comes later
 // tonight (石像鬼 opens first on night 1 and checks last).
-func (r *runner) laterStep(p engine.Prompt, kind string) bool {
+func (r *runner) laterStep(p engine.Prompt, kind engine.StepKind) bool {
 	steps := r.g.Board().StepsFor(p.Night)
 	seen := false
 	for _, st := range steps {
-		if string(st.Kind) == kind && st.OpenOnly && !seen {
+		if st.Kind == kind && st.OpenOnly && !seen {
 			seen = true
 			continue
 		}
-		if seen && string(st.Kind) == kind && !st.OpenOnly {
+		if seen && st.Kind == kind && !st.OpenOnly {
 			return true
 		}
 	}
@@ -800,17 +800,8 @@ func (r *runner) expectations() []Failure {
 		seat := func(i int) int { n, _ := seatNum(e.Args[i]); return n }
 		switch e.What {
 		case "winner":
-			over, w := g.Over()
-			want := e.Args[0]
-			if want == "无" {
-				want = "無"
-			}
-			got := string(w)
-			if !over {
-				got = "無"
-			}
-			if got != want {
-				failf("winner is %s", got)
+			if want, _ := winnerOf(e.Args[0]); resultOf(g) != want {
+				failf("winner is %s", winnerWord(resultOf(g)))
 			}
 		case "dead", "alive":
 			for i := range e.Args {

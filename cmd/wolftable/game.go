@@ -62,7 +62,7 @@ func tableKey(dir string, out io.Writer) (ed25519.PrivateKey, error) {
 // endLines are the transcript's last lines and the judge's notice at a
 // game's end: the final hash's fingerprint for the paper score sheet.
 // ok is false when no end record was written.
-func (tg *tableGame) endLines(result string) (line, notice string, ok bool) {
+func (tg *tableGame) endLines(result engine.Winner) (line, notice string, ok bool) {
 	if tg.end == nil {
 		return "", "", false
 	}
@@ -76,14 +76,14 @@ func (tg *tableGame) endLines(result string) (line, notice string, ok bool) {
 	return line, notice, true
 }
 
-func resultWords(r string) string {
+func resultWords(r engine.Winner) string {
 	switch r {
-	case "好人", "狼人":
-		return r + "勝"
-	case "":
+	case engine.WinGood, engine.WinWolves:
+		return string(r) + "勝"
+	case engine.WinNone:
 		return "無結果"
 	}
-	return r
+	return string(r)
 }
 
 // tableGame is a game ready for the daemon: new, or resumed from its journal.

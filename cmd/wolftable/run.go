@@ -13,6 +13,7 @@ import (
 	"wolftable/daemon"
 	"wolftable/daemon/play"
 	"wolftable/desk"
+	"wolftable/engine"
 	"wolftable/hw"
 )
 
@@ -89,9 +90,9 @@ type gameRun struct {
 	desk *desk.Publisher
 }
 
-// run plays the game until it ends or ctx is done; the winner is "" when
-// the game did not end.
-func (r *gameRun) run(ctx context.Context) (string, error) {
+// run plays the game until it ends or ctx is done; the winner is WinNone
+// when the game did not end.
+func (r *gameRun) run(ctx context.Context) (engine.Winner, error) {
 	r.tr.start = time.Time{}
 	if rs := r.tg.restored; rs != nil && !rs.Start.IsZero() {
 		r.tr.start = rs.Start
@@ -126,7 +127,7 @@ func (r *gameRun) run(ctx context.Context) (string, error) {
 			}
 		}})
 	if err != nil {
-		return "", err
+		return engine.WinNone, err
 	}
 	r.host.set(d)
 	defer r.host.set(nil)
@@ -134,7 +135,7 @@ func (r *gameRun) run(ctx context.Context) (string, error) {
 		r.started(d)
 	}
 	if err := d.Run(ctx); err != nil {
-		return "", err
+		return engine.WinNone, err
 	}
 	over, w := r.tg.game.Over()
 	if over {
@@ -143,5 +144,5 @@ func (r *gameRun) run(ctx context.Context) (string, error) {
 	if ds != nil && over {
 		ds.end(r.tg, string(w))
 	}
-	return string(w), nil
+	return w, nil
 }

@@ -45,7 +45,7 @@ func TestSimTranscriptWords(t *testing.T) {
 func TestSimRefusalInChinese(t *testing.T) {
 	in := engine.SeatTarget(5, 9)
 	err := &engine.Error{Code: engine.ErrNotActor, Reason: engine.ReasonNotActor, Seat: 5, Step: engine.WaitNight,
-		Kind: string(engine.StepWolves), Msg: "seat 5 does not act in this step (night wolves)"}
+		StepKind: engine.StepWolves, Msg: "seat 5 does not act in this step (night wolves)"}
 	got := refusalLine(daemon.Event{Input: &in, Err: err, Source: "seat-5"})
 	if want := "〔拒絕〕seat-5：5號現在不行動（夜間：狼人）"; got != want {
 		t.Errorf("refusal line %q, want %q", got, want)
