@@ -79,10 +79,10 @@ func (s *Store) Late() []Game {
 			list = append(list, *g)
 		}
 	}
-	awards, names := s.awards, s.names
+	awards := s.awards
 	s.mu.Unlock()
 	sort.Slice(list, func(i, j int) bool { return list[i].Received.Before(list[j].Received) })
-	return finish(list, awards, names)
+	return s.finish(list, awards)
 }
 
 // Decide records the operator's decision on a late game: accepted into

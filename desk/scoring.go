@@ -133,16 +133,20 @@ func (p *Pack) ID() string { return fmt.Sprintf("%s v%d", p.Name, p.Version) }
 
 // Row is one player's line of the standings.
 type Row struct {
-	Rank    int     `json:"rank"`
-	Player  string  `json:"player"` // name, or table/seat
-	Points  float64 `json:"points"`
-	Games   int     `json:"games"`
-	Wins    int     `json:"wins"`
-	Losses  int     `json:"losses"`
-	Voids   int     `json:"voids"`
-	MVP     int     `json:"mvp"`
-	SVP     int     `json:"svp"`
-	Penalty float64 `json:"penalty"` // penalty points entered, in total
+	Rank int `json:"rank"`
+	// PlayerID is the registered player ("" when the desk does not know
+	// who sat there), Player the name shown: the registry's, or table/seat.
+	// Two players of one name are two rows.
+	PlayerID string  `json:"player_id,omitempty"`
+	Player   string  `json:"player"`
+	Points   float64 `json:"points"`
+	Games    int     `json:"games"`
+	Wins     int     `json:"wins"`
+	Losses   int     `json:"losses"`
+	Voids    int     `json:"voids"`
+	MVP      int     `json:"mvp"`
+	SVP      int     `json:"svp"`
+	Penalty  float64 `json:"penalty"` // penalty points entered, in total
 }
 
 // side is the camp a card plays for: good (villagers and gods), wolf, or
@@ -185,10 +189,14 @@ func Standings(p *Pack, games []Game) []Row {
 	for _, g := range sorted {
 		ws := winnerSide(g.Winner)
 		for _, s := range g.Seats {
-			r := rows[s.Player]
+			k := "name:" + s.Player
+			if s.PlayerID != "" {
+				k = "id:" + s.PlayerID
+			}
+			r := rows[k]
 			if r == nil {
-				r = &Row{Player: s.Player}
-				rows[s.Player] = r
+				r = &Row{Player: s.Player, PlayerID: s.PlayerID}
+				rows[k] = r
 			}
 			r.Games++
 			sd := side(s.Camp)
@@ -250,7 +258,10 @@ func Standings(p *Pack, games []Game) []Row {
 		if c := cmp(&out[i], &out[j]); c != 0 {
 			return c < 0
 		}
-		return out[i].Player < out[j].Player
+		if out[i].Player != out[j].Player {
+			return out[i].Player < out[j].Player
+		}
+		return out[i].PlayerID < out[j].PlayerID
 	})
 	for i := range out {
 		if i > 0 && cmp(&out[i-1], &out[i]) == 0 {

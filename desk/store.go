@@ -51,8 +51,12 @@ type Game struct {
 
 // Seat is one seat of a finished game.
 type Seat struct {
-	Seat     int    `json:"seat"`
-	Player   string `json:"player"` // the player's name, or table/seat
+	Seat int `json:"seat"`
+	// PlayerID is the registered player who sat there ("" when the desk
+	// does not know), Player the name shown: the registry's name, or
+	// table/seat.
+	PlayerID string `json:"player_id,omitempty"`
+	Player   string `json:"player"`
 	Role     string `json:"role"`
 	RoleName string `json:"role_name"`
 	Camp     string `json:"camp"` // wolf villager god (the dealt card's)
@@ -113,7 +117,10 @@ type Store struct {
 	RefusedBytes int64
 	RefusedList  int
 	awards       map[string]Award
-	names        map[string]string // table/seat → player name (DATA/players.csv)
+	seats        SeatMap // table/seat → player id (DATA/players.csv)
+
+	pmu     sync.Mutex
+	players playerCache // the registry (players.go)
 }
 
 // Award is the desk's MVP and SVP of a game (0 = none).
@@ -160,7 +167,10 @@ func OpenStore(data string, get journal.BoardSource) (*Store, error) {
 			return nil, fmt.Errorf("desk: awards.json: %w", err)
 		}
 	}
-	if s.names, err = readPlayers(filepath.Join(data, "players.csv")); err != nil {
+	if s.seats, err = readSeatMap(filepath.Join(data, "players.csv")); err != nil {
+		return nil, err
+	}
+	if _, err := s.playersByID(); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -325,9 +335,9 @@ func (s *Store) Games() []Game {
 			list = append(list, *g)
 		}
 	}
-	awards, names := s.awards, s.names
+	awards := s.awards
 	s.mu.Unlock()
-	return finish(list, awards, names)
+	return s.finish(list, awards)
 }
 
 // Recompute reads every stored record again from DATA/records and
@@ -376,13 +386,15 @@ func (s *Store) Recompute() ([]Game, error) {
 	}
 	list = counted
 	s.mu.Lock()
-	awards, names := s.awards, s.names
+	awards := s.awards
 	s.mu.Unlock()
-	return finish(list, awards, names), nil
+	return s.finish(list, awards), nil
 }
 
-// finish orders games and adds the awards and the players' names.
-func finish(list []Game, awards map[string]Award, names map[string]string) []Game {
+// finish orders games and adds the awards and the players: who sat where
+// (players.csv) and their names (the registry).
+func (s *Store) finish(list []Game, awards map[string]Award) []Game {
+	players, _ := s.playersByID() // a broken registry file: the last good one (the page says so)
 	for i := range list {
 		g := &list[i]
 		if a, ok := awards[g.Hash]; ok {
@@ -392,9 +404,13 @@ func finish(list []Game, awards map[string]Award, names map[string]string) []Gam
 		copy(seats, g.Seats)
 		for k := range seats {
 			key := fmt.Sprintf("%s/%d", g.Table, seats[k].Seat)
-			seats[k].Player = key
-			if n, ok := names[key]; ok {
-				seats[k].Player = n
+			seats[k].Player, seats[k].PlayerID = key, ""
+			if v, ok := s.seats[key]; ok {
+				if p, ok := players[v]; ok {
+					seats[k].Player, seats[k].PlayerID = p.Name, p.ID
+				} else {
+					seats[k].Player = v // an older players.csv: the name itself
+				}
 			}
 		}
 		g.Seats = seats
@@ -469,28 +485,4 @@ func (s *Store) SetAward(hash string, a Award) error {
 	}
 	s.awards = next
 	return nil
-}
-
-// readPlayers reads DATA/players.csv: "table,seat,name" lines (optional).
-func readPlayers(path string) (map[string]string, error) {
-	out := map[string]string{}
-	b, err := os.ReadFile(path)
-	if os.IsNotExist(err) {
-		return out, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	for i, line := range strings.Split(string(b), "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		f := strings.Split(line, ",")
-		if len(f) != 3 {
-			return nil, fmt.Errorf("%s:%d: 要是「桌名,座位,名字」", path, i+1)
-		}
-		out[strings.TrimSpace(f[0])+"/"+strings.TrimSpace(f[1])] = strings.TrimSpace(f[2])
-	}
-	return out, nil
 }
