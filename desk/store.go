@@ -121,6 +121,7 @@ type Store struct {
 
 	pmu     sync.Mutex
 	players playerCache // the registry (players.go)
+	lmu     sync.Mutex  // the organiser's log (orglog.go)
 }
 
 // Award is the desk's MVP and SVP of a game (0 = none).
@@ -485,4 +486,21 @@ func (s *Store) SetAward(hash string, a Award) error {
 	}
 	s.awards = next
 	return nil
+}
+
+// Game is one stored game (counted, late or set aside), with its awards
+// and its players, as Games gives it.
+func (s *Store) Game(hash string) (Game, bool) {
+	s.mu.Lock()
+	g, ok := s.games[hash]
+	var c Game
+	if ok {
+		c = *g
+	}
+	awards := s.awards
+	s.mu.Unlock()
+	if !ok {
+		return Game{}, false
+	}
+	return s.finish([]Game{c}, awards)[0], true
 }

@@ -120,3 +120,37 @@ func TestStatusFloodMemory(t *testing.T) {
 }
 
 func mb(b int64) float64 { return float64(b) / (1 << 20) }
+
+// TestPlayersImportCLI (issue 29 item 1): `desk players import` takes
+// Excel's file (BOM, CRLF) whole; a file with bad lines prints every one
+// with its number, exits 1 and leaves the registry as it was.
+func TestPlayersImportCLI(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	good := filepath.Join(dir, "good.csv")
+	os.WriteFile(good, []byte("\ufeff編號,名字,俱樂部,暱稱\r\nP001,王小明,台北,小明\r\nP002,林美玲,,\r\n"), 0o644)
+	var out, errb strings.Builder
+	if code := run([]string{"players", "import", good, "--data", data}, &out, &errb); code != 0 {
+		t.Fatalf("import: exit %d\n%s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "新增 2 位") {
+		t.Fatalf("import said %q", out.String())
+	}
+	bad := filepath.Join(dir, "bad.csv")
+	os.WriteFile(bad, []byte("P003,陳大文\r\nP004\r\nP005,,\r\nP006,張三\r\n"), 0o644)
+	out.Reset()
+	errb.Reset()
+	if code := run([]string{"players", "import", "--data", data, bad}, &out, &errb); code != 1 {
+		t.Fatalf("a bad file: exit %d, want 1", code)
+	}
+	for _, w := range []string{"bad.csv 第 2 行", "bad.csv 第 3 行", "整個檔案都沒有匯入"} {
+		if !strings.Contains(errb.String(), w) {
+			t.Errorf("stderr lacks %q:\n%s", w, errb.String())
+		}
+	}
+	out.Reset()
+	run([]string{"players", "list", "--data", data}, &out, &errb)
+	if got := out.String(); got != "P001\t王小明\t台北\t小明\nP002\t林美玲\t\t\n" {
+		t.Fatalf("list after the refused import:\n%s", got)
+	}
+}

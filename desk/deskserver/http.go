@@ -73,6 +73,9 @@ func (d *Desk) Handler() http.Handler {
 	mux.HandleFunc("POST /game/{hash}/decide", d.guard(d.decidePost))
 	mux.HandleFunc("GET /api/public/feed/{table}", d.feedJSON)
 	mux.HandleFunc("GET /feed/{table}", d.feedPage)
+	mux.HandleFunc("GET /players", d.playersPage)
+	mux.HandleFunc("POST /players", d.guard(d.playerPost))
+	mux.HandleFunc("POST /players/{id}/remove", d.guard(d.playerRemove))
 	mux.HandleFunc("GET /games.csv", d.gamesCSV)
 	mux.HandleFunc("GET /standings.csv", d.standingsCSV)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -162,14 +165,21 @@ func (d *Desk) review(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	g, _ := d.Store.Game(hash)
+	log, _ := d.Store.LogEntries(hash)
 	v := struct {
 		Hash, Text, CSRF string
 		Award            desk.Award
-	}{Hash: hash, Text: text}
+		Game             desk.Game
+		Log              []desk.LogEntry
+	}{Hash: hash, Text: text, Game: g, Award: desk.Award{MVP: g.MVP, SVP: g.SVP}, Log: log}
 	if cookie, ok := d.op.session(r); ok {
-		v.CSRF, v.Award = d.op.csrf(cookie), d.Store.AwardOf(hash)
+		v.CSRF = d.op.csrf(cookie)
+		w.Header().Set("Cache-Control", "no-store")
 	}
-	reviewTmpl.Execute(w, v)
+	if err := reviewTmpl.Execute(w, v); err != nil {
+		d.log.Warn("desk: review page", "err", err)
+	}
 }
 
 func (d *Desk) record(w http.ResponseWriter, r *http.Request) {

@@ -121,6 +121,7 @@ const head = `<!doctype html>
 var pageTmpl = template.Must(template.New("page").Funcs(funcs).Parse(head + `
 <meta http-equiv="refresh" content="5">
 <title>賽事總台</title></head><body>
+` + nav + `
 <h1>賽事總台</h1>
 {{if .Operator}}<form method="post" action="/logout" class="dim">已登入：桌況為即時，可在每局的復盤頁填 MVP／SVP・<button>登出</button></form>
 {{else if .LoginURL}}<p class="dim"><a href="{{.LoginURL}}">總台登入（HTTPS）</a>：即時桌況、MVP／SVP</p>
@@ -169,10 +170,18 @@ var pageTmpl = template.Must(template.New("page").Funcs(funcs).Parse(head + `
 </body></html>
 `))
 
-var reviewTmpl = template.Must(template.New("review").Parse(head + `
-<title>復盤</title></head><body><p><a href="/">← 總台</a>・<a href="/game/{{.Hash}}?format=md">Markdown</a>・<a href="/game/{{.Hash}}?format=json">JSON</a>・<a href="/record/{{.Hash}}.wtj">日誌檔</a></p>
-{{if .CSRF}}<form method="post" action="/game/{{.Hash}}/award">MVP 座位 <input name="mvp" size="3" value="{{if .Award.MVP}}{{.Award.MVP}}{{end}}">・SVP 座位 <input name="svp" size="3" value="{{if .Award.SVP}}{{.Award.SVP}}{{end}}">
-<input type="hidden" name="csrf" value="{{.CSRF}}"> <button>儲存</button>（空白或 0 為無）</form>{{end}}
+var reviewTmpl = template.Must(template.New("review").Funcs(funcs).Parse(head + `
+<title>復盤</title></head><body>` + nav + `
+<p><a href="/game/{{.Hash}}?format=md">Markdown</a>・<a href="/game/{{.Hash}}?format=json">JSON</a>・<a href="/record/{{.Hash}}.wtj">日誌檔</a></p>
+{{with .Game}}{{if .Seats}}<h2>{{.Table}}{{if .Round}} 第 {{.Round}} 輪{{end}}・{{.BoardName}}・{{.Winner}}</h2>
+<table><tr><th>座位</th><th>選手</th><th>角色</th><th>出局</th><th>扣分</th><th>獎項</th></tr>
+{{range .Seats}}<tr><td>{{.Seat}}</td><td>{{.Player}}{{if .PlayerID}} <span class="dim">{{.PlayerID}}</span>{{end}}</td><td>{{.RoleName}}</td><td>{{if .Out}}出局{{else}}存活{{end}}</td>
+<td>{{if .Penalty}}{{num .Penalty}}{{end}}</td><td>{{if eq .Seat $.Award.MVP}}MVP{{end}}{{if eq .Seat $.Award.SVP}}SVP{{end}}</td></tr>{{end}}
+</table>{{end}}{{end}}
+{{if .CSRF}}{{if .Game.Seats}}<form method="post" action="/game/{{.Hash}}/award">MVP <select name="mvp"><option value="0">（無）</option>{{range .Game.Seats}}<option value="{{.Seat}}"{{if eq .Seat $.Award.MVP}} selected{{end}}>{{.Seat}} 號 {{.Player}}</option>{{end}}</select>
+・SVP <select name="svp"><option value="0">（無）</option>{{range .Game.Seats}}<option value="{{.Seat}}"{{if eq .Seat $.Award.SVP}} selected{{end}}>{{.Seat}} 號 {{.Player}}</option>{{end}}</select>
+<input type="hidden" name="csrf" value="{{.CSRF}}"> <button>儲存</button></form>{{end}}{{end}}
+{{if .Log}}<h2>總台紀錄</h2><ul>{{range .Log}}<li>{{clock .At}} {{.Text}}</li>{{end}}</ul>{{end}}
 <pre>{{.Text}}</pre></body></html>
 `))
 

@@ -1,0 +1,91 @@
+package deskserver
+
+import (
+	"html/template"
+	"net/http"
+	"strings"
+
+	"wolftable/desk"
+)
+
+// The player registry's page (issue 29 item 1): /players lists the
+// registered players; the logged-in operator adds, changes and removes
+// them (the CSV import is `wolftable desk players import`).
+
+func (d *Desk) playersPage(w http.ResponseWriter, r *http.Request) {
+	list, err := d.Store.Players()
+	v := map[string]any{"Players": list, "Err": err, "Count": len(list)}
+	if cookie, ok := d.op.session(r); ok {
+		v["CSRF"] = d.op.csrf(cookie)
+		w.Header().Set("Cache-Control", "no-store")
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	if err := playersTmpl.Execute(w, v); err != nil {
+		d.log.Warn("desk: players page", "err", err)
+	}
+}
+
+// playerPost adds or changes a player (id, name, club, nickname).
+func (d *Desk) playerPost(w http.ResponseWriter, r *http.Request) {
+	p := desk.Player{ID: strings.TrimSpace(r.FormValue("id")), Name: r.FormValue("name"), Club: r.FormValue("club"), Nickname: r.FormValue("nickname")}
+	if err := desk.PutPlayer(d.opts.Data, p); err != nil {
+		d.fail(w, r, http.StatusBadRequest, "選手沒有存：", err.Error(), "/players")
+		return
+	}
+	d.log.Warn("desk: player saved", "id", p.ID)
+	d.Store.Log("player", p.ID, "選手 "+p.ID+" 存為「"+strings.TrimSpace(p.Name)+"」")
+	if r.Header.Get("X-CSRF-Token") != "" {
+		writeJSON(w, map[string]string{"id": p.ID})
+		return
+	}
+	http.Redirect(w, r, "/players", http.StatusSeeOther)
+}
+
+func (d *Desk) playerRemove(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	if err := desk.RemovePlayer(d.opts.Data, id); err != nil {
+		d.fail(w, r, http.StatusBadRequest, "選手沒有移除：", err.Error(), "/players")
+		return
+	}
+	d.log.Warn("desk: player removed", "id", id)
+	d.Store.Log("player", id, "選手 "+id+" 從名冊移除")
+	http.Redirect(w, r, "/players", http.StatusSeeOther)
+}
+
+// fail answers an operator's request that changed nothing: a page with
+// the reason and the way back (a script's request, X-CSRF-Token: text).
+func (d *Desk) fail(w http.ResponseWriter, r *http.Request, code int, what, why, back string) {
+	if r.Header.Get("X-CSRF-Token") != "" {
+		http.Error(w, what+why, code)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(code)
+	errorTmpl.Execute(w, map[string]string{"What": what, "Why": why, "Back": back})
+}
+
+const nav = `<nav class="dim"><a href="/">總台</a>・<a href="/players">選手名冊</a></nav>`
+
+var errorTmpl = template.Must(template.New("error").Parse(head + `
+<title>沒有完成</title></head><body>` + nav + `
+<h1 class="bad">{{.What}}</h1><p>{{.Why}}</p><p><a href="{{.Back}}">← 回上一頁</a></p></body></html>`))
+
+var playersTmpl = template.Must(template.New("players").Parse(head + `
+<title>選手名冊</title></head><body>` + nav + `
+<h1>選手名冊</h1>
+{{if .Err}}<p class="bad">名冊檔讀不到：{{.Err}}（顯示的是上次讀到的名冊）</p>{{end}}
+<p class="dim">共 {{.Count}} 位選手。從 CSV 匯入（Excel 另存「CSV UTF-8」即可）：<code>wolftable desk players import 檔案.csv --data 資料夾</code>，欄位為「編號,名字,俱樂部,暱稱」。</p>
+<table><tr><th>編號</th><th>名字</th><th>俱樂部</th><th>暱稱</th>{{if $.CSRF}}<th></th>{{end}}</tr>
+{{range .Players}}{{if $.CSRF}}<tr><td>{{.ID}}</td><td><input form="p-{{.ID}}" name="name" value="{{.Name}}" size="10" required></td>
+<td><input form="p-{{.ID}}" name="club" value="{{.Club}}" size="10"></td><td><input form="p-{{.ID}}" name="nickname" value="{{.Nickname}}" size="8"></td>
+<td><form id="p-{{.ID}}" method="post" action="/players" class="inline"><input type="hidden" name="csrf" value="{{$.CSRF}}"><input type="hidden" name="id" value="{{.ID}}"><button>儲存</button></form>
+<form method="post" action="/players/{{.ID}}/remove" class="inline"><input type="hidden" name="csrf" value="{{$.CSRF}}"><button>移除</button></form></td></tr>
+{{else}}<tr><td>{{.ID}}</td><td>{{.Name}}</td><td>{{.Club}}</td><td>{{.Nickname}}</td></tr>{{end}}
+{{else}}<tr><td colspan="5" class="dim">名冊還是空的</td></tr>{{end}}
+</table>
+{{if .CSRF}}<h2>新增選手</h2>
+<form method="post" action="/players"><input type="hidden" name="csrf" value="{{.CSRF}}">
+編號 <input name="id" size="6" required> 名字 <input name="name" size="10" required> 俱樂部 <input name="club" size="10"> 暱稱 <input name="nickname" size="8"> <button>新增</button></form>
+{{else}}<p class="dim">登入總台後可在此新增、修改選手。</p>{{end}}
+</body></html>`))

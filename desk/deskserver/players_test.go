@@ -1,0 +1,160 @@
+package deskserver
+
+import (
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"wolftable/desk"
+	"wolftable/desk/desktest"
+)
+
+// opClient is a desk's web with a logged-in operator's client.
+type opClient struct {
+	t    *testing.T
+	d    *Desk
+	srv  *httptest.Server
+	c    *http.Client
+	anon *http.Client
+	tok  string
+}
+
+// newOpClient serves a desk of data (its store opened) and logs in.
+func newOpClient(t *testing.T, data string) *opClient {
+	t.Helper()
+	st, err := desk.OpenStore(data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	op, pin, err := openOperator(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pk, _ := desk.LoadPack("league")
+	d := &Desk{opts: Options{Data: data}, Store: st, pack: pk, log: slog.New(slog.DiscardHandler), tables: map[string]*tableState{}, op: op}
+	srv := httptest.NewServer(d.Handler())
+	t.Cleanup(srv.Close)
+	jar, _ := cookiejar.New(nil)
+	noRedirect := func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	o := &opClient{t: t, d: d, srv: srv, c: &http.Client{Jar: jar, CheckRedirect: noRedirect}, anon: &http.Client{CheckRedirect: noRedirect}}
+	if code, _ := o.post("/login", url.Values{"pin": {pin}}); code != 303 {
+		t.Fatalf("login: %d", code)
+	}
+	_, page := o.get("/players")
+	m := regexp.MustCompile(`name="csrf" value="([0-9a-f]+)"`).FindStringSubmatch(page)
+	if m == nil {
+		t.Fatalf("no CSRF token on /players once logged in:\n%s", page)
+	}
+	o.tok = m[1]
+	return o
+}
+
+func (o *opClient) do(c *http.Client, method, path string, form url.Values) (int, string) {
+	o.t.Helper()
+	req, _ := http.NewRequest(method, o.srv.URL+path, strings.NewReader(form.Encode()))
+	if method == "POST" {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		o.t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode, string(b)
+}
+
+func (o *opClient) get(path string) (int, string) { return o.do(o.c, "GET", path, nil) }
+func (o *opClient) post(path string, form url.Values) (int, string) {
+	if form == nil {
+		form = url.Values{}
+	}
+	if o.tok != "" && form.Get("csrf") == "" {
+		form.Set("csrf", o.tok)
+	}
+	return o.do(o.c, "POST", path, form)
+}
+
+// TestPlayersPage (issue 29 item 1): the logged-in operator adds, changes
+// and removes a player on /players; without the login nothing changes; a
+// player without a name is refused with the reason and a way back, and
+// the registry is left as it was; everyone sees the registry.
+func TestPlayersPage(t *testing.T) {
+	data, _ := setup(t, 1)
+	o := newOpClient(t, data)
+	if code, _ := o.do(o.anon, "POST", "/players", url.Values{"id": {"P001"}, "name": {"王小明"}}); code != 401 {
+		t.Errorf("no session: %d", code)
+	}
+	if code, _ := o.post("/players", url.Values{"id": {"P001"}, "name": {"王小明"}, "club": {"台北"}}); code != 303 {
+		t.Fatalf("add: %d", code)
+	}
+	if code, _ := o.post("/players", url.Values{"id": {"P002"}, "name": {" 林美玲 "}}); code != 303 {
+		t.Fatalf("add: %d", code)
+	}
+	if code, _ := o.post("/players", url.Values{"id": {"P001"}, "name": {"王曉明"}, "nickname": {"小明"}}); code != 303 {
+		t.Fatalf("change: %d", code)
+	}
+	code, page := o.post("/players", url.Values{"id": {"P003"}, "name": {""}})
+	if code != 400 || !strings.Contains(page, "沒有名字") || !strings.Contains(page, `href="/players"`) {
+		t.Errorf("no name: %d\n%s", code, page)
+	}
+	list, _ := desk.ReadPlayers(data)
+	if len(list) != 2 || list[0] != (desk.Player{ID: "P001", Name: "王曉明", Nickname: "小明"}) || list[1].Name != "林美玲" {
+		t.Fatalf("registry: %+v", list)
+	}
+	if code, page := o.do(o.anon, "GET", "/players", nil); code != 200 || !strings.Contains(page, "王曉明") || strings.Contains(page, "csrf") {
+		t.Errorf("public /players: %d\n%s", code, page)
+	}
+	if code, _ := o.post("/players/P002/remove", nil); code != 303 {
+		t.Fatalf("remove: %d", code)
+	}
+	if list, _ := desk.ReadPlayers(data); len(list) != 1 {
+		t.Fatalf("after remove: %+v", list)
+	}
+	if log, _ := o.d.Store.LogEntries("P002"); len(log) != 2 {
+		t.Errorf("organiser's log of P002: %+v", log)
+	}
+}
+
+// TestGamePageNames (issue 29 item 1): a game's page names the players
+// who sat where (players.csv by id, names from the registry) and offers
+// MVP/SVP by name; the front page's standings name them too.
+func TestGamePageNames(t *testing.T) {
+	data, _ := setup(t, 1)
+	os.WriteFile(filepath.Join(data, "players.csv"), []byte("T1,1,P001\nT1,2,P002\n"), 0o644)
+	if _, _, err := desk.ImportPlayers(data, []byte("P001,王小明,台北,\nP002,林美玲,,\n")); err != nil {
+		t.Fatal(err)
+	}
+	o := newOpClient(t, data)
+	path := desktest.Play(t, t.TempDir(), "seer-witch-hunter-idiot", 11, key(1), 2)
+	b, _ := os.ReadFile(path)
+	if _, err := o.d.Store.Ingest(desk.Subject("T1", desk.KindRecord), "", filepath.Base(path), b); err != nil {
+		t.Fatal(err)
+	}
+	hash := o.d.Store.Games()[0].Hash
+	_, page := o.get("/game/" + hash)
+	for _, w := range []string{"<td>王小明 <span", `<option value="2">2 號 林美玲</option>`, "T1/3"} {
+		if !strings.Contains(page, w) {
+			t.Errorf("game page lacks %q", w)
+		}
+	}
+	if code, _ := o.post("/game/"+hash+"/award", url.Values{"mvp": {"1"}}); code != 303 {
+		t.Fatalf("award: %d", code)
+	}
+	_, page = o.get("/game/" + hash)
+	if !strings.Contains(page, `<option value="1" selected>1 號 王小明</option>`) {
+		t.Errorf("the MVP is not selected by name:\n%s", page)
+	}
+	_, front := o.get("/")
+	if !strings.Contains(front, "<td>王小明</td>") {
+		t.Errorf("front page standings lack the name")
+	}
+}
