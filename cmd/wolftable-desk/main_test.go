@@ -154,3 +154,36 @@ func TestPlayersImportCLI(t *testing.T) {
 		t.Fatalf("list after the refused import:\n%s", got)
 	}
 }
+
+// TestMakeBuildBothBinaries (issue 29 item 8): `make build` builds the
+// table's and the desk's binaries into bin/ (the dry run's commands), and
+// git ignores what it builds there.
+func TestMakeBuildBothBinaries(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("no make")
+	}
+	out, err := exec.Command("make", "-n", "-C", "../..", "build").CombinedOutput()
+	if err != nil {
+		t.Fatalf("make -n build: %v\n%s", err, out)
+	}
+	var build string
+	for _, l := range strings.Split(string(out), "\n") {
+		if strings.Contains(l, " build ") && strings.Contains(l, "-o bin/") {
+			build = l
+		}
+	}
+	for _, w := range []string{"./cmd/wolftable ", "./cmd/wolftable-desk"} {
+		if !strings.Contains(build+" ", w) {
+			t.Errorf("make build does not build %s into bin/:\n%s", w, out)
+		}
+	}
+	if _, err := exec.LookPath("git"); err == nil {
+		for _, f := range []string{"bin/wolftable", "bin/wolftable-desk"} {
+			cmd := exec.Command("git", "check-ignore", "-q", f)
+			cmd.Dir = "../.."
+			if err := cmd.Run(); err != nil {
+				t.Errorf("git does not ignore %s: %v", f, err)
+			}
+		}
+	}
+}
