@@ -287,6 +287,28 @@ func (s *Store) verify(table string, data []byte) (*Game, error) {
 	if !ok {
 		return nil, fmt.Errorf("桌子 %s 沒有在總台登記", table)
 	}
+	return s.verifyKeys(table, data, []ed25519.PublicKey{pub})
+}
+
+// verifyStored is verify for a record stored already: signed by any key
+// the table was registered with (rekeyed or removed since: TableKeys).
+func (s *Store) verifyStored(table string, data []byte) (*Game, error) {
+	var keys []ed25519.PublicKey
+	if pub, ok := s.Keys(table); ok {
+		keys = append(keys, pub)
+	}
+	old, err := TableKeys(s.data, table)
+	if err != nil {
+		return nil, err
+	}
+	keys = append(keys, old...)
+	if len(keys) == 0 {
+		return nil, fmt.Errorf("桌子 %s 沒有在總台登記過", table)
+	}
+	return s.verifyKeys(table, data, keys)
+}
+
+func (s *Store) verifyKeys(table string, data []byte, keys []ed25519.PublicKey) (*Game, error) {
 	j, err := journal.Load(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("%s", journal.Explain(err))
@@ -299,8 +321,21 @@ func (s *Store) verify(table string, data []byte) (*Game, error) {
 		return nil, fmt.Errorf("日誌結束紀錄之後有殘缺的資料")
 	}
 	sum := journal.Summary{Closed: true, Signed: end.Signed, SignedBy: end.PublicKey, Header: j.Header}
-	if err := sum.Check(journal.Policy{PublicKey: pub, KeySource: "總台登記的 " + table + " 公鑰"}); err != nil {
-		return nil, err
+	var first error
+	for i, pub := range keys {
+		src := "總台登記的 " + table + " 公鑰"
+		if i > 0 {
+			src = "總台曾登記的 " + table + " 公鑰"
+		}
+		if err := sum.Check(journal.Policy{PublicKey: pub, KeySource: src}); err == nil {
+			first = nil
+			break
+		} else if first == nil {
+			first = err
+		}
+	}
+	if first != nil {
+		return nil, first
 	}
 	rv, err := journal.NewReview(j, s.boards)
 	if err != nil {
@@ -363,7 +398,7 @@ func (s *Store) Recompute() ([]Game, error) {
 		if err != nil {
 			return nil, err
 		}
-		g, err := s.verify(m.Table, data)
+		g, err := s.verifyStored(m.Table, data)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", filepath.Base(f), err)
 		}

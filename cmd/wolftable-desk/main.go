@@ -45,6 +45,13 @@ usage:
   wolftable desk table renew NAME --data DIR [--url URL]
                     a new credentials file for a registered table (a new NKEY; the old file stops
                     working within seconds): a file of the old format (a password), or one that leaked
+  wolftable desk table rekey NAME --pubkey KEY|FILE --data DIR
+                    register a table's new public key (its key was replaced, or registered wrong):
+                    records signed with the old key are refused from now on; those already stored
+                    stay counted (the old key is kept in DATA/tables/retired)
+  wolftable desk table remove NAME --data DIR
+                    take a table out of the registry: its credentials stop working within seconds,
+                    its games stay counted; nothing is deleted (DATA/tables/removed, retired)
   wolftable desk table list --data DIR
   wolftable desk players import FILE --data DIR
                     the player registry from a CSV file (編號,名字,俱樂部,暱稱; Excel's 「CSV UTF-8」
@@ -217,7 +224,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func cmdTable(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || (args[0] != "add" && args[0] != "list" && args[0] != "renew") {
+	if len(args) == 0 || (args[0] != "add" && args[0] != "list" && args[0] != "renew" && args[0] != "rekey" && args[0] != "remove") {
 		fmt.Fprint(stderr, usage)
 		return 2
 	}
@@ -262,6 +269,36 @@ func cmdTable(args []string, stdout, stderr io.Writer) int {
 	if len(pos) != 1 {
 		fmt.Fprintf(stderr, "desk table %s: 要給一個桌名 / give one table name\n", args[0])
 		return 2
+	}
+	switch args[0] {
+	case "rekey":
+		if *pubkey == "" {
+			fmt.Fprintln(stderr, "desk table rekey: 要給 --pubkey 新的公鑰（該桌的 wolftable record pubkey） / --pubkey is required")
+			return 2
+		}
+		k, err := journal.ReadPublicKey(*pubkey)
+		if err != nil {
+			fmt.Fprintln(stderr, "desk table rekey:", err)
+			return 2
+		}
+		old, err := desk.RekeyTable(*data, pos[0], k)
+		if err != nil {
+			fmt.Fprintln(stderr, "desk table rekey:", err)
+			return 1
+		}
+		was := "（原本沒有公鑰）"
+		if old != nil {
+			was = journal.KeyFingerprint([32]byte(old))
+		}
+		fmt.Fprintf(stdout, "desk table rekey: 桌子 %s 的公鑰 %s → %s；之後只收新金鑰簽署的紀錄，已收的紀錄照算\n", pos[0], was, journal.KeyFingerprint([32]byte(k)))
+		return 0
+	case "remove":
+		if err := desk.RemoveTable(*data, pos[0]); err != nil {
+			fmt.Fprintln(stderr, "desk table remove:", err)
+			return 1
+		}
+		fmt.Fprintf(stdout, "desk table remove: 桌子 %s 已移除：憑證幾秒內失效，不再收它的紀錄；已收的對局照算（檔案移到 %s）\n", pos[0], desk.TablesDir(*data)+"/removed")
+		return 0
 	}
 	if args[0] == "renew" {
 		path, err := desk.RenewTable(*data, pos[0], *url)

@@ -13,6 +13,7 @@ import (
 
 	"wolftable/desk"
 	"wolftable/desk/desktest"
+	"wolftable/journal"
 )
 
 // rss reads a process's resident set (VmRSS) and its peak (VmHWM), in bytes.
@@ -185,5 +186,44 @@ func TestMakeBuildBothBinaries(t *testing.T) {
 				t.Errorf("git does not ignore %s: %v", f, err)
 			}
 		}
+	}
+}
+
+// TestTableRekeyRemoveCLI (issue 29 item 8): `desk table rekey NAME
+// --pubkey` registers the new key and says both fingerprints; without
+// --pubkey it is a usage error; `desk table remove NAME` takes the table
+// out of `table list`; either of an unknown table fails.
+func TestTableRekeyRemoveCLI(t *testing.T) {
+	data := t.TempDir()
+	var out, errb strings.Builder
+	if code := run([]string{"table", "add", "T1", "--data", data}, &out, &errb); code != 0 {
+		t.Fatalf("add: %d %s", code, errb.String())
+	}
+	keyFile := filepath.Join(t.TempDir(), "new.key")
+	if _, err := journal.GenerateKey(keyFile); err != nil {
+		t.Fatal(err)
+	}
+	pubFile := journal.PublicKeyPath(keyFile)
+	if code := run([]string{"table", "rekey", "T1", "--data", data}, &out, &errb); code != 2 {
+		t.Errorf("rekey without --pubkey: %d", code)
+	}
+	out.Reset()
+	if code := run([]string{"table", "rekey", "T1", "--pubkey", pubFile, "--data", data}, &out, &errb); code != 0 || !strings.Contains(out.String(), "→") {
+		t.Fatalf("rekey: %d %q %s", code, out.String(), errb.String())
+	}
+	want, _ := journal.ReadPublicKey(pubFile)
+	if ts, _ := desk.Tables(data); len(ts) != 1 || !ts[0].PublicKey.Equal(want) {
+		t.Fatalf("after rekey: %+v", ts)
+	}
+	if code := run([]string{"table", "remove", "T9", "--data", data}, &out, &errb); code != 1 {
+		t.Errorf("remove of an unknown table: %d", code)
+	}
+	if code := run([]string{"table", "remove", "T1", "--data", data}, &out, &errb); code != 0 {
+		t.Fatalf("remove: %d %s", code, errb.String())
+	}
+	out.Reset()
+	run([]string{"table", "list", "--data", data}, &out, &errb)
+	if out.String() != "" {
+		t.Errorf("list after remove: %q", out.String())
 	}
 }

@@ -57,9 +57,16 @@ func (d *Desk) loadTables() error {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	reg := map[string]bool{}
 	for _, t := range ts {
+		reg[t.Name] = true
 		if d.tables[t.Name] == nil {
 			d.tables[t.Name] = &tableState{name: t.Name, delay: d.feedDelay()}
+		}
+	}
+	for name := range d.tables { // removed (desk table remove)
+		if !reg[name] {
+			delete(d.tables, name)
 		}
 	}
 	return nil
