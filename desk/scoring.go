@@ -174,7 +174,8 @@ func winnerSide(w string) string {
 }
 
 // Standings are the standings of games under pack: a pure function (the
-// games in any order give the same rows, byte for byte).
+// games in any order give the same rows, byte for byte). A voided game
+// (Game.Void) counts for no one.
 func Standings(p *Pack, games []Game) []Row {
 	sorted := make([]*Game, len(games))
 	for i := range games {
@@ -187,6 +188,9 @@ func Standings(p *Pack, games []Game) []Row {
 	}
 	rows := map[string]*Row{}
 	for _, g := range sorted {
+		if g.Void != "" { // voided by the organiser: listed, not counted
+			continue
+		}
 		ws := winnerSide(g.Winner)
 		for _, s := range g.Seats {
 			k := "name:" + s.Player

@@ -47,6 +47,12 @@ type Game struct {
 	// DecisionSetAside.
 	Late     string `json:"late,omitempty"`
 	Decision string `json:"decision,omitempty"`
+	// DecisionNote is the operator's reason for the decision (Chinese).
+	DecisionNote string `json:"decision_note,omitempty"`
+	// Void is why the organiser voided the game ("" = not voided): it
+	// stays listed and leaves the standings (rounds.go).
+	Void     string    `json:"void,omitempty"`
+	VoidedAt time.Time `json:"voided_at,omitzero"`
 }
 
 // Seat is one seat of a finished game.
@@ -122,6 +128,13 @@ type Store struct {
 	pmu     sync.Mutex
 	players playerCache // the registry (players.go)
 	lmu     sync.Mutex  // the organiser's log (orglog.go)
+
+	rounds    []Round              // the organiser's rounds (rounds.go)
+	starts    map[string]time.Time // table/game → when the desk heard it start
+	startsPer map[string]int
+	// Now is the desk's clock (default time.Now): rounds' opening and
+	// closing, a void's time.
+	Now func() time.Time
 }
 
 // Award is the desk's MVP and SVP of a game (0 = none).
@@ -172,6 +185,12 @@ func OpenStore(data string, get journal.BoardSource) (*Store, error) {
 		return nil, err
 	}
 	if _, err := s.playersByID(); err != nil {
+		return nil, err
+	}
+	if err := s.loadRounds(); err != nil {
+		return nil, err
+	}
+	if err := s.loadStarts(); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -406,7 +425,8 @@ func (s *Store) Recompute() ([]Game, error) {
 			return nil, fmt.Errorf("%s holds the record %s", filepath.Base(f), g.Hash)
 		}
 		g.File, g.Received = m.File, m.Received
-		g.Round, g.Late, g.Decision = m.Round, m.Late, m.Decision
+		g.Round, g.Late, g.Decision, g.DecisionNote = m.Round, m.Late, m.Decision, m.DecisionNote
+		g.Void, g.VoidedAt = m.Void, m.VoidedAt
 		list = append(list, *g)
 	}
 	all := map[string]*Game{}

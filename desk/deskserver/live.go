@@ -116,6 +116,11 @@ func (d *Desk) onLive(m *nats.Msg) {
 		return
 	}
 	e.Table = table
+	if kind == desk.KindStart { // the time that places the game in a round (desk/rounds.go)
+		if err := d.Store.NoteStart(table, e.Game, now); err != nil {
+			d.log.Error("desk: a table's start not kept", "table", table, "err", err)
+		}
+	}
 	l.events = append(l.events, liveEvent{Event: e, received: now})
 	if len(l.events) > 20 {
 		l.events = append(l.events[:0:0], l.events[len(l.events)-20:]...)
