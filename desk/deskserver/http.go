@@ -33,6 +33,8 @@ type PublicGame struct {
 	Ended       time.Time `json:"ended"`
 	MVP         int       `json:"mvp,omitempty"`
 	SVP         int       `json:"svp,omitempty"`
+	// Void is why the organiser voided the game ("": counted).
+	Void string `json:"void,omitempty"`
 }
 
 // Standings are the standings under the desk's pack.
@@ -76,6 +78,10 @@ func (d *Desk) Handler() http.Handler {
 	mux.HandleFunc("GET /players", d.playersPage)
 	mux.HandleFunc("POST /players", d.guard(d.playerPost))
 	mux.HandleFunc("POST /players/{id}/remove", d.guard(d.playerRemove))
+	mux.HandleFunc("GET /rounds", d.roundsPage)
+	mux.HandleFunc("POST /rounds", d.guard(d.roundOpenPost))
+	mux.HandleFunc("POST /rounds/{n}/close", d.guard(d.roundClosePost))
+	mux.HandleFunc("POST /game/{hash}/void", d.guard(d.voidPost))
 	mux.HandleFunc("GET /games.csv", d.gamesCSV)
 	mux.HandleFunc("GET /standings.csv", d.standingsCSV)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -106,7 +112,7 @@ func (d *Desk) publicGames() []PublicGame {
 	out := []PublicGame{}
 	for _, g := range d.Store.Games() {
 		out = append(out, PublicGame{Table: g.Table, Round: g.Round, Game: g.GameID, Board: g.Board, BoardName: g.BoardName, Winner: g.Winner,
-			Hash: g.Hash, Fingerprint: g.Fingerprint, SignatureOK: g.SignatureOK, Started: g.Started, Ended: g.Ended, MVP: g.MVP, SVP: g.SVP})
+			Hash: g.Hash, Fingerprint: g.Fingerprint, SignatureOK: g.SignatureOK, Started: g.Started, Ended: g.Ended, MVP: g.MVP, SVP: g.SVP, Void: g.Void})
 	}
 	return out
 }
@@ -131,10 +137,10 @@ func csvOut(w http.ResponseWriter, name string, rows [][]string) {
 func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 func (d *Desk) gamesCSV(w http.ResponseWriter, r *http.Request) {
-	rows := [][]string{{"table", "round", "game", "board", "winner", "started", "ended", "hash", "fingerprint", "signature_ok", "mvp", "svp"}}
+	rows := [][]string{{"table", "round", "game", "board", "winner", "started", "ended", "hash", "fingerprint", "signature_ok", "mvp", "svp", "void"}}
 	for _, g := range d.publicGames() {
 		rows = append(rows, []string{g.Table, strconv.Itoa(g.Round), g.Game, g.Board, g.Winner, g.Started.Format(time.RFC3339), g.Ended.Format(time.RFC3339),
-			g.Hash, g.Fingerprint, strconv.FormatBool(g.SignatureOK), strconv.Itoa(g.MVP), strconv.Itoa(g.SVP)})
+			g.Hash, g.Fingerprint, strconv.FormatBool(g.SignatureOK), strconv.Itoa(g.MVP), strconv.Itoa(g.SVP), g.Void})
 	}
 	csvOut(w, "games.csv", rows)
 }

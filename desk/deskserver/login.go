@@ -240,7 +240,7 @@ func (d *Desk) awardPost(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := d.Store.SetAward(r.PathValue("hash"), desk.Award{MVP: mvp, SVP: svp}); err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
+		d.fail(w, r, http.StatusBadRequest, "MVP／SVP 沒有存：", err.Error(), "/game/"+r.PathValue("hash"))
 		return
 	}
 	d.log.Info("desk: award set", "game", r.PathValue("hash"), "mvp", mvp, "svp", svp)
@@ -270,9 +270,9 @@ func (d *Desk) decidePost(w http.ResponseWriter, r *http.Request) {
 		}
 		round = n
 	}
-	g, err := d.Store.Decide(hash, accept, round)
+	g, err := d.Store.DecideNote(hash, accept, round, r.FormValue("note"))
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
+		d.fail(w, r, http.StatusBadRequest, "沒有決定：", err.Error(), "/")
 		return
 	}
 	d.log.Warn("desk: a late game decided", "table", g.Table, "game", g.Fingerprint, "decision", g.Decision, "round", g.Round)

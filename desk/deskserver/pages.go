@@ -82,7 +82,7 @@ func (d *Desk) page(w http.ResponseWriter, r *http.Request) {
 	cookie, operator := d.op.session(r)
 	v := map[string]any{"Tables": d.pageTables(operator, now), "Rounds": d.rounds(), "Standings": d.Standings(), "Pack": d.pack,
 		"Refused": d.Store.Refused(), "Now": now.Format("15:04:05"), "Operator": operator, "Delay": int(d.feedDelay() / time.Second),
-		"LoginURL": d.loginURL(r)}
+		"LoginURL": d.loginURL(r), "HasRounds": len(d.Store.Rounds()) > 0}
 	if operator {
 		v["CSRF"], v["Late"] = d.op.csrf(cookie), d.Store.Late()
 		w.Header().Set("Cache-Control", "no-store")
@@ -111,7 +111,7 @@ var funcs = template.FuncMap{"num": num, "clock": func(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	return t.Format("01-02 15:04")
+	return t.Local().Format("01-02 15:04")
 }}
 
 const head = `<!doctype html>
@@ -147,14 +147,14 @@ var pageTmpl = template.Must(template.New("page").Funcs(funcs).Parse(head + `
 {{if .Late}}<h2 class="bad">晚到的紀錄（待總台決定，尚未計分）</h2>
 <table><tr><th>桌</th><th>板子</th><th>結果</th><th>開局</th><th>指紋</th><th>原因</th><th>決定</th></tr>
 {{range .Late}}<tr><td>{{.Table}}</td><td>{{.BoardName}}</td><td>{{.Winner}}</td><td>{{clock .Started}}</td><td>{{.Fingerprint}}</td><td>{{.Late}}</td>
-<td>{{if eq .Decision "set_aside"}}已擱置 {{end}}<form method="post" action="/game/{{.Hash}}/decide"><input type="hidden" name="csrf" value="{{$.CSRF}}">
-併入第 <input name="round" size="3" placeholder="下一"> 輪 <button name="decision" value="accept">計分</button>
+<td>{{if eq .Decision "set_aside"}}已擱置{{if .DecisionNote}}（{{.DecisionNote}}）{{end}} {{end}}<form method="post" action="/game/{{.Hash}}/decide"><input type="hidden" name="csrf" value="{{$.CSRF}}">
+併入第 <input name="round" size="3" placeholder="{{if $.HasRounds}}最近{{else}}下一{{end}}"> 輪・原因 <input name="note" size="12"> <button name="decision" value="accept">計分</button>
 {{if ne .Decision "set_aside"}}<button name="decision" value="set_aside">擱置</button>{{end}}</form></td></tr>{{end}}
 </table>{{end}}
 <h2>賽果</h2>
 {{range .Rounds}}<h3>第 {{.N}} 輪</h3>
 <table><tr><th>桌</th><th>板子</th><th>結果</th><th>結束</th><th>指紋</th><th>簽章</th><th>復盤</th></tr>
-{{range .Games}}<tr><td>{{.Table}}</td><td>{{.BoardName}}</td><td>{{.Winner}}</td><td>{{clock .Ended}}</td><td>{{.Fingerprint}}</td>
+{{range .Games}}<tr{{if .Void}} class="void"{{end}}><td>{{.Table}}</td><td>{{.BoardName}}</td><td>{{.Winner}}{{if .Void}} <span class="bad">已作廢：{{.Void}}</span>{{end}}</td><td>{{clock .Ended}}</td><td>{{.Fingerprint}}</td>
 <td>{{if .SignatureOK}}<span class="ok">本桌金鑰 ✓</span>{{else}}<span class="bad">✗</span>{{end}}</td>
 <td><a href="/game/{{.Hash}}">復盤</a>・<a href="/record/{{.Hash}}.wtj">日誌</a></td></tr>{{end}}
 </table>{{else}}<p class="dim">還沒有收到賽果。</p>{{end}}
@@ -173,14 +173,17 @@ var pageTmpl = template.Must(template.New("page").Funcs(funcs).Parse(head + `
 var reviewTmpl = template.Must(template.New("review").Funcs(funcs).Parse(head + `
 <title>復盤</title></head><body>` + nav + `
 <p><a href="/game/{{.Hash}}?format=md">Markdown</a>・<a href="/game/{{.Hash}}?format=json">JSON</a>・<a href="/record/{{.Hash}}.wtj">日誌檔</a></p>
-{{with .Game}}{{if .Seats}}<h2>{{.Table}}{{if .Round}} 第 {{.Round}} 輪{{end}}・{{.BoardName}}・{{.Winner}}</h2>
+{{with .Game}}{{if .Void}}<p class="bad void-note">本局已作廢（{{clock .VoidedAt}}）：{{.Void}}。不計入積分。</p>{{end}}
+{{if .Late}}<p class="bad">{{if eq .Decision "accepted"}}晚到的紀錄，總台已併入第 {{.Round}} 輪{{else if eq .Decision "set_aside"}}晚到的紀錄，總台已擱置，不計分{{else}}晚到的紀錄，待總台決定，尚未計分{{end}}{{if .DecisionNote}}（{{.DecisionNote}}）{{end}}：{{.Late}}</p>{{end}}
+{{if .Seats}}<h2>{{.Table}}{{if .Round}} 第 {{.Round}} 輪{{end}}・{{.BoardName}}・{{.Winner}}</h2>
 <table><tr><th>座位</th><th>選手</th><th>角色</th><th>出局</th><th>扣分</th><th>獎項</th></tr>
 {{range .Seats}}<tr><td>{{.Seat}}</td><td>{{.Player}}{{if .PlayerID}} <span class="dim">{{.PlayerID}}</span>{{end}}</td><td>{{.RoleName}}</td><td>{{if .Out}}出局{{else}}存活{{end}}</td>
 <td>{{if .Penalty}}{{num .Penalty}}{{end}}</td><td>{{if eq .Seat $.Award.MVP}}MVP{{end}}{{if eq .Seat $.Award.SVP}}SVP{{end}}</td></tr>{{end}}
 </table>{{end}}{{end}}
 {{if .CSRF}}{{if .Game.Seats}}<form method="post" action="/game/{{.Hash}}/award">MVP <select name="mvp"><option value="0">（無）</option>{{range .Game.Seats}}<option value="{{.Seat}}"{{if eq .Seat $.Award.MVP}} selected{{end}}>{{.Seat}} 號 {{.Player}}</option>{{end}}</select>
 ・SVP <select name="svp"><option value="0">（無）</option>{{range .Game.Seats}}<option value="{{.Seat}}"{{if eq .Seat $.Award.SVP}} selected{{end}}>{{.Seat}} 號 {{.Player}}</option>{{end}}</select>
-<input type="hidden" name="csrf" value="{{.CSRF}}"> <button>儲存</button></form>{{end}}{{end}}
+<input type="hidden" name="csrf" value="{{.CSRF}}"> <button>儲存</button></form>
+{{if not .Game.Void}}<form method="post" action="/game/{{.Hash}}/void">作廢本局，原因 <input name="reason" size="24" required placeholder="例：裁判失誤，重賽"><input type="hidden" name="csrf" value="{{.CSRF}}"> <button>作廢</button></form>{{end}}{{end}}{{end}}
 {{if .Log}}<h2>總台紀錄</h2><ul>{{range .Log}}<li>{{clock .At}} {{.Text}}</li>{{end}}</ul>{{end}}
 <pre>{{.Text}}</pre></body></html>
 `))

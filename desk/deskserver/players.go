@@ -65,7 +65,7 @@ func (d *Desk) fail(w http.ResponseWriter, r *http.Request, code int, what, why,
 	errorTmpl.Execute(w, map[string]string{"What": what, "Why": why, "Back": back})
 }
 
-const nav = `<nav class="dim"><a href="/">總台</a>・<a href="/players">選手名冊</a></nav>`
+const nav = `<nav class="dim"><a href="/">總台</a>・<a href="/players">選手名冊</a>・<a href="/rounds">輪次</a></nav>`
 
 var errorTmpl = template.Must(template.New("error").Parse(head + `
 <title>沒有完成</title></head><body>` + nav + `
