@@ -137,18 +137,25 @@ func csvOut(w http.ResponseWriter, name string, rows [][]string) {
 func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 func (d *Desk) gamesCSV(w http.ResponseWriter, r *http.Request) {
-	rows := [][]string{{"table", "round", "game", "board", "winner", "started", "ended", "hash", "fingerprint", "signature_ok", "mvp", "svp", "void"}}
+	rows := [][]string{{"桌", "輪次", "對局編號", "板子代號", "板子", "結果", "開局", "結束", "紀錄雜湊", "指紋", "簽章有效", "MVP 座位", "SVP 座位", "作廢原因"}}
+	yes := map[bool]string{true: "是", false: "否"}
+	seat := func(n int) string {
+		if n == 0 {
+			return ""
+		}
+		return strconv.Itoa(n)
+	}
 	for _, g := range d.publicGames() {
-		rows = append(rows, []string{g.Table, strconv.Itoa(g.Round), g.Game, g.Board, g.Winner, g.Started.Format(time.RFC3339), g.Ended.Format(time.RFC3339),
-			g.Hash, g.Fingerprint, strconv.FormatBool(g.SignatureOK), strconv.Itoa(g.MVP), strconv.Itoa(g.SVP), g.Void})
+		rows = append(rows, []string{g.Table, strconv.Itoa(g.Round), g.Game, g.Board, g.BoardName, g.Winner, g.Started.Format(time.RFC3339), g.Ended.Format(time.RFC3339),
+			g.Hash, g.Fingerprint, yes[g.SignatureOK], seat(g.MVP), seat(g.SVP), g.Void})
 	}
 	csvOut(w, "games.csv", rows)
 }
 
 func (d *Desk) standingsCSV(w http.ResponseWriter, r *http.Request) {
-	rows := [][]string{{"rank", "player", "points", "games", "wins", "losses", "voids", "mvp", "svp", "penalty"}}
+	rows := [][]string{{"名次", "選手編號", "選手", "積分", "場數", "勝", "負", "流局", "MVP", "SVP", "扣分"}}
 	for _, s := range d.Standings() {
-		rows = append(rows, []string{strconv.Itoa(s.Rank), s.Player, num(s.Points), strconv.Itoa(s.Games), strconv.Itoa(s.Wins), strconv.Itoa(s.Losses),
+		rows = append(rows, []string{strconv.Itoa(s.Rank), s.PlayerID, s.Player, num(s.Points), strconv.Itoa(s.Games), strconv.Itoa(s.Wins), strconv.Itoa(s.Losses),
 			strconv.Itoa(s.Voids), strconv.Itoa(s.MVP), strconv.Itoa(s.SVP), num(s.Penalty)})
 	}
 	csvOut(w, "standings.csv", rows)

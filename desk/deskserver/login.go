@@ -176,7 +176,7 @@ func (d *Desk) guard(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		cookie, ok := d.op.session(r)
 		if !ok {
-			http.Error(w, "請先登入總台 / log in first", http.StatusUnauthorized)
+			d.fail(w, r, http.StatusUnauthorized, "請先登入總台", "這項變更要總台登入（登入可能已逾時）；什麼都沒有改。", "/")
 			return
 		}
 		tok := r.Header.Get("X-CSRF-Token")
@@ -184,7 +184,7 @@ func (d *Desk) guard(h http.HandlerFunc) http.HandlerFunc {
 			tok = r.FormValue("csrf")
 		}
 		if subtle.ConstantTimeCompare([]byte(tok), []byte(d.op.csrf(cookie))) != 1 {
-			http.Error(w, "缺少或錯誤的 CSRF 權杖 / missing or wrong CSRF token", http.StatusForbidden)
+			d.fail(w, r, http.StatusForbidden, "表單已過期", "缺少或錯誤的 CSRF 權杖（頁面可能是登入前開的）：請重新整理頁面再送一次；什麼都沒有改。", "/")
 			return
 		}
 		h(w, r)

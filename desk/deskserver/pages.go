@@ -19,21 +19,57 @@ var webFS embed.FS
 func staticFS() fs.FS { f, _ := fs.Sub(webFS, "web"); return f }
 
 // pageTable is a table's row on the desk's page: live for the operator,
-// as late as the feed for everyone else.
+// as late as the feed for everyone else. State is what the table is
+// doing, in words (已結束, 對局中, 等待開局, 離線, 從未連線), StateClass its
+// colour.
 type pageTable struct {
 	Name, BoardName, Phase, Result, Link, Age string
+	State, StateClass                         string
 	Alive, Seats, Outbox, Dropped             int
 	HasStatus, LinkUp, Stale                  bool
+}
+
+// staleAfter: a table silent for longer (its heartbeat is every 5 s) is
+// offline.
+const staleAfter = 15 * time.Second
+
+// ageWords is how long ago, in Chinese: 「26 秒前」, 「3 分鐘前」, 「2 小時前」.
+func ageWords(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return "剛剛"
+	case d < time.Minute:
+		return fmt.Sprintf("%d 秒前", int(d/time.Second))
+	case d < time.Hour:
+		return fmt.Sprintf("%d 分鐘前", int(d/time.Minute))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%d 小時前", int(d/time.Hour))
+	}
+	return fmt.Sprintf("%d 天前", int(d/(24*time.Hour)))
+}
+
+// stateWords: what a table is doing, from its (live or delayed) status.
+func (pt *pageTable) stateWords() {
+	switch {
+	case !pt.HasStatus:
+		pt.State, pt.StateClass = "尚無畫面", "dim"
+	case pt.Result != "":
+		pt.State, pt.StateClass = "已結束："+pt.Result, ""
+	case pt.Phase == "等待開局":
+		pt.State, pt.StateClass = "等待開局", "dim"
+	default:
+		pt.State, pt.StateClass = "對局中："+pt.Phase, "ok"
+	}
 }
 
 func (d *Desk) pageTables(operator bool, now time.Time) []pageTable {
 	var out []pageTable
 	fill := func(pt *pageTable, s *desk.Status) {
-		if s == nil {
-			return
+		if s != nil {
+			pt.HasStatus, pt.BoardName, pt.Phase, pt.Result = true, s.BoardName, phaseWords(s.Phase), s.Result
+			pt.Alive, pt.Seats, pt.LinkUp, pt.Link, pt.Outbox = len(s.Alive), s.Seats, s.LinkUp, s.Link, s.Outbox
 		}
-		pt.HasStatus, pt.BoardName, pt.Phase, pt.Result = true, s.BoardName, phaseWords(s.Phase), s.Result
-		pt.Alive, pt.Seats, pt.LinkUp, pt.Link, pt.Outbox = len(s.Alive), s.Seats, s.LinkUp, s.Link, s.Outbox
+		pt.stateWords()
 	}
 	if !operator {
 		for _, p := range d.PublicTables(now) {
@@ -44,12 +80,18 @@ func (d *Desk) pageTables(operator bool, now time.Time) []pageTable {
 		return out
 	}
 	for _, l := range d.Tables() {
-		pt := pageTable{Name: l.Name, Age: "—", Stale: true, Dropped: l.Dropped}
-		if !l.LastSeen.IsZero() {
-			age := now.Sub(l.LastSeen).Round(time.Second)
-			pt.Age, pt.Stale = fmt.Sprintf("%v 前", age), age > 15*time.Second
-		}
+		pt := pageTable{Name: l.Name, Age: "從未收到", Stale: true, Dropped: l.Dropped}
 		fill(&pt, l.Status)
+		switch {
+		case l.LastSeen.IsZero():
+			pt.State, pt.StateClass = "從未連線", "bad"
+		default:
+			age := now.Sub(l.LastSeen)
+			pt.Age, pt.Stale = ageWords(age), age > staleAfter
+			if pt.Stale {
+				pt.State, pt.StateClass = "離線（最後訊號 "+pt.Age+"）", "bad"
+			}
+		}
 		out = append(out, pt)
 	}
 	return out
@@ -129,18 +171,18 @@ var pageTmpl = template.Must(template.New("page").Funcs(funcs).Parse(head + `
 <p class="dim">更新於 {{.Now}}（每 5 秒自動更新）・計分包：{{.Pack.Title}}（{{.Pack.ID}}）・匯出：
 <a href="/games.csv">賽果 CSV</a>、<a href="/standings.csv">積分 CSV</a>、<a href="/api/public/games">賽果 JSON</a>、<a href="/api/public/standings">積分 JSON</a></p>
 <h2>桌況{{if not .Operator}}（轉播延遲 {{.Delay}} 秒）{{end}}</h2>
-{{if .Operator}}<table><tr><th>桌</th><th>板子</th><th>階段</th><th>存活</th><th>座位連線</th><th>最後訊號</th><th>待送紀錄</th><th>丟棄的訊息</th></tr>
+{{if .Operator}}<table><tr><th>桌</th><th>板子</th><th>狀態</th><th>存活</th><th>座位連線</th><th>最後訊號</th><th>待送紀錄</th><th>丟棄的訊息</th></tr>
 {{range .Tables}}<tr><td>{{.Name}} <a href="/feed/{{.Name}}">轉播</a></td><td>{{.BoardName}}</td>
-<td>{{if .Result}}已結束：{{.Result}}{{else if .HasStatus}}{{.Phase}}{{end}}</td>
+<td><span class="{{.StateClass}}">{{.State}}</span></td>
 <td>{{if .HasStatus}}{{.Alive}}／{{.Seats}}{{end}}</td>
 <td>{{if .HasStatus}}{{if .LinkUp}}<span class="ok">正常</span>{{else}}<span class="bad">中斷</span> {{.Link}}{{end}}{{end}}</td>
 <td>{{if .Stale}}<span class="bad">{{.Age}}</span>{{else}}{{.Age}}{{end}}</td>
 <td>{{if .HasStatus}}{{.Outbox}}{{end}}</td><td>{{if .Dropped}}<span class="bad">{{.Dropped}}</span>{{else}}0{{end}}</td></tr>
 {{else}}<tr><td colspan="8" class="dim">尚未登記桌子（wolftable desk table add 桌名 --data 資料夾）</td></tr>{{end}}
 </table>
-{{else}}<table><tr><th>桌</th><th>板子</th><th>階段</th><th>存活</th></tr>
+{{else}}<table><tr><th>桌</th><th>板子</th><th>狀態</th><th>存活</th></tr>
 {{range .Tables}}<tr><td>{{.Name}} <a href="/feed/{{.Name}}">轉播</a></td><td>{{.BoardName}}</td>
-<td>{{if .Result}}已結束：{{.Result}}{{else if .HasStatus}}{{.Phase}}{{else}}<span class="dim">尚無畫面</span>{{end}}</td>
+<td><span class="{{.StateClass}}">{{.State}}</span></td>
 <td>{{if .HasStatus}}{{.Alive}}／{{.Seats}}{{end}}</td></tr>
 {{else}}<tr><td colspan="4" class="dim">尚未登記桌子</td></tr>{{end}}
 </table>{{end}}
@@ -160,7 +202,7 @@ var pageTmpl = template.Must(template.New("page").Funcs(funcs).Parse(head + `
 </table>{{else}}<p class="dim">還沒有收到賽果。</p>{{end}}
 <h2>積分榜</h2>
 <table><tr><th>名次</th><th>選手</th><th>積分</th><th>場數</th><th>勝</th><th>負</th><th>流局</th><th>MVP</th><th>SVP</th><th>扣分</th></tr>
-{{range .Standings}}<tr><td>{{.Rank}}</td><td>{{.Player}}</td><td>{{num .Points}}</td><td>{{.Games}}</td><td>{{.Wins}}</td><td>{{.Losses}}</td><td>{{.Voids}}</td><td>{{.MVP}}</td><td>{{.SVP}}</td><td>{{num .Penalty}}</td></tr>
+{{range .Standings}}<tr><td>{{.Rank}}</td><td>{{.Player}}{{if .PlayerID}} <span class="dim">{{.PlayerID}}</span>{{end}}</td><td>{{num .Points}}</td><td>{{.Games}}</td><td>{{.Wins}}</td><td>{{.Losses}}</td><td>{{.Voids}}</td><td>{{.MVP}}</td><td>{{.SVP}}</td><td>{{num .Penalty}}</td></tr>
 {{else}}<tr><td colspan="10" class="dim">沒有資料</td></tr>{{end}}
 </table>
 <h2>拒收的紀錄</h2>

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"wolftable/desk"
 	"wolftable/desk/desktest"
@@ -154,7 +155,35 @@ func TestGamePageNames(t *testing.T) {
 		t.Errorf("the MVP is not selected by name:\n%s", page)
 	}
 	_, front := o.get("/")
-	if !strings.Contains(front, "<td>王小明</td>") {
+	if !strings.Contains(front, `<td>王小明 <span class="dim">P001</span></td>`) {
 		t.Errorf("front page standings lack the name")
+	}
+}
+
+// TestTableStatesInWords (issue 29 item 6): the operator's rows say what
+// each table is doing in Chinese — 從未連線, 離線 with 「26 秒前」, 已結束,
+// 對局中 — and no age is written the Go way ("26s").
+func TestTableStatesInWords(t *testing.T) {
+	data, _ := setup(t, 1)
+	o := newOpClient(t, data)
+	now := time.Now()
+	o.d.mu.Lock()
+	o.d.tables = map[string]*tableState{
+		"A": {name: "A"},
+		"B": {name: "B", lastSeen: now.Add(-26 * time.Second), status: &desk.Status{Seats: 12, Phase: "day-2"}},
+		"C": {name: "C", lastSeen: now.Add(-2 * time.Second), status: &desk.Status{Seats: 12, Result: "好人"}},
+		"D": {name: "D", lastSeen: now.Add(-1 * time.Second), status: &desk.Status{Seats: 12, Phase: "night-2", Alive: []int{1, 2, 3}}},
+		"E": {name: "E", lastSeen: now.Add(-3 * time.Minute)},
+	}
+	o.d.mu.Unlock()
+	want := map[string]string{"A": "從未連線", "B": "離線（最後訊號 26 秒前）", "C": "已結束：好人", "D": "對局中：第2夜", "E": "離線（最後訊號 3 分鐘前）"}
+	for _, pt := range o.d.pageTables(true, now) {
+		if pt.State != want[pt.Name] {
+			t.Errorf("table %s: %q, want %q", pt.Name, pt.State, want[pt.Name])
+		}
+	}
+	_, page := o.get("/")
+	if !strings.Contains(page, "26 秒前") || regexp.MustCompile(`[0-9]s 前|[0-9]m[0-9]+s`).MatchString(page) {
+		t.Errorf("the page's ages:\n%s", page)
 	}
 }

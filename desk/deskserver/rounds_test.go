@@ -70,6 +70,12 @@ func TestRoundsPages(t *testing.T) {
 	if _, front := o.get("/"); !strings.Contains(front, "已作廢：裁判失誤，重賽") {
 		t.Errorf("the front page does not mark the voided game")
 	}
+	if _, csv := o.get("/games.csv"); !strings.HasPrefix(csv, "\ufeff桌,輪次,") || !strings.Contains(csv, ",裁判失誤，重賽\r\n") && !strings.Contains(csv, ",裁判失誤，重賽\n") {
+		t.Errorf("games.csv:\n%s", csv)
+	}
+	if _, csv := o.get("/standings.csv"); !strings.HasPrefix(csv, "\ufeff名次,選手編號,選手,積分") {
+		t.Errorf("standings.csv:\n%s", csv)
+	}
 	if code, _ := o.post("/rounds/1/close", nil); code != 303 || o.d.Store.Rounds()[0].Open() {
 		t.Fatalf("close: %d", code)
 	}
