@@ -86,3 +86,53 @@ func TestRekeyAndRemove(t *testing.T) {
 		t.Errorf("T1 registered again: %v", err)
 	}
 }
+
+// TestReadmitAfterRekey (issue 29 item 8): a table registered with the
+// wrong key has its record refused (and kept); re-admitting it fails
+// until the right key is registered, then stores and counts it, marks it
+// in the refused list (kept across a reopen) and refuses a second try.
+func TestReadmitAfterRekey(t *testing.T) {
+	data := t.TempDir()
+	if _, err := desk.AddTable(data, "T1", key(9).Public().(ed25519.PublicKey), ""); err != nil {
+		t.Fatal(err)
+	}
+	s, err := desk.OpenStore(data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := desktest.Play(t, t.TempDir(), "seer-witch-hunter-idiot", 41, key(1), 0)
+	b, _ := os.ReadFile(p)
+	if out, err := s.Ingest(desk.Subject("T1", desk.KindRecord), "", filepath.Base(p), b); out != desk.Refused || err != nil {
+		t.Fatalf("the record under the wrong key: %v %v", out, err)
+	}
+	ref := s.Refused()
+	if len(ref) != 1 || !ref[0].Kept {
+		t.Fatalf("refused: %+v", ref)
+	}
+	if _, err := s.Readmit(ref[0].Digest); err == nil || !strings.Contains(err.Error(), "仍然無法收錄") {
+		t.Fatalf("readmit under the wrong key: %v", err)
+	}
+	if _, err := desk.RekeyTable(data, "T1", key(1).Public().(ed25519.PublicKey)); err != nil {
+		t.Fatal(err)
+	}
+	g, err := s.Readmit(ref[0].Digest)
+	if err != nil || g.Table != "T1" || g.Round != 1 {
+		t.Fatalf("readmit after rekey: %+v %v", g, err)
+	}
+	if len(s.Games()) != 1 {
+		t.Fatalf("games: %d", len(s.Games()))
+	}
+	if _, err := s.Readmit(ref[0].Digest); err == nil {
+		t.Error("readmitted twice")
+	}
+	s2, err := desk.OpenStore(data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := s2.Refused(); len(r) != 1 || r[0].Readmitted != g.Hash || len(s2.Games()) != 1 {
+		t.Fatalf("reopened: %+v, %d games", r, len(s2.Games()))
+	}
+	if log, _ := s2.LogEntries(g.Hash); len(log) != 1 {
+		t.Errorf("the organiser's log: %+v", log)
+	}
+}

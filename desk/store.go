@@ -86,6 +86,9 @@ type Refusal struct {
 	Reason  string    `json:"reason"`
 	Bytes   int       `json:"bytes"` // the record's size
 	Kept    bool      `json:"kept"`  // its bytes are in DATA/refused/<digest>.wtj (false: past the table's quota)
+	// Readmitted is the final hash of the game the desk stored from
+	// these bytes later (Store.Readmit: once the table's key was right).
+	Readmitted string `json:"readmitted,omitempty"`
 }
 
 // Outcome is what Ingest did with a record.

@@ -244,6 +244,19 @@ func (d *Desk) awardPost(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.log.Info("desk: award set", "game", r.PathValue("hash"), "mvp", mvp, "svp", svp)
+	if g, ok := d.Store.Game(r.PathValue("hash")); ok {
+		who := func(seat int) string {
+			for _, s := range g.Seats {
+				if s.Seat == seat {
+					return fmt.Sprintf("%d 號 %s", seat, s.Player)
+				}
+			}
+			return "無"
+		}
+		if err := d.Store.Log("award", g.Hash, fmt.Sprintf("MVP：%s、SVP：%s", who(mvp), who(svp))); err != nil {
+			d.log.Error("desk: the organiser's log", "err", err)
+		}
+	}
 	if r.Header.Get("X-CSRF-Token") != "" {
 		writeJSON(w, map[string]int{"mvp": mvp, "svp": svp})
 		return

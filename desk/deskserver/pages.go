@@ -206,8 +206,10 @@ var pageTmpl = template.Must(template.New("page").Funcs(funcs).Parse(head + `
 {{else}}<tr><td colspan="10" class="dim">沒有資料</td></tr>{{end}}
 </table>
 <h2>拒收的紀錄</h2>
-{{if .Refused}}<table><tr><th>時間</th><th>桌</th><th>主題</th><th>原因</th></tr>
-{{range .Refused}}<tr><td>{{clock .At}}</td><td>{{.Table}}</td><td>{{.Subject}}</td><td class="bad">{{.Reason}}</td></tr>{{end}}
+{{if .Operator}}<p class="dim">登記了正確的公鑰（wolftable desk table rekey 桌名 --pubkey …）之後，可在此重新收錄留有內容的紀錄。</p>{{end}}
+{{if .Refused}}<table><tr><th>時間</th><th>桌</th><th>主題</th><th>原因</th>{{if .Operator}}<th></th>{{end}}</tr>
+{{range .Refused}}<tr><td>{{clock .At}}</td><td>{{.Table}}</td><td>{{.Subject}}</td><td class="bad">{{.Reason}}</td>
+{{if $.Operator}}<td>{{if .Readmitted}}<span class="ok">已重新收錄</span> <a href="/game/{{.Readmitted}}">復盤</a>{{else if .Kept}}<form method="post" action="/refused/{{.Digest}}/readmit"><input type="hidden" name="csrf" value="{{$.CSRF}}"><button>重新收錄</button></form>{{end}}</td>{{end}}</tr>{{end}}
 </table>{{else}}<p class="dim">沒有。</p>{{end}}
 </body></html>
 `))

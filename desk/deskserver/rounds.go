@@ -135,3 +135,19 @@ var roundsTmpl = template.Must(template.New("rounds").Funcs(funcs).Parse(head + 
 {{if $.CSRF}}<td>{{if .Open}}<form method="post" action="/rounds/{{.N}}/close"><input type="hidden" name="csrf" value="{{$.CSRF}}"><button>結束這一輪</button></form>{{end}}</td>{{end}}</tr>{{end}}
 </table>{{else}}<p class="dim">還沒有開始任何輪次：各桌的第 n 局就是第 n 輪。{{if not .CSRF}}登入總台後可開始一輪。{{end}}</p>{{end}}
 </body></html>`))
+
+// readmitPost verifies a kept refused record again (after the table's
+// right key was registered) and counts it.
+func (d *Desk) readmitPost(w http.ResponseWriter, r *http.Request) {
+	g, err := d.Store.Readmit(r.PathValue("digest"))
+	if err != nil {
+		d.fail(w, r, http.StatusBadRequest, "沒有重新收錄：", err.Error(), "/")
+		return
+	}
+	d.log.Warn("desk: a refused record readmitted", "table", g.Table, "game", g.Fingerprint)
+	if r.Header.Get("X-CSRF-Token") != "" {
+		writeJSON(w, map[string]any{"hash": g.Hash, "round": g.Round})
+		return
+	}
+	http.Redirect(w, r, "/game/"+g.Hash, http.StatusSeeOther)
+}

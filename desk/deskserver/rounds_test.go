@@ -1,6 +1,7 @@
 package deskserver
 
 import (
+	"crypto/ed25519"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -121,5 +122,41 @@ func TestRoundByHeardStart(t *testing.T) {
 	waitFor(t, "the record", func() bool { return len(d.Store.Games())+len(d.Store.Late()) == 1 })
 	if g := d.Store.Games(); len(g) != 1 || g[0].Round != 1 {
 		t.Fatalf("the game heard starting in round 1: %+v late %+v", g, d.Store.Late())
+	}
+}
+
+// TestReadmitButton (issue 29 item 8): the refused record of a table
+// registered with the wrong key is listed with a 重新收錄 button for the
+// operator; after the right key is registered the button stores it and
+// leads to its page, and the list says it was readmitted.
+func TestReadmitButton(t *testing.T) {
+	data := t.TempDir()
+	if _, err := desk.AddTable(data, "T1", key(9).Public().(ed25519.PublicKey), ""); err != nil {
+		t.Fatal(err)
+	}
+	o := newOpClient(t, data)
+	path := desktest.Play(t, t.TempDir(), "seer-witch-hunter-idiot", 13, key(1), 0)
+	b, _ := os.ReadFile(path)
+	if out, _ := o.d.Store.Ingest(desk.Subject("T1", desk.KindRecord), "", filepath.Base(path), b); out != desk.Refused {
+		t.Fatalf("ingest: %v", out)
+	}
+	dg := o.d.Store.Refused()[0].Digest
+	if _, page := o.get("/"); !strings.Contains(page, `action="/refused/`+dg+`/readmit"`) {
+		t.Fatalf("no readmit button:\n%s", page)
+	}
+	if code, page := o.post("/refused/"+dg+"/readmit", nil); code != 400 || !strings.Contains(page, "仍然無法收錄") {
+		t.Errorf("readmit under the wrong key: %d", code)
+	}
+	if _, err := desk.RekeyTable(data, "T1", key(1).Public().(ed25519.PublicKey)); err != nil {
+		t.Fatal(err)
+	}
+	if code, _ := o.do(o.anon, "POST", "/refused/"+dg+"/readmit", nil); code != 401 {
+		t.Errorf("readmit without a session: %d", code)
+	}
+	if code, _ := o.post("/refused/"+dg+"/readmit", nil); code != 303 || len(o.d.Store.Games()) != 1 {
+		t.Fatalf("readmit: %d, %d games", code, len(o.d.Store.Games()))
+	}
+	if _, page := o.get("/"); !strings.Contains(page, "已重新收錄") {
+		t.Errorf("the list does not say readmitted")
 	}
 }
