@@ -23,7 +23,7 @@ import (
 //	mvp = 2                  # the desk's MVP and SVP of a game
 //	svp = 1.5
 //	penalty_factor = 1       # points off per penalty point entered (1: as entered)
-//	tiebreak = ["points", "wins", "mvp", "penalty", "games", "player"]
+//	tiebreak = ["points", "wins", "mvp", "penalty", "games", "player"]  # also "ppg": points per game
 //	[win]                    # a player of the winning camp, by camp
 //	good = 5                 # 好人 (villagers and gods)
 //	wolf = 5
@@ -67,8 +67,10 @@ func (c CampPoints) of(side string) float64 {
 }
 
 // TieBreaks are the keys a pack's tiebreak may list: more points, more
-// wins, more MVPs, less penalty, fewer games, the player's name.
-var TieBreaks = []string{"points", "wins", "mvp", "penalty", "games", "player"}
+// wins, more MVPs, less penalty, fewer games, more points per game; and
+// "player", which orders a tie by name without breaking it (the rows
+// keep one rank and say Tied).
+var TieBreaks = []string{"points", "wins", "mvp", "penalty", "games", "ppg", "player"}
 
 //go:embed packs/*.toml
 var packFS embed.FS
@@ -147,6 +149,9 @@ type Row struct {
 	MVP      int     `json:"mvp"`
 	SVP      int     `json:"svp"`
 	Penalty  float64 `json:"penalty"` // penalty points entered, in total
+	// Tied: another row has the same rank (the pack's tie-breaks could
+	// not part them): shown as a tie (並列).
+	Tied bool `json:"tied,omitempty"`
 }
 
 // side is the camp a card plays for: good (villagers and gods), wolf, or
@@ -251,6 +256,8 @@ func Standings(p *Pack, games []Game) []Row {
 				c = cmpF(a.Penalty, b.Penalty)
 			case "games":
 				c = a.Games - b.Games
+			case "ppg":
+				c = cmpF(ppg(b), ppg(a))
 			}
 			if c != 0 {
 				return c
@@ -270,11 +277,20 @@ func Standings(p *Pack, games []Game) []Row {
 	for i := range out {
 		if i > 0 && cmp(&out[i-1], &out[i]) == 0 {
 			out[i].Rank = out[i-1].Rank
+			out[i].Tied, out[i-1].Tied = true, true
 		} else {
 			out[i].Rank = i + 1
 		}
 	}
 	return out
+}
+
+// ppg is a row's points per game.
+func ppg(r *Row) float64 {
+	if r.Games == 0 {
+		return 0
+	}
+	return r.Points / float64(r.Games)
 }
 
 func cmpF(a, b float64) int {

@@ -29,3 +29,37 @@ func TestStandingsCountTheSidePlayed(t *testing.T) {
 		}
 	}
 }
+
+// TestStandingsTies (issue 29 item 5): players the pack's tie-breaks
+// cannot part share a rank and say Tied; the next rank skips them (1, 1,
+// 3); "ppg" parts equal points by points per game.
+func TestStandingsTies(t *testing.T) {
+	p, err := ParsePack([]byte("name = \"t\"\nversion = 1\ntiebreak = [\"points\", \"player\"]\n[win]\ngood = 1\nwolf = 1\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	win := func(h string, players ...string) Game {
+		g := Game{Hash: h, Winner: "好人"}
+		for i, pl := range players {
+			g.Seats = append(g.Seats, Seat{Seat: i + 1, Player: pl, Camp: "villager", Side: "好人"})
+		}
+		return g
+	}
+	games := []Game{win("a", "甲", "乙"), win("b", "丙"), {Hash: "c", Winner: "好人", Seats: []Seat{{Seat: 1, Player: "丙", Camp: "wolf", Side: "狼人"}}}}
+	rows := Standings(p, games)
+	got := map[string]Row{}
+	for _, r := range rows {
+		got[r.Player] = r
+	}
+	if a, b, c := got["甲"], got["乙"], got["丙"]; a.Rank != 1 || b.Rank != 1 || !a.Tied || !b.Tied || c.Rank != 1 || !c.Tied {
+		t.Fatalf("equal points: %+v", rows)
+	}
+	p.TieBreak = []string{"points", "ppg", "player"}
+	rows = Standings(p, games)
+	for _, r := range rows {
+		got[r.Player] = r
+	}
+	if a, c := got["甲"], got["丙"]; a.Rank != 1 || !a.Tied || c.Rank != 3 || c.Tied {
+		t.Fatalf("points per game: %+v", rows)
+	}
+}

@@ -156,7 +156,11 @@ func (d *Desk) gamesCSV(w http.ResponseWriter, r *http.Request) {
 func (d *Desk) standingsCSV(w http.ResponseWriter, r *http.Request) {
 	rows := [][]string{{"名次", "選手編號", "選手", "積分", "場數", "勝", "負", "流局", "MVP", "SVP", "扣分"}}
 	for _, s := range d.Standings() {
-		rows = append(rows, []string{strconv.Itoa(s.Rank), s.PlayerID, s.Player, num(s.Points), strconv.Itoa(s.Games), strconv.Itoa(s.Wins), strconv.Itoa(s.Losses),
+		rank := strconv.Itoa(s.Rank)
+		if s.Tied {
+			rank = "並列 " + rank
+		}
+		rows = append(rows, []string{rank, s.PlayerID, s.Player, num(s.Points), strconv.Itoa(s.Games), strconv.Itoa(s.Wins), strconv.Itoa(s.Losses),
 			strconv.Itoa(s.Voids), strconv.Itoa(s.MVP), strconv.Itoa(s.SVP), num(s.Penalty)})
 	}
 	csvOut(w, "standings.csv", rows)

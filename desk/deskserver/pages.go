@@ -202,7 +202,7 @@ var pageTmpl = template.Must(template.New("page").Funcs(funcs).Parse(head + `
 </table>{{else}}<p class="dim">還沒有收到賽果。</p>{{end}}
 <h2>積分榜</h2>
 <table><tr><th>名次</th><th>選手</th><th>積分</th><th>場數</th><th>勝</th><th>負</th><th>流局</th><th>MVP</th><th>SVP</th><th>扣分</th></tr>
-{{range .Standings}}<tr><td>{{.Rank}}</td><td>{{.Player}}{{if .PlayerID}} <span class="dim">{{.PlayerID}}</span>{{end}}</td><td>{{num .Points}}</td><td>{{.Games}}</td><td>{{.Wins}}</td><td>{{.Losses}}</td><td>{{.Voids}}</td><td>{{.MVP}}</td><td>{{.SVP}}</td><td>{{num .Penalty}}</td></tr>
+{{range .Standings}}<tr><td>{{if .Tied}}並列 {{end}}{{.Rank}}</td><td>{{.Player}}{{if .PlayerID}} <span class="dim">{{.PlayerID}}</span>{{end}}</td><td>{{num .Points}}</td><td>{{.Games}}</td><td>{{.Wins}}</td><td>{{.Losses}}</td><td>{{.Voids}}</td><td>{{.MVP}}</td><td>{{.SVP}}</td><td>{{num .Penalty}}</td></tr>
 {{else}}<tr><td colspan="10" class="dim">沒有資料</td></tr>{{end}}
 </table>
 <h2>拒收的紀錄</h2>
