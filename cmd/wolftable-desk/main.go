@@ -28,7 +28,7 @@ const usage = `wolftable desk — the tournament desk (賽事總台)
 
 usage:
   wolftable desk --data DIR [--nats ADDR] [--http ADDR] [--https ADDR] [--config FILE] [--pack NAME|FILE]
-        [--cluster URLS --cluster-creds FILE --replicas N] [--feed-delay D] [--verbose]
+        [--cluster URLS --cluster-creds FILE --replicas N] [--feed-delay D] [--title NAME] [--verbose]
                     start the desk: prints "desk: nats://HOST:PORT" and "desk: http://HOST:PORT/"
                     --nats   the embedded NATS server's address (default :4222)
                     --http   the web page's address (default :8090)
@@ -37,6 +37,7 @@ usage:
                     --pack   the scoring pack: default, league, or a TOML file
                     --cluster  a venue's NATS cluster instead of the embedded server
                     --feed-delay  the audience feed's delay (/feed/TABLE; default 60s)
+                    --title  the tournament's name, on every page (e.g. "2026 冬季聯賽")
   wolftable desk table add NAME --data DIR [--pubkey KEY|FILE] [--url URL]
                     register a table; prints its credentials file (for the table's --desk-creds)
                     --pubkey the table's public key (` + "`wolftable record pubkey`" + ` on the table);
@@ -80,6 +81,7 @@ type fileConfig struct {
 	Cluster      string `toml:"cluster"`
 	ClusterCreds string `toml:"cluster_creds"`
 	Replicas     int    `toml:"replicas"`
+	Title        string `toml:"title"`
 }
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -133,6 +135,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	cluster := fs.String("cluster", "", "a venue's NATS cluster (URLs, comma-separated) instead of the embedded server")
 	clusterCreds := fs.String("cluster-creds", "", "the desk's credentials on the cluster (default DATA/desk.creds)")
 	replicas := fs.Int("replicas", 0, "replicas of the records stream (a cluster: 3)")
+	title := fs.String("title", "", "the tournament's name, on every page")
 	feedDelay := fs.Duration("feed-delay", deskserver.DefaultFeedDelay, "the audience feed's delay (/feed/TABLE)")
 	verbose := fs.Bool("verbose", false, "log every record")
 	if err := fs.Parse(args); err != nil {
@@ -163,7 +166,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return fileV
 	}
 	o := deskserver.Options{Data: pick(data, fc.Data), NATS: pick(natsAddr, fc.NATS), HTTP: pick(httpAddr, fc.HTTP), HTTPS: pick(httpsAddr, fc.HTTPS),
-		External: pick(cluster, fc.Cluster), Replicas: fc.Replicas, FeedDelay: *feedDelay}
+		External: pick(cluster, fc.Cluster), Replicas: fc.Replicas, FeedDelay: *feedDelay, Title: pick(title, fc.Title)}
 	if *feedDelay <= 0 {
 		fmt.Fprint(stderr, "desk: --feed-delay 要大於 0 / must be more than 0\n\n"+usage)
 		return 2

@@ -42,6 +42,8 @@ type Options struct {
 	StreamMaxBytes int64
 	RefusedBytes   int64
 	RefusedList    int
+	// Title is the tournament's name, on every page ("" = 賽事總台).
+	Title string
 	// FeedDelay is the audience feed's delay (default DefaultFeedDelay).
 	FeedDelay time.Duration
 	Broker    BrokerOptions

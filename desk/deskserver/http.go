@@ -186,11 +186,11 @@ func (d *Desk) review(w http.ResponseWriter, r *http.Request) {
 	g, _ := d.Store.Game(hash)
 	log, _ := d.Store.LogEntries(hash)
 	v := struct {
-		Hash, Text, CSRF string
-		Award            desk.Award
-		Game             desk.Game
-		Log              []desk.LogEntry
-	}{Hash: hash, Text: text, Game: g, Award: desk.Award{MVP: g.MVP, SVP: g.SVP}, Log: log}
+		Hash, Text, CSRF, Title string
+		Award                   desk.Award
+		Game                    desk.Game
+		Log                     []desk.LogEntry
+	}{Hash: hash, Text: text, Title: d.title(), Game: g, Award: desk.Award{MVP: g.MVP, SVP: g.SVP}, Log: log}
 	if cookie, ok := d.op.session(r); ok {
 		v.CSRF = d.op.csrf(cookie)
 		w.Header().Set("Cache-Control", "no-store")

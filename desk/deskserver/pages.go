@@ -124,7 +124,7 @@ func (d *Desk) page(w http.ResponseWriter, r *http.Request) {
 	cookie, operator := d.op.session(r)
 	v := map[string]any{"Tables": d.pageTables(operator, now), "Rounds": d.rounds(), "Standings": d.Standings(), "Pack": d.pack,
 		"Refused": d.Store.Refused(), "Now": now.Format("15:04:05"), "Operator": operator, "Delay": int(d.feedDelay() / time.Second),
-		"LoginURL": d.loginURL(r), "HasRounds": len(d.Store.Rounds()) > 0}
+		"LoginURL": d.loginURL(r), "HasRounds": len(d.Store.Rounds()) > 0, "Title": d.title()}
 	if operator {
 		v["CSRF"], v["Late"] = d.op.csrf(cookie), d.Store.Late()
 		w.Header().Set("Cache-Control", "no-store")
@@ -162,9 +162,9 @@ const head = `<!doctype html>
 
 var pageTmpl = template.Must(template.New("page").Funcs(funcs).Parse(head + `
 <meta http-equiv="refresh" content="5">
-<title>賽事總台</title></head><body>
+<title>{{.Title}}</title></head><body>
 ` + nav + `
-<h1>賽事總台</h1>
+<h1>{{.Title}}</h1>
 {{if .Operator}}<form method="post" action="/logout" class="dim">已登入：桌況為即時，可在每局的復盤頁填 MVP／SVP・<button>登出</button></form>
 {{else if .LoginURL}}<p class="dim"><a href="{{.LoginURL}}">總台登入（HTTPS）</a>：即時桌況、MVP／SVP</p>
 {{else}}<form method="post" action="/login" class="dim">總台登入（即時桌況、MVP／SVP）：<input name="pin" type="password" inputmode="numeric" size="8" autocomplete="off"> <button>登入</button></form>{{end}}
@@ -215,7 +215,7 @@ var pageTmpl = template.Must(template.New("page").Funcs(funcs).Parse(head + `
 `))
 
 var reviewTmpl = template.Must(template.New("review").Funcs(funcs).Parse(head + `
-<title>復盤</title></head><body>` + nav + `
+<title>復盤・{{.Title}}</title></head><body>` + nav + `
 <p><a href="/game/{{.Hash}}?format=md">Markdown</a>・<a href="/game/{{.Hash}}?format=json">JSON</a>・<a href="/record/{{.Hash}}.wtj">日誌檔</a></p>
 {{with .Game}}{{if .Void}}<p class="bad void-note">本局已作廢（{{clock .VoidedAt}}）：{{.Void}}。不計入積分。</p>{{end}}
 {{if .Late}}<p class="bad">{{if eq .Decision "accepted"}}晚到的紀錄，總台已併入第 {{.Round}} 輪{{else if eq .Decision "set_aside"}}晚到的紀錄，總台已擱置，不計分{{else}}晚到的紀錄，待總台決定，尚未計分{{end}}{{if .DecisionNote}}（{{.DecisionNote}}）{{end}}：{{.Late}}</p>{{end}}

@@ -14,7 +14,7 @@ import (
 
 func (d *Desk) playersPage(w http.ResponseWriter, r *http.Request) {
 	list, err := d.Store.Players()
-	v := map[string]any{"Players": list, "Err": err, "Count": len(list)}
+	v := map[string]any{"Players": list, "Err": err, "Count": len(list), "Title": d.title()}
 	if cookie, ok := d.op.session(r); ok {
 		v["CSRF"] = d.op.csrf(cookie)
 		w.Header().Set("Cache-Control", "no-store")
@@ -62,17 +62,25 @@ func (d *Desk) fail(w http.ResponseWriter, r *http.Request, code int, what, why,
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(code)
-	errorTmpl.Execute(w, map[string]string{"What": what, "Why": why, "Back": back})
+	errorTmpl.Execute(w, map[string]string{"What": what, "Why": why, "Back": back, "Title": d.title()})
 }
 
-const nav = `<nav class="dim"><a href="/">總台</a>・<a href="/players">選手名冊</a>・<a href="/rounds">輪次</a></nav>`
+// title is the tournament's name for the pages.
+func (d *Desk) title() string {
+	if d.opts.Title != "" {
+		return d.opts.Title
+	}
+	return "賽事總台"
+}
+
+const nav = `<nav class="dim"><strong>{{.Title}}</strong>・<a href="/">總台</a>・<a href="/players">選手名冊</a>・<a href="/rounds">輪次</a></nav>`
 
 var errorTmpl = template.Must(template.New("error").Parse(head + `
-<title>沒有完成</title></head><body>` + nav + `
+<title>沒有完成・{{.Title}}</title></head><body>` + nav + `
 <h1 class="bad">{{.What}}</h1><p>{{.Why}}</p><p><a href="{{.Back}}">← 回上一頁</a></p></body></html>`))
 
 var playersTmpl = template.Must(template.New("players").Parse(head + `
-<title>選手名冊</title></head><body>` + nav + `
+<title>選手名冊・{{.Title}}</title></head><body>` + nav + `
 <h1>選手名冊</h1>
 {{if .Err}}<p class="bad">名冊檔讀不到：{{.Err}}（顯示的是上次讀到的名冊）</p>{{end}}
 <p class="dim">共 {{.Count}} 位選手。從 CSV 匯入（Excel 另存「CSV UTF-8」即可）：<code>wolftable desk players import 檔案.csv --data 資料夾</code>，欄位為「編號,名字,俱樂部,暱稱」。</p>

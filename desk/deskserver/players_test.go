@@ -187,3 +187,21 @@ func TestTableStatesInWords(t *testing.T) {
 		t.Errorf("the page's ages:\n%s", page)
 	}
 }
+
+// TestTournamentTitle (issue 29 item 6): the tournament's name is on
+// every organiser's page, with the way back to the desk (the nav), and
+// on the pages of a refusal.
+func TestTournamentTitle(t *testing.T) {
+	data, _ := setup(t, 1)
+	o := newOpClient(t, data)
+	o.d.opts.Title = "2026 冬季聯賽"
+	_, e := o.post("/players", url.Values{"id": {"x y"}, "name": {"a"}})
+	_, front := o.get("/")
+	_, players := o.get("/players")
+	_, rounds := o.get("/rounds")
+	for name, page := range map[string]string{"/": front, "/players": players, "/rounds": rounds, "a refusal": e} {
+		if !strings.Contains(page, "<strong>2026 冬季聯賽</strong>") || !strings.Contains(page, `<a href="/">總台</a>`) {
+			t.Errorf("%s lacks the title or the way back:\n%s", name, page)
+		}
+	}
+}

@@ -50,7 +50,7 @@ func (d *Desk) roundsPage(w http.ResponseWriter, r *http.Request) {
 			tables = append(tables, pick{t.Name, busy[t.Name]})
 		}
 	}
-	v := map[string]any{"Rounds": rows, "Tables": tables, "Default": desk.DefaultRoundGames}
+	v := map[string]any{"Rounds": rows, "Tables": tables, "Default": desk.DefaultRoundGames, "Title": d.title()}
 	if cookie, ok := d.op.session(r); ok {
 		v["CSRF"] = d.op.csrf(cookie)
 		w.Header().Set("Cache-Control", "no-store")
@@ -122,7 +122,7 @@ func (d *Desk) voidPost(w http.ResponseWriter, r *http.Request) {
 }
 
 var roundsTmpl = template.Must(template.New("rounds").Funcs(funcs).Parse(head + `
-<title>輪次</title></head><body>` + nav + `
+<title>輪次・{{.Title}}</title></head><body>` + nav + `
 <h1>輪次</h1>
 {{if .CSRF}}<h2>開始新的一輪</h2>
 <form method="post" action="/rounds"><input type="hidden" name="csrf" value="{{.CSRF}}">
