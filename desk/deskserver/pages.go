@@ -188,7 +188,7 @@ var pageTmpl = template.Must(template.New("page").Funcs(funcs).Parse(head + `
 </table>{{end}}
 {{if .Late}}<h2 class="bad">晚到的紀錄（待總台決定，尚未計分）</h2>
 <table><tr><th>桌</th><th>板子</th><th>結果</th><th>開局</th><th>指紋</th><th>原因</th><th>決定</th></tr>
-{{range .Late}}<tr><td>{{.Table}}</td><td>{{.BoardName}}</td><td>{{.Winner}}</td><td>{{clock .Started}}</td><td>{{.Fingerprint}}</td><td>{{.Late}}</td>
+{{range .Late}}<tr><td>{{.Table}}</td><td>{{.BoardName}}</td><td>{{.Winner}}</td><td>{{clock .Started}}</td><td>{{.Fingerprint}}</td><td class="long">{{.Late}}</td>
 <td>{{if eq .Decision "set_aside"}}已擱置{{if .DecisionNote}}（{{.DecisionNote}}）{{end}} {{end}}<form method="post" action="/game/{{.Hash}}/decide"><input type="hidden" name="csrf" value="{{$.CSRF}}">
 併入第 <input name="round" size="3" placeholder="{{if $.HasRounds}}最近{{else}}下一{{end}}"> 輪・原因 <input name="note" size="12"> <button name="decision" value="accept">計分</button>
 {{if ne .Decision "set_aside"}}<button name="decision" value="set_aside">擱置</button>{{end}}</form></td></tr>{{end}}
@@ -208,7 +208,7 @@ var pageTmpl = template.Must(template.New("page").Funcs(funcs).Parse(head + `
 <h2>拒收的紀錄</h2>
 {{if .Operator}}<p class="dim">登記了正確的公鑰（wolftable desk table rekey 桌名 --pubkey …）之後，可在此重新收錄留有內容的紀錄。</p>{{end}}
 {{if .Refused}}<table><tr><th>時間</th><th>桌</th><th>主題</th><th>原因</th>{{if .Operator}}<th></th>{{end}}</tr>
-{{range .Refused}}<tr><td>{{clock .At}}</td><td>{{.Table}}</td><td>{{.Subject}}</td><td class="bad">{{.Reason}}</td>
+{{range .Refused}}<tr><td>{{clock .At}}</td><td>{{.Table}}</td><td>{{.Subject}}</td><td class="bad long">{{.Reason}}</td>
 {{if $.Operator}}<td>{{if .Readmitted}}<span class="ok">已重新收錄</span> <a href="/game/{{.Readmitted}}">復盤</a>{{else if .Kept}}<form method="post" action="/refused/{{.Digest}}/readmit"><input type="hidden" name="csrf" value="{{$.CSRF}}"><button>重新收錄</button></form>{{end}}</td>{{end}}</tr>{{end}}
 </table>{{else}}<p class="dim">沒有。</p>{{end}}
 </body></html>
