@@ -405,3 +405,18 @@ func readSeatMap(path string) (SeatMap, error) {
 	}
 	return m, nil
 }
+
+// SeatPlayer is who sits at a table's seat as the desk knows it now
+// (players.csv, names from the registry): the player's id and name, or
+// "" and "" when the desk does not know.
+func (s *Store) SeatPlayer(table string, seat int) (id, name string) {
+	v, ok := s.seats[fmt.Sprintf("%s/%d", table, seat)]
+	if !ok {
+		return "", ""
+	}
+	players, _ := s.playersByID()
+	if p, ok := players[v]; ok {
+		return p.ID, p.Name
+	}
+	return "", v
+}

@@ -84,7 +84,8 @@ func TestBrowserDeskPages(t *testing.T) {
 	pk, _ := desk.LoadPack("league")
 	d := &Desk{opts: Options{Data: data, Title: "2026 冬季狼人殺聯賽"}, Store: st, pack: pk, log: slog.New(slog.DiscardHandler), op: op,
 		tables: map[string]*tableState{
-			"T1": {name: "T1", lastSeen: time.Now(), status: &desk.Status{Seats: 12, Phase: "night-2", Alive: []int{1, 2, 3}, BoardName: "預女獵愚", LinkUp: true}},
+			"T1": {name: "T1", lastSeen: time.Now(), status: &desk.Status{Seats: 12, Phase: "night-2", Alive: []int{1, 2, 3}, BoardName: "預女獵愚", LinkUp: true},
+				feed: []feedEntry{{time.Now().Add(-time.Hour), desk.Status{Seats: 12, Phase: "day-2", Alive: []int{1, 2, 3, 5, 8, 12}, Sheriff: 5, BoardName: "預女獵愚"}}}},
 			"T2": {name: "T2", lastSeen: time.Now().Add(-26 * time.Second)},
 		}}
 	srv := httptest.NewServer(d.Handler())
@@ -135,7 +136,7 @@ func TestBrowserDeskPages(t *testing.T) {
 		if w[0] > w[1] {
 			t.Errorf("%s at %d px: the page is %.0f px wide", name, width, w[0])
 		}
-		if w[2] == 0 {
+		if w[2] == 0 && name != "screen" { // the projector's page has no nav
 			t.Errorf("%s at %d px: no way back to the desk", name, width)
 		}
 		em := eval(`[parseFloat(getComputedStyle(document.body).fontSize), Math.min(1e9, ...[...document.querySelectorAll('td,th')].filter(e => e.offsetParent).map(e => e.getBoundingClientRect().width))]`)
@@ -151,6 +152,14 @@ func TestBrowserDeskPages(t *testing.T) {
 			do("open "+name, chromedp.Navigate(srv.URL+pages[name]), chromedp.WaitReady("body"))
 			check(name, width)
 		}
+	}
+	for _, width := range []int64{390, 1920} { // the audience screen: pushed, no reload
+		do("viewport", chromedp.EmulateViewport(width, 1080))
+		do("open /screen", chromedp.Navigate(srv.URL+"/screen"), chromedp.WaitReady(`body[data-ready="1"]`))
+		if n := eval(`[document.querySelectorAll('.screen-table').length, document.querySelectorAll('.screen-name').length]`); n[0] != 2 || n[1] != 12 {
+			t.Errorf("/screen at %d px: %v tables and names, want 2 and 12", width, n)
+		}
+		check("screen", width)
 	}
 	do("log in", chromedp.EmulateViewport(390, 900), chromedp.Navigate(srv.URL+"/"), chromedp.SendKeys(`input[name="pin"]`, pin),
 		chromedp.Click(`form[action="/login"] button`), chromedp.WaitVisible(`form[action="/logout"]`))

@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -71,7 +72,9 @@ type Desk struct {
 	wg      sync.WaitGroup
 	cc      jetstream.ConsumeContext
 
-	verdicts verdicts // the answers to the tables' attempts (ask.go)
+	verdicts verdicts      // the answers to the tables' attempts (ask.go)
+	screens  atomic.Int32  // audience screens streaming (screen.go)
+	quit     chan struct{} // closed by Close: the streams end
 	conns    webguard.ConnCount
 
 	mu     sync.Mutex
@@ -113,7 +116,7 @@ func Start(o Options) (*Desk, error) {
 		return nil, err
 	}
 	op.rejects.Log = o.Log
-	d := &Desk{opts: o, Store: st, pack: o.Pack, log: o.Log, tables: map[string]*tableState{}, op: op, NewPIN: pin}
+	d := &Desk{opts: o, Store: st, pack: o.Pack, log: o.Log, tables: map[string]*tableState{}, op: op, NewPIN: pin, quit: make(chan struct{})}
 	if err := d.loadTables(); err != nil {
 		return nil, err
 	}
@@ -265,6 +268,13 @@ func (d *Desk) Broker() *Broker { return d.broker }
 func (d *Desk) Close() {
 	if d.cancel != nil {
 		d.cancel()
+	}
+	if d.quit != nil {
+		select {
+		case <-d.quit:
+		default:
+			close(d.quit)
+		}
 	}
 	for _, srv := range []*http.Server{d.srv, d.srvTLS} {
 		if srv != nil {

@@ -83,6 +83,8 @@ func (d *Desk) Handler() http.Handler {
 	mux.HandleFunc("POST /rounds/{n}/close", d.guard(d.roundClosePost))
 	mux.HandleFunc("POST /game/{hash}/void", d.guard(d.voidPost))
 	mux.HandleFunc("POST /refused/{digest}/readmit", d.guard(d.readmitPost))
+	mux.HandleFunc("GET /screen", d.screenPage)
+	mux.HandleFunc("GET /screen/events", d.screenEvents)
 	mux.HandleFunc("GET /games.csv", d.gamesCSV)
 	mux.HandleFunc("GET /standings.csv", d.standingsCSV)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

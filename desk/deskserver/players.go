@@ -73,7 +73,7 @@ func (d *Desk) title() string {
 	return "賽事總台"
 }
 
-const nav = `<nav class="dim"><strong>{{.Title}}</strong>・<a href="/">總台</a>・<a href="/players">選手名冊</a>・<a href="/rounds">輪次</a></nav>`
+const nav = `<nav class="dim"><strong>{{.Title}}</strong>・<a href="/">總台</a>・<a href="/players">選手名冊</a>・<a href="/rounds">輪次</a>・<a href="/screen">轉播畫面</a></nav>`
 
 var errorTmpl = template.Must(template.New("error").Parse(head + `
 <title>沒有完成・{{.Title}}</title></head><body>` + nav + `
