@@ -24,6 +24,8 @@ import (
 //	svp = 1.5
 //	penalty_factor = 1       # points off per penalty point entered (1: as entered)
 //	tiebreak = ["points", "wins", "mvp", "penalty", "games", "player"]  # also "ppg": points per game
+//	warnings_per_deduction = 3  # every third warning at the desk is a deduction (0: none)
+//	warning_deduction = 1       # of this many points
 //	[win]                    # a player of the winning camp, by camp
 //	good = 5                 # 好人 (villagers and gods)
 //	wolf = 5
@@ -47,6 +49,11 @@ type Pack struct {
 	SVP           float64            `toml:"svp"`
 	PenaltyFactor *float64           `toml:"penalty_factor"`
 	TieBreak      []string           `toml:"tiebreak"`
+	// WarningsPerDeduction turns the desk's warnings into deductions:
+	// every n-th warning of a player takes WarningDeduction points
+	// (default 1) off; 0: warnings are only counted.
+	WarningsPerDeduction int     `toml:"warnings_per_deduction"`
+	WarningDeduction     float64 `toml:"warning_deduction"`
 }
 
 // CampPoints are points by camp.
@@ -148,7 +155,11 @@ type Row struct {
 	Voids    int     `json:"voids"`
 	MVP      int     `json:"mvp"`
 	SVP      int     `json:"svp"`
-	Penalty  float64 `json:"penalty"` // penalty points entered, in total
+	Penalty  float64 `json:"penalty"`            // penalty points entered, in total (the judge's and the desk's)
+	Warnings int     `json:"warnings,omitempty"` // the desk's warnings in force
+	// DQ: disqualified at the desk: ranked after everyone, without a
+	// rank (0); the games played stay counted for the others.
+	DQ bool `json:"dq,omitempty"`
 	// Tied: another row has the same rank (the pack's tie-breaks could
 	// not part them): shown as a tie (並列).
 	Tied bool `json:"tied,omitempty"`
@@ -181,7 +192,12 @@ func winnerSide(w string) string {
 // Standings are the standings of games under pack: a pure function (the
 // games in any order give the same rows, byte for byte). A voided game
 // (Game.Void) counts for no one.
-func Standings(p *Pack, games []Game) []Row {
+func Standings(p *Pack, games []Game) []Row { return StandingsWith(p, games, nil, nil) }
+
+// StandingsWith are the standings with the desk's sanctions in force
+// (discipline.go); names gives a sanctioned player's name by id when he
+// has no game yet. A pure function too.
+func StandingsWith(p *Pack, games []Game, sanctions []Sanction, names map[string]string) []Row {
 	sorted := make([]*Game, len(games))
 	for i := range games {
 		sorted[i] = &games[i]
@@ -238,6 +254,12 @@ func Standings(p *Pack, games []Game) []Row {
 			r.Points -= s.Penalty * factor
 		}
 	}
+	applySanctions(p, rows, sanctions, factor, func(id string) string {
+		if n, ok := names[id]; ok {
+			return n
+		}
+		return id
+	})
 	out := make([]Row, 0, len(rows))
 	for _, r := range rows {
 		out = append(out, *r)
@@ -266,6 +288,9 @@ func Standings(p *Pack, games []Game) []Row {
 		return 0
 	}
 	sort.Slice(out, func(i, j int) bool {
+		if out[i].DQ != out[j].DQ {
+			return out[j].DQ
+		}
 		if c := cmp(&out[i], &out[j]); c != 0 {
 			return c < 0
 		}
@@ -275,6 +300,9 @@ func Standings(p *Pack, games []Game) []Row {
 		return out[i].PlayerID < out[j].PlayerID
 	})
 	for i := range out {
+		if out[i].DQ {
+			continue // no rank
+		}
 		if i > 0 && cmp(&out[i-1], &out[i]) == 0 {
 			out[i].Rank = out[i-1].Rank
 			out[i].Tied, out[i-1].Tied = true, true

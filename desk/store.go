@@ -133,6 +133,7 @@ type Store struct {
 	lmu     sync.Mutex  // the organiser's log (orglog.go)
 
 	rounds    []Round              // the organiser's rounds (rounds.go)
+	sanctions []Sanction           // the desk's discipline (discipline.go)
 	starts    map[string]time.Time // table/game → when the desk heard it start
 	startsPer map[string]int
 	// Now is the desk's clock (default time.Now): rounds' opening and
@@ -194,6 +195,9 @@ func OpenStore(data string, get journal.BoardSource) (*Store, error) {
 		return nil, err
 	}
 	if err := s.loadStarts(); err != nil {
+		return nil, err
+	}
+	if err := s.loadDiscipline(); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -561,4 +565,16 @@ func (s *Store) Game(hash string) (Game, bool) {
 		return Game{}, false
 	}
 	return s.finish([]Game{c}, awards)[0], true
+}
+
+// Standings are the standings of the games the store counts under pack,
+// with the desk's sanctions in force.
+func (s *Store) Standings(p *Pack) []Row {
+	games := s.Games()
+	players, _ := s.playersByID()
+	names := map[string]string{}
+	for id, pl := range players {
+		names[id] = pl.Name
+	}
+	return StandingsWith(p, games, s.Sanctions(), names)
 }

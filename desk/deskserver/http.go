@@ -38,7 +38,7 @@ type PublicGame struct {
 }
 
 // Standings are the standings under the desk's pack.
-func (d *Desk) Standings() []desk.Row { return desk.Standings(d.pack, d.Store.Games()) }
+func (d *Desk) Standings() []desk.Row { return d.Store.Standings(d.pack) }
 
 // Handler is the desk's web: the page (/), each game's 復盤
 // (/game/<hash>), the record itself (/record/<hash>.wtj), and read-only
@@ -78,6 +78,8 @@ func (d *Desk) Handler() http.Handler {
 	mux.HandleFunc("GET /players", d.playersPage)
 	mux.HandleFunc("POST /players", d.guard(d.playerPost))
 	mux.HandleFunc("POST /players/{id}/remove", d.guard(d.playerRemove))
+	mux.HandleFunc("POST /players/{id}/sanction", d.guard(d.sanctionPost))
+	mux.HandleFunc("POST /discipline/{n}/revoke", d.guard(d.revokePost))
 	mux.HandleFunc("GET /rounds", d.roundsPage)
 	mux.HandleFunc("POST /rounds", d.guard(d.roundOpenPost))
 	mux.HandleFunc("POST /rounds/{n}/close", d.guard(d.roundClosePost))
@@ -156,14 +158,17 @@ func (d *Desk) gamesCSV(w http.ResponseWriter, r *http.Request) {
 }
 
 func (d *Desk) standingsCSV(w http.ResponseWriter, r *http.Request) {
-	rows := [][]string{{"名次", "選手編號", "選手", "積分", "場數", "勝", "負", "流局", "MVP", "SVP", "扣分"}}
+	rows := [][]string{{"名次", "選手編號", "選手", "積分", "場數", "勝", "負", "流局", "MVP", "SVP", "扣分", "警告"}}
 	for _, s := range d.Standings() {
 		rank := strconv.Itoa(s.Rank)
 		if s.Tied {
 			rank = "並列 " + rank
 		}
+		if s.DQ {
+			rank = "取消資格"
+		}
 		rows = append(rows, []string{rank, s.PlayerID, s.Player, num(s.Points), strconv.Itoa(s.Games), strconv.Itoa(s.Wins), strconv.Itoa(s.Losses),
-			strconv.Itoa(s.Voids), strconv.Itoa(s.MVP), strconv.Itoa(s.SVP), num(s.Penalty)})
+			strconv.Itoa(s.Voids), strconv.Itoa(s.MVP), strconv.Itoa(s.SVP), num(s.Penalty), strconv.Itoa(s.Warnings)})
 	}
 	csvOut(w, "standings.csv", rows)
 }

@@ -201,9 +201,9 @@ var pageTmpl = template.Must(template.New("page").Funcs(funcs).Parse(head + `
 <td><a href="/game/{{.Hash}}">復盤</a>・<a href="/record/{{.Hash}}.wtj">日誌</a></td></tr>{{end}}
 </table>{{else}}<p class="dim">還沒有收到賽果。</p>{{end}}
 <h2>積分榜</h2>
-<table><tr><th>名次</th><th>選手</th><th>積分</th><th>場數</th><th>勝</th><th>負</th><th>流局</th><th>MVP</th><th>SVP</th><th>扣分</th></tr>
-{{range .Standings}}<tr><td>{{if .Tied}}並列 {{end}}{{.Rank}}</td><td>{{.Player}}{{if .PlayerID}} <span class="dim">{{.PlayerID}}</span>{{end}}</td><td>{{num .Points}}</td><td>{{.Games}}</td><td>{{.Wins}}</td><td>{{.Losses}}</td><td>{{.Voids}}</td><td>{{.MVP}}</td><td>{{.SVP}}</td><td>{{num .Penalty}}</td></tr>
-{{else}}<tr><td colspan="10" class="dim">沒有資料</td></tr>{{end}}
+<table><tr><th>名次</th><th>選手</th><th>積分</th><th>場數</th><th>勝</th><th>負</th><th>流局</th><th>MVP</th><th>SVP</th><th>扣分</th><th>警告</th></tr>
+{{range .Standings}}<tr><td>{{if .DQ}}<span class="bad">取消資格</span>{{else}}{{if .Tied}}並列 {{end}}{{.Rank}}{{end}}</td><td>{{.Player}}{{if .PlayerID}} <span class="dim">{{.PlayerID}}</span>{{end}}</td><td>{{num .Points}}</td><td>{{.Games}}</td><td>{{.Wins}}</td><td>{{.Losses}}</td><td>{{.Voids}}</td><td>{{.MVP}}</td><td>{{.SVP}}</td><td>{{num .Penalty}}</td><td>{{if .Warnings}}{{.Warnings}}{{end}}</td></tr>
+{{else}}<tr><td colspan="11" class="dim">沒有資料</td></tr>{{end}}
 </table>
 <h2>拒收的紀錄</h2>
 {{if .Operator}}<p class="dim">登記了正確的公鑰（wolftable desk table rekey 桌名 --pubkey …）之後，可在此重新收錄留有內容的紀錄。</p>{{end}}

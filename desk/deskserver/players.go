@@ -3,6 +3,7 @@ package deskserver
 import (
 	"html/template"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"wolftable/desk"
@@ -14,7 +15,15 @@ import (
 
 func (d *Desk) playersPage(w http.ResponseWriter, r *http.Request) {
 	list, err := d.Store.Players()
-	v := map[string]any{"Players": list, "Err": err, "Count": len(list), "Title": d.title()}
+	names := map[string]string{}
+	for _, p := range list {
+		names[p.ID] = p.Name
+	}
+	var sanctions []sanctionRow
+	for _, sn := range d.Store.Sanctions() {
+		sanctions = append(sanctions, sanctionRow{sn, names[sn.Player]})
+	}
+	v := map[string]any{"Players": list, "Err": err, "Count": len(list), "Title": d.title(), "Sanctions": sanctions}
 	if cookie, ok := d.op.session(r); ok {
 		v["CSRF"] = d.op.csrf(cookie)
 		w.Header().Set("Cache-Control", "no-store")
@@ -52,6 +61,49 @@ func (d *Desk) playerRemove(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/players", http.StatusSeeOther)
 }
 
+type sanctionRow struct {
+	desk.Sanction
+	Name string
+}
+
+// sanctionPost gives a player a warning, a deduction or a
+// disqualification (kind, points, reason).
+func (d *Desk) sanctionPost(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	points := 0.0
+	if v := strings.TrimSpace(r.FormValue("points")); v != "" {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			d.fail(w, r, http.StatusBadRequest, "處分沒有記下：", "扣分要是數字", "/players")
+			return
+		}
+		points = f
+	}
+	sn, err := d.Store.Sanction(id, r.FormValue("kind"), points, r.FormValue("reason"))
+	if err != nil {
+		d.fail(w, r, http.StatusBadRequest, "處分沒有記下：", err.Error(), "/players")
+		return
+	}
+	d.log.Warn("desk: a sanction", "player", id, "kind", sn.Kind, "points", sn.Points)
+	if r.Header.Get("X-CSRF-Token") != "" {
+		writeJSON(w, sn)
+		return
+	}
+	http.Redirect(w, r, "/players#discipline", http.StatusSeeOther)
+}
+
+func (d *Desk) revokePost(w http.ResponseWriter, r *http.Request) {
+	n, err := strconv.Atoi(r.PathValue("n"))
+	if err == nil {
+		_, err = d.Store.Revoke(n, r.FormValue("reason"))
+	}
+	if err != nil {
+		d.fail(w, r, http.StatusBadRequest, "處分沒有撤銷：", err.Error(), "/players#discipline")
+		return
+	}
+	http.Redirect(w, r, "/players#discipline", http.StatusSeeOther)
+}
+
 // fail answers an operator's request that changed nothing: a page with
 // the reason and the way back (a script's request, X-CSRF-Token: text).
 func (d *Desk) fail(w http.ResponseWriter, r *http.Request, code int, what, why, back string) {
@@ -79,7 +131,7 @@ var errorTmpl = template.Must(template.New("error").Parse(head + `
 <title>沒有完成・{{.Title}}</title></head><body>` + nav + `
 <h1 class="bad">{{.What}}</h1><p>{{.Why}}</p><p><a href="{{.Back}}">← 回上一頁</a></p></body></html>`))
 
-var playersTmpl = template.Must(template.New("players").Parse(head + `
+var playersTmpl = template.Must(template.New("players").Funcs(funcs).Parse(head + `
 <title>選手名冊・{{.Title}}</title></head><body>` + nav + `
 <h1>選手名冊</h1>
 {{if .Err}}<p class="bad">名冊檔讀不到：{{.Err}}（顯示的是上次讀到的名冊）</p>{{end}}
@@ -96,4 +148,13 @@ var playersTmpl = template.Must(template.New("players").Parse(head + `
 <form method="post" action="/players"><input type="hidden" name="csrf" value="{{.CSRF}}">
 編號 <input name="id" size="6" required> 名字 <input name="name" size="10" required> 俱樂部 <input name="club" size="10"> 暱稱 <input name="nickname" size="8"> <button>新增</button></form>
 {{else}}<p class="dim">登入總台後可在此新增、修改選手。</p>{{end}}
+<h2 id="discipline">警告、扣分與取消資格</h2>
+<p class="dim">裁判在對局中的扣分隨該局的紀錄計入；這裡是總台記下的處分。</p>
+{{if .CSRF}}{{if .Players}}<table><tr><th>選手</th><th>處分</th></tr>{{range .Players}}<tr><td>{{.ID}} {{.Name}}</td><td><form method="post" action="/players/{{.ID}}/sanction" class="inline"><input type="hidden" name="csrf" value="{{$.CSRF}}">
+<select name="kind"><option value="warning">警告</option><option value="deduction">扣分</option><option value="dq">取消資格</option></select>
+<input name="points" size="3" inputmode="decimal" placeholder="分數"> 原因 <input name="reason" size="14" required> <button>記下</button></form></td></tr>{{end}}</table>{{end}}{{end}}
+{{if .Sanctions}}<table><tr><th>時間</th><th>選手</th><th>處分</th><th>原因</th><th>狀態</th></tr>
+{{range .Sanctions}}<tr><td>{{clock .At}}</td><td>{{.Name}} <span class="dim">{{.Player}}</span></td><td>{{.KindWords}}</td><td class="long">{{.Reason}}</td>
+<td>{{if .Revoked}}已撤銷：{{.Revoked}}{{else if $.CSRF}}<form method="post" action="/discipline/{{.ID}}/revoke" class="inline"><input type="hidden" name="csrf" value="{{$.CSRF}}"><input name="reason" size="10" required placeholder="撤銷原因"> <button>撤銷</button></form>{{else}}有效{{end}}</td></tr>{{end}}
+</table>{{else}}<p class="dim">沒有。</p>{{end}}
 </body></html>`))

@@ -1,6 +1,7 @@
 package deskserver
 
 import (
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -203,5 +204,72 @@ func TestTournamentTitle(t *testing.T) {
 		if !strings.Contains(page, "<strong>2026 冬季聯賽</strong>") || !strings.Contains(page, `<a href="/">總台</a>`) {
 			t.Errorf("%s lacks the title or the way back:\n%s", name, page)
 		}
+	}
+}
+
+// TestDisciplinePage (issue 29 item 5): the logged-in operator gives a
+// registered player a deduction and disqualifies another on /players,
+// with reasons; the standings show the points off and 取消資格 (without a
+// rank), in standings.csv too; a sanction without a reason is refused
+// with a way back; without the login nothing is recorded; a revoke
+// restores the player's points.
+func TestDisciplinePage(t *testing.T) {
+	data, _ := setup(t, 1)
+	os.WriteFile(filepath.Join(data, "players.csv"), []byte("T1,1,P001\nT1,2,P002\n"), 0o644)
+	if _, _, err := desk.ImportPlayers(data, []byte("P001,王小明,,\nP002,林美玲,,\n")); err != nil {
+		t.Fatal(err)
+	}
+	o := newOpClient(t, data)
+	b, _ := os.ReadFile(desktest.Play(t, t.TempDir(), "seer-witch-hunter-idiot", 11, key(1), 0))
+	if _, err := o.d.Store.Ingest(desk.Subject("T1", desk.KindRecord), "", "x.wtj", b); err != nil {
+		t.Fatal(err)
+	}
+	points := func(id string) (float64, bool) {
+		for _, r := range o.d.Standings() {
+			if r.PlayerID == id {
+				return r.Points, r.DQ
+			}
+		}
+		return 0, false
+	}
+	p1, _ := points("P001")
+	if code, _ := o.do(o.anon, "POST", "/players/P001/sanction", url.Values{"kind": {"deduction"}, "points": {"2"}, "reason": {"x"}}); code != 401 {
+		t.Errorf("no session: %d", code)
+	}
+	if code, page := o.post("/players/P001/sanction", url.Values{"kind": {"deduction"}, "points": {"2"}}); code != 400 || !strings.Contains(page, "要寫原因") || !strings.Contains(page, `href="/players#discipline"`) && !strings.Contains(page, `href="/players"`) {
+		t.Errorf("no reason: %d\n%s", code, page)
+	}
+	if len(o.d.Store.Sanctions()) != 0 {
+		t.Fatal("a refused sanction was recorded")
+	}
+	if code, _ := o.post("/players/P001/sanction", url.Values{"kind": {"deduction"}, "points": {"2"}, "reason": {"挑起糾紛"}}); code != 303 {
+		t.Fatalf("deduction: %d", code)
+	}
+	if code, _ := o.post("/players/P002/sanction", url.Values{"kind": {"dq"}, "reason": {"糾紛雙方取消資格"}}); code != 303 {
+		t.Fatalf("dq: %d", code)
+	}
+	if got, _ := points("P001"); got != p1-2 {
+		t.Errorf("P001: %v points, want %v", got, p1-2)
+	}
+	if _, dq := points("P002"); !dq {
+		t.Error("P002 not disqualified")
+	}
+	_, front := o.get("/")
+	if !strings.Contains(front, "取消資格</span></td><td>林美玲") {
+		t.Errorf("the standings do not show the disqualification")
+	}
+	if _, csv := o.get("/standings.csv"); !strings.Contains(csv, "取消資格,P002,林美玲") {
+		t.Errorf("standings.csv:\n%s", csv)
+	}
+	_, page := o.get("/players")
+	if !strings.Contains(page, "扣 2 分") || !strings.Contains(page, "挑起糾紛") {
+		t.Errorf("/players does not list the sanctions")
+	}
+	id := o.d.Store.Sanctions()[0].ID
+	if code, _ := o.post(fmt.Sprintf("/discipline/%d/revoke", id), url.Values{"reason": {"記錯人"}}); code != 303 {
+		t.Fatalf("revoke: %d", code)
+	}
+	if got, _ := points("P001"); got != p1 {
+		t.Errorf("after the revoke P001 has %v points, want %v", got, p1)
 	}
 }

@@ -35,7 +35,7 @@
     body.textContent = "";
     (s.standings || []).forEach(function (r) {
       var tr = el("tr");
-      [(r.tied ? "並列 " : "") + r.rank, r.player, String(r.points), String(r.games), String(r.wins)].forEach(function (v) {
+      [r.dq ? "取消資格" : (r.tied ? "並列 " : "") + r.rank, r.player, String(r.points), String(r.games), String(r.wins)].forEach(function (v) {
         tr.appendChild(el("td", "", v));
       });
       body.appendChild(tr);
