@@ -410,11 +410,17 @@ func readSeatMap(path string) (SeatMap, error) {
 // (players.csv, names from the registry): the player's id and name, or
 // "" and "" when the desk does not know.
 func (s *Store) SeatPlayer(table string, seat int) (id, name string) {
+	players, _ := s.playersByID()
+	if id, ok := s.lockedPlans().open(table, seat); ok {
+		if p, ok := players[id]; ok {
+			return id, p.Name
+		}
+		return id, id
+	}
 	v, ok := s.seats[fmt.Sprintf("%s/%d", table, seat)]
 	if !ok {
 		return "", ""
 	}
-	players, _ := s.playersByID()
 	if p, ok := players[v]; ok {
 		return p.ID, p.Name
 	}

@@ -43,6 +43,11 @@ type Round struct {
 	Games  int       `json:"games"` // per table
 	Opened time.Time `json:"opened"`
 	Closed time.Time `json:"closed,omitzero"` // zero: open
+	// Plan is the round's seating plan (seating.go): each table's
+	// players by seat (index 0 is seat 1); once Locked it names the
+	// players of the round's games.
+	Plan   map[string][]string `json:"plan,omitempty"`
+	Locked bool                `json:"locked,omitempty"`
 }
 
 // Open reports whether the round is open.

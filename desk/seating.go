@@ -196,3 +196,155 @@ func ProposePlan(players, tables []string, seats int, pairs Pairs, had SeatHisto
 	}
 	return plan, nil
 }
+
+// plans are the locked plans of the rounds, for naming a game's seats.
+type plans []Round
+
+func (s *Store) lockedPlans() plans {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out plans
+	for _, r := range s.rounds {
+		if r.Locked {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// at is who the locked plan of round n seats at table's seat.
+func (p plans) at(n int, table string, seat int) (string, bool) {
+	for _, r := range p {
+		if r.N == n {
+			ps := r.Plan[table]
+			if seat >= 1 && seat <= len(ps) {
+				return ps[seat-1], true
+			}
+		}
+	}
+	return "", false
+}
+
+// open is who the open round's locked plan seats at table's seat.
+func (p plans) open(table string, seat int) (string, bool) {
+	for _, r := range p {
+		if r.Open() && r.Has(table) {
+			return p.at(r.N, table, seat)
+		}
+	}
+	return "", false
+}
+
+// ProposeRoundPlan proposes the seating plan of open round n: every
+// registered player not disqualified, at most seats a table, spread from
+// the counted games so far. A locked plan is not replaced.
+func (s *Store) ProposeRoundPlan(n, seats int) (Round, error) {
+	pairs, had := History(s.Games())
+	players, err := s.playersByID()
+	if err != nil {
+		return Round{}, err
+	}
+	dq := map[string]bool{}
+	for _, sn := range s.Sanctions() {
+		if sn.Kind == SanctionDQ && sn.Revoked == "" {
+			dq[sn.Player] = true
+		}
+	}
+	var ids []string
+	for id := range players {
+		if !dq[id] {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		return Round{}, fmt.Errorf("名冊裡沒有可排的選手")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i, err := s.planRoundLocked(n)
+	if err != nil {
+		return Round{}, err
+	}
+	plan, err := ProposePlan(ids, s.rounds[i].Tables, seats, pairs, had, uint64(n))
+	if err != nil {
+		return Round{}, err
+	}
+	next := append([]Round(nil), s.rounds...)
+	next[i].Plan = plan
+	if err := s.writeRoundsLocked(next); err != nil {
+		return Round{}, err
+	}
+	return next[i], s.Log("plan", fmt.Sprint(n), fmt.Sprintf("第 %d 輪座位表：%d 位選手、%d 桌，重複同桌 %d 對", n, len(ids), len(plan), PlanCost(plan, pairs)))
+}
+
+// planRoundLocked is the index of round n, open and its plan not locked.
+func (s *Store) planRoundLocked(n int) (int, error) {
+	for i, r := range s.rounds {
+		if r.N != n {
+			continue
+		}
+		switch {
+		case !r.Open():
+			return 0, fmt.Errorf("第 %d 輪已經結束", n)
+		case r.Locked:
+			return 0, fmt.Errorf("第 %d 輪的座位表已鎖定", n)
+		}
+		return i, nil
+	}
+	return 0, fmt.Errorf("沒有第 %d 輪", n)
+}
+
+// SwapPlan swaps two players of round n's plan (not locked).
+func (s *Store) SwapPlan(n int, a, b string) (Round, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i, err := s.planRoundLocked(n)
+	if err != nil {
+		return Round{}, err
+	}
+	next := append([]Round(nil), s.rounds...)
+	plan := map[string][]string{}
+	for t, ps := range next[i].Plan {
+		plan[t] = append([]string(nil), ps...)
+	}
+	find := func(id string) (string, int, bool) {
+		for t, ps := range plan {
+			for k, p := range ps {
+				if p == id {
+					return t, k, true
+				}
+			}
+		}
+		return "", 0, false
+	}
+	ta, ka, oka := find(a)
+	tb, kb, okb := find(b)
+	if !oka || !okb || a == b {
+		return Round{}, fmt.Errorf("要選座位表裡兩位不同的選手")
+	}
+	plan[ta][ka], plan[tb][kb] = b, a
+	next[i].Plan = plan
+	if err := s.writeRoundsLocked(next); err != nil {
+		return Round{}, err
+	}
+	return next[i], s.Log("plan", fmt.Sprint(n), fmt.Sprintf("第 %d 輪座位表：%s（%s %d 號）與 %s（%s %d 號）對調", n, a, ta, ka+1, b, tb, kb+1))
+}
+
+// LockPlan locks round n's plan: it names the round's games' players.
+func (s *Store) LockPlan(n int) (Round, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i, err := s.planRoundLocked(n)
+	if err != nil {
+		return Round{}, err
+	}
+	if len(s.rounds[i].Plan) == 0 {
+		return Round{}, fmt.Errorf("第 %d 輪還沒有座位表", n)
+	}
+	next := append([]Round(nil), s.rounds...)
+	next[i].Locked = true
+	if err := s.writeRoundsLocked(next); err != nil {
+		return Round{}, err
+	}
+	return next[i], s.Log("plan", fmt.Sprint(n), fmt.Sprintf("第 %d 輪座位表鎖定", n))
+}

@@ -2,10 +2,13 @@ package desk_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
 	"wolftable/desk"
+	"wolftable/desk/desktest"
 )
 
 // TestProposePlanSpreadsOpponents (issue 29 item 4): 96 players at 8
@@ -81,5 +84,76 @@ func TestProposePlanSpreadsOpponents(t *testing.T) {
 	}
 	if _, err := desk.ProposePlan(players, tables[:7], 12, nil, nil, 1); err == nil {
 		t.Error("96 players at 7 tables of 12")
+	}
+}
+
+// TestRoundPlanNamesGames (issue 29 item 4): the desk proposes round 1's
+// plan for 24 registered players at two tables (a disqualified player
+// left out), the organiser swaps two players across the tables and locks
+// it; T1's game of round 1 then names its seats by the plan, not by
+// players.csv; a locked plan cannot change; the plan survives a reopen.
+func TestRoundPlanNamesGames(t *testing.T) {
+	data := registered(t)
+	csv := ""
+	for i := 1; i <= 25; i++ {
+		csv += fmt.Sprintf("P%02d,選手%02d,,\n", i, i)
+	}
+	if _, _, err := desk.ImportPlayers(data, []byte(csv)); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(data, "players.csv"), []byte("T1,1,P25\n"), 0o644)
+	s, err := desk.OpenStore(data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Sanction("P25", desk.SanctionDQ, 0, "取消資格"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.OpenRound([]string{"T1", "T2"}, 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.LockPlan(1); err == nil {
+		t.Error("a plan locked before it was made")
+	}
+	r, err := s.ProposeRoundPlan(1, 12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := map[string]bool{}
+	for _, tb := range []string{"T1", "T2"} {
+		for _, p := range r.Plan[tb] {
+			all[p] = true
+		}
+	}
+	if len(r.Plan["T1"]) != 12 || len(r.Plan["T2"]) != 12 || len(all) != 24 || all["P25"] {
+		t.Fatalf("the plan: %v", r.Plan)
+	}
+	a, b := r.Plan["T1"][0], r.Plan["T2"][0]
+	if r, err = s.SwapPlan(1, a, b); err != nil || r.Plan["T1"][0] != b || r.Plan["T2"][0] != a {
+		t.Fatalf("swap: %v %v", err, r.Plan)
+	}
+	if _, err := s.LockPlan(1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SwapPlan(1, a, b); err == nil {
+		t.Error("a locked plan changed")
+	}
+	p := desktest.Play(t, t.TempDir(), "seer-witch-hunter-idiot", 9, key(1), 0)
+	bs, _ := os.ReadFile(p)
+	if _, err := s.Ingest(desk.Subject("T1", desk.KindRecord), "", "x.wtj", bs); err != nil {
+		t.Fatal(err)
+	}
+	s2, err := desk.OpenStore(data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := s2.Games()[0]
+	for k, seat := range g.Seats {
+		if want := r.Plan["T1"][k]; seat.PlayerID != want || seat.Player != "選手"+want[1:] {
+			t.Errorf("seat %d: %s %s, want the plan's %s", seat.Seat, seat.PlayerID, seat.Player, want)
+		}
+	}
+	if id, name := s2.SeatPlayer("T1", 1); id != b || name != "選手"+b[1:] {
+		t.Errorf("the open round's seat 1 at T1: %s %s", id, name)
 	}
 }

@@ -458,6 +458,7 @@ func (s *Store) Recompute() ([]Game, error) {
 // (players.csv) and their names (the registry).
 func (s *Store) finish(list []Game, awards map[string]Award) []Game {
 	players, _ := s.playersByID() // a broken registry file: the last good one (the page says so)
+	plans := s.lockedPlans()
 	for i := range list {
 		g := &list[i]
 		if a, ok := awards[g.Hash]; ok {
@@ -468,7 +469,12 @@ func (s *Store) finish(list []Game, awards map[string]Award) []Game {
 		for k := range seats {
 			key := fmt.Sprintf("%s/%d", g.Table, seats[k].Seat)
 			seats[k].Player, seats[k].PlayerID = key, ""
-			if v, ok := s.seats[key]; ok {
+			if id, ok := plans.at(g.Round, g.Table, seats[k].Seat); ok {
+				seats[k].Player, seats[k].PlayerID = id, id
+				if p, ok := players[id]; ok {
+					seats[k].Player = p.Name
+				}
+			} else if v, ok := s.seats[key]; ok {
 				if p, ok := players[v]; ok {
 					seats[k].Player, seats[k].PlayerID = p.Name, p.ID
 				} else {
