@@ -39,7 +39,8 @@ func chromiumPath() string {
 }
 
 // TestBrowserDeskPages (issue 29 item 6): the organiser's pages — the
-// desk, the registry, the rounds, a game's page and a refusal — at 390 px
+// desk, the registry, the rounds, a game's page, a seating plan and a
+// refusal — and the audience screen at 390 px
 // (a phone) and 1920 px, anonymous and logged in: no page is wider than
 // the screen, no table column is narrower than two characters, every
 // page has the way back; screenshots of each are the test's artefacts.
@@ -77,6 +78,9 @@ func TestBrowserDeskPages(t *testing.T) {
 		}
 	}
 	hash := st.Games()[0].Hash
+	if _, err := st.ProposeRoundPlan(1, 12); err != nil {
+		t.Fatal(err)
+	}
 	op, pin, err := openOperator(data)
 	if err != nil {
 		t.Fatal(err)
@@ -144,8 +148,8 @@ func TestBrowserDeskPages(t *testing.T) {
 			t.Errorf("%s at %d px: a table column %.0f px wide (under two characters of %.0f px)", name, width, em[1], em[0])
 		}
 	}
-	pages := map[string]string{"desk": "/", "players": "/players", "rounds": "/rounds", "game": "/game/" + hash}
-	order := []string{"desk", "players", "rounds", "game"}
+	pages := map[string]string{"desk": "/", "players": "/players", "rounds": "/rounds", "game": "/game/" + hash, "plan": "/rounds/1/plan"}
+	order := []string{"desk", "players", "rounds", "game", "plan"}
 	for _, width := range []int64{390, 1920} {
 		do("viewport", chromedp.EmulateViewport(width, 900))
 		for _, name := range order {

@@ -83,6 +83,8 @@ func (d *Desk) Handler() http.Handler {
 	mux.HandleFunc("GET /rounds", d.roundsPage)
 	mux.HandleFunc("POST /rounds", d.guard(d.roundOpenPost))
 	mux.HandleFunc("POST /rounds/{n}/close", d.guard(d.roundClosePost))
+	mux.HandleFunc("GET /rounds/{n}/plan", d.planPage)
+	mux.HandleFunc("POST /rounds/{n}/plan", d.guard(d.planPost))
 	mux.HandleFunc("POST /game/{hash}/void", d.guard(d.voidPost))
 	mux.HandleFunc("POST /refused/{digest}/readmit", d.guard(d.readmitPost))
 	mux.HandleFunc("GET /screen", d.screenPage)

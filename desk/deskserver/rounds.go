@@ -131,7 +131,7 @@ var roundsTmpl = template.Must(template.New("rounds").Funcs(funcs).Parse(head + 
 <p class="dim">桌子開局時所在的輪次就是這局的輪次；不在任何進行中輪次的對局、或超過每桌局數的對局，會列在總台首頁「晚到的紀錄」待決定。</p>{{end}}
 {{if .Rounds}}<table><tr><th>輪次</th><th>狀態</th><th>開始</th><th>結束</th><th>每桌局數</th><th>各桌進度</th>{{if .CSRF}}<th></th>{{end}}</tr>
 {{range .Rounds}}<tr><td>第 {{.N}} 輪</td><td>{{if .Open}}<span class="ok">進行中</span>{{else}}已結束{{end}}</td><td>{{clock .Opened}}</td><td>{{clock .Closed}}</td><td>{{.Games}}</td>
-<td>{{range .Progress}}{{.Table}} {{.Games}}／{{.Want}}　{{end}}</td>
+<td>{{range .Progress}}{{.Table}} {{.Games}}／{{.Want}}　{{end}}<a href="/rounds/{{.N}}/plan">座位表</a>{{if .Locked}}（已鎖定）{{end}}</td>
 {{if $.CSRF}}<td>{{if .Open}}<form method="post" action="/rounds/{{.N}}/close"><input type="hidden" name="csrf" value="{{$.CSRF}}"><button>結束這一輪</button></form>{{end}}</td>{{end}}</tr>{{end}}
 </table>{{else}}<p class="dim">還沒有開始任何輪次：各桌的第 n 局就是第 n 輪。{{if not .CSRF}}登入總台後可開始一輪。{{end}}</p>{{end}}
 </body></html>`))
@@ -151,3 +151,101 @@ func (d *Desk) readmitPost(w http.ResponseWriter, r *http.Request) {
 	}
 	http.Redirect(w, r, "/game/"+g.Hash, http.StatusSeeOther)
 }
+
+type planSheet struct {
+	Table string
+	Seats []planSeat
+}
+
+type planSeat struct {
+	N              int
+	ID, Name, Club string
+}
+
+// planPage is round n's seating plan: a sheet per table (printable), and
+// for the operator the proposal, the swaps and the lock.
+func (d *Desk) planPage(w http.ResponseWriter, r *http.Request) {
+	n, _ := strconv.Atoi(r.PathValue("n"))
+	var rd desk.Round
+	found := false
+	for _, x := range d.Store.Rounds() {
+		if x.N == n {
+			rd, found = x, true
+		}
+	}
+	if !found {
+		d.fail(w, r, http.StatusNotFound, "找不到輪次：", "沒有第 "+r.PathValue("n")+" 輪", "/rounds")
+		return
+	}
+	list, _ := d.Store.Players()
+	byID := map[string]desk.Player{}
+	for _, p := range list {
+		byID[p.ID] = p
+	}
+	var sheets []planSheet
+	for _, t := range rd.Tables {
+		sh := planSheet{Table: t}
+		for k, id := range rd.Plan[t] {
+			p := byID[id]
+			sh.Seats = append(sh.Seats, planSeat{N: k + 1, ID: id, Name: p.Name, Club: p.Club})
+		}
+		sheets = append(sheets, sh)
+	}
+	v := map[string]any{"Round": rd, "Sheets": sheets, "Title": d.title(), "HasPlan": len(rd.Plan) > 0}
+	if cookie, ok := d.op.session(r); ok {
+		v["CSRF"] = d.op.csrf(cookie)
+		w.Header().Set("Cache-Control", "no-store")
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	if err := planTmpl.Execute(w, v); err != nil {
+		d.log.Warn("desk: plan page", "err", err)
+	}
+}
+
+func (d *Desk) planPost(w http.ResponseWriter, r *http.Request) {
+	n, _ := strconv.Atoi(r.PathValue("n"))
+	back := "/rounds/" + r.PathValue("n") + "/plan"
+	var err error
+	switch r.FormValue("do") {
+	case "propose":
+		seats := 12
+		if v := strings.TrimSpace(r.FormValue("seats")); v != "" {
+			if seats, err = strconv.Atoi(v); err != nil {
+				d.fail(w, r, http.StatusBadRequest, "座位表沒有排：", "每桌人數要是數字", back)
+				return
+			}
+		}
+		_, err = d.Store.ProposeRoundPlan(n, seats)
+	case "swap":
+		_, err = d.Store.SwapPlan(n, r.FormValue("a"), r.FormValue("b"))
+	case "lock":
+		_, err = d.Store.LockPlan(n)
+	default:
+		d.fail(w, r, http.StatusBadRequest, "座位表沒有改：", "不認得的動作", back)
+		return
+	}
+	if err != nil {
+		d.fail(w, r, http.StatusBadRequest, "座位表沒有改：", err.Error(), back)
+		return
+	}
+	d.log.Warn("desk: seating plan", "round", n, "do", r.FormValue("do"))
+	http.Redirect(w, r, back, http.StatusSeeOther)
+}
+
+var planTmpl = template.Must(template.New("plan").Funcs(funcs).Parse(head + `
+<title>第 {{.Round.N}} 輪座位表・{{.Title}}</title></head><body>` + nav + `
+<h1>第 {{.Round.N}} 輪座位表{{if .Round.Locked}}（已鎖定）{{end}}</h1>
+{{if .CSRF}}{{if not .Round.Locked}}{{if .Round.Open}}
+<form method="post" action="/rounds/{{.Round.N}}/plan" class="noprint"><input type="hidden" name="csrf" value="{{.CSRF}}"><input type="hidden" name="do" value="propose">
+每桌 <input name="seats" size="3" inputmode="numeric" value="12"> 人 <button>{{if .HasPlan}}重新排座位{{else}}排座位{{end}}</button>
+<span class="dim">（名冊裡未取消資格的選手，避開已同桌過的對手，再避開坐過的座位）</span></form>
+{{if .HasPlan}}<form method="post" action="/rounds/{{.Round.N}}/plan" class="noprint"><input type="hidden" name="csrf" value="{{.CSRF}}"><input type="hidden" name="do" value="swap">
+對調 <select name="a">{{range .Sheets}}{{$t := .Table}}{{range .Seats}}<option value="{{.ID}}">{{$t}} {{.N}} 號 {{.Name}}</option>{{end}}{{end}}</select>
+與 <select name="b">{{range .Sheets}}{{$t := .Table}}{{range .Seats}}<option value="{{.ID}}">{{$t}} {{.N}} 號 {{.Name}}</option>{{end}}{{end}}</select> <button>對調</button></form>
+<form method="post" action="/rounds/{{.Round.N}}/plan" class="noprint"><input type="hidden" name="csrf" value="{{.CSRF}}"><input type="hidden" name="do" value="lock"><button>鎖定座位表</button>
+<span class="dim">鎖定後，本輪各局的選手名字照座位表</span></form>{{end}}{{end}}{{end}}{{end}}
+{{range .Sheets}}<section class="sheet"><h2>{{.Table}}・第 {{$.Round.N}} 輪</h2>
+{{if .Seats}}<table><tr><th>座位</th><th>選手</th><th>編號</th><th>俱樂部</th></tr>
+{{range .Seats}}<tr><td>{{.N}}</td><td>{{.Name}}</td><td>{{.ID}}</td><td>{{.Club}}</td></tr>{{end}}</table>
+{{else}}<p class="dim">還沒有座位表</p>{{end}}</section>{{end}}
+</body></html>`))

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -158,5 +159,53 @@ func TestReadmitButton(t *testing.T) {
 	}
 	if _, page := o.get("/"); !strings.Contains(page, "已重新收錄") {
 		t.Errorf("the list does not say readmitted")
+	}
+}
+
+// TestPlanPage (issue 29 item 4): the logged-in operator has round 1's
+// plan made on its page, swaps two players and locks it; the page is a
+// sheet per table with every player by seat; a locked plan refuses a
+// swap with a way back; without the login nothing changes.
+func TestPlanPage(t *testing.T) {
+	data, _ := setup(t, 2)
+	csv := ""
+	for i := 1; i <= 16; i++ {
+		csv += "P" + strconv.Itoa(100+i) + ",選手" + strconv.Itoa(i) + ",俱樂部,\n"
+	}
+	if _, _, err := desk.ImportPlayers(data, []byte(csv)); err != nil {
+		t.Fatal(err)
+	}
+	o := newOpClient(t, data)
+	if _, err := o.d.Store.OpenRound([]string{"T1", "T2"}, 0); err != nil {
+		t.Fatal(err)
+	}
+	if code, _ := o.do(o.anon, "POST", "/rounds/1/plan", url.Values{"do": {"propose"}}); code != 401 {
+		t.Errorf("no session: %d", code)
+	}
+	if code, page := o.post("/rounds/1/plan", url.Values{"do": {"propose"}, "seats": {"8"}}); code != 303 {
+		t.Fatalf("propose: %d %s", code, page)
+	}
+	plan := o.d.Store.Rounds()[0].Plan
+	a, b := plan["T1"][0], plan["T2"][0]
+	if code, _ := o.post("/rounds/1/plan", url.Values{"do": {"swap"}, "a": {a}, "b": {b}}); code != 303 || o.d.Store.Rounds()[0].Plan["T1"][0] != b {
+		t.Fatalf("swap: %d", code)
+	}
+	if code, _ := o.post("/rounds/1/plan", url.Values{"do": {"lock"}}); code != 303 || !o.d.Store.Rounds()[0].Locked {
+		t.Fatalf("lock: %d", code)
+	}
+	if code, page := o.post("/rounds/1/plan", url.Values{"do": {"swap"}, "a": {a}, "b": {b}}); code != 400 || !strings.Contains(page, "已鎖定") || !strings.Contains(page, `href="/rounds/1/plan"`) {
+		t.Errorf("a swap of a locked plan: %d\n%s", code, page)
+	}
+	_, page := o.do(o.anon, "GET", "/rounds/1/plan", nil)
+	if n := strings.Count(page, `<section class="sheet">`); n != 2 {
+		t.Errorf("%d sheets, want 2", n)
+	}
+	for i := 1; i <= 16; i++ {
+		if !strings.Contains(page, "<td>選手"+strconv.Itoa(i)+"</td>") {
+			t.Errorf("the sheets lack 選手%d", i)
+		}
+	}
+	if strings.Contains(page, "csrf") {
+		t.Error("the public sheet has the operator's forms")
 	}
 }
