@@ -35,6 +35,19 @@ type PublicGame struct {
 	SVP         int       `json:"svp,omitempty"`
 	// Void is why the organiser voided the game ("": counted).
 	Void string `json:"void,omitempty"`
+	// MVPPlayer and SVPPlayer name the awarded seats' players.
+	MVPPlayer string `json:"mvp_player,omitempty"`
+	SVPPlayer string `json:"svp_player,omitempty"`
+}
+
+// seatName is the player of a game's seat ("" for none).
+func seatName(g desk.Game, seat int) string {
+	for _, s := range g.Seats {
+		if s.Seat == seat && seat > 0 {
+			return s.Player
+		}
+	}
+	return ""
 }
 
 // Standings are the standings under the desk's pack.
@@ -91,6 +104,7 @@ func (d *Desk) Handler() http.Handler {
 	mux.HandleFunc("GET /screen/events", d.screenEvents)
 	mux.HandleFunc("GET /games.csv", d.gamesCSV)
 	mux.HandleFunc("GET /standings.csv", d.standingsCSV)
+	mux.HandleFunc("GET /seats.csv", d.seatsCSV)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		webguard.SecurityHeaders(w.Header())
 		if r.Body != nil {
@@ -119,7 +133,8 @@ func (d *Desk) publicGames() []PublicGame {
 	out := []PublicGame{}
 	for _, g := range d.Store.Games() {
 		out = append(out, PublicGame{Table: g.Table, Round: g.Round, Game: g.GameID, Board: g.Board, BoardName: g.BoardName, Winner: g.Winner,
-			Hash: g.Hash, Fingerprint: g.Fingerprint, SignatureOK: g.SignatureOK, Started: g.Started, Ended: g.Ended, MVP: g.MVP, SVP: g.SVP, Void: g.Void})
+			Hash: g.Hash, Fingerprint: g.Fingerprint, SignatureOK: g.SignatureOK, Started: g.Started, Ended: g.Ended, MVP: g.MVP, SVP: g.SVP, Void: g.Void,
+			MVPPlayer: seatName(g, g.MVP), SVPPlayer: seatName(g, g.SVP)})
 	}
 	return out
 }
@@ -144,7 +159,7 @@ func csvOut(w http.ResponseWriter, name string, rows [][]string) {
 func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 func (d *Desk) gamesCSV(w http.ResponseWriter, r *http.Request) {
-	rows := [][]string{{"桌", "輪次", "對局編號", "板子代號", "板子", "結果", "開局", "結束", "紀錄雜湊", "指紋", "簽章有效", "MVP 座位", "SVP 座位", "作廢原因"}}
+	rows := [][]string{{"桌", "輪次", "對局編號", "板子代號", "板子", "結果", "開局", "結束", "紀錄雜湊", "指紋", "簽章有效", "MVP 座位", "MVP", "SVP 座位", "SVP", "作廢原因"}}
 	yes := map[bool]string{true: "是", false: "否"}
 	seat := func(n int) string {
 		if n == 0 {
@@ -154,9 +169,50 @@ func (d *Desk) gamesCSV(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, g := range d.publicGames() {
 		rows = append(rows, []string{g.Table, strconv.Itoa(g.Round), g.Game, g.Board, g.BoardName, g.Winner, g.Started.Format(time.RFC3339), g.Ended.Format(time.RFC3339),
-			g.Hash, g.Fingerprint, yes[g.SignatureOK], seat(g.MVP), seat(g.SVP), g.Void})
+			g.Hash, g.Fingerprint, yes[g.SignatureOK], seat(g.MVP), g.MVPPlayer, seat(g.SVP), g.SVPPlayer, g.Void})
 	}
 	csvOut(w, "games.csv", rows)
+}
+
+// seatsCSV is every seat of every counted game, by player: what each
+// player played and how it ended (voided games marked).
+func (d *Desk) seatsCSV(w http.ResponseWriter, r *http.Request) {
+	rows := [][]string{{"輪次", "桌", "對局編號", "座位", "選手編號", "選手", "角色", "陣營", "勝負", "出局", "裁判扣分", "獎項", "作廢原因", "指紋"}}
+	sides := map[string]string{"好人": "好人", "狼人": "狼人", "第三方": "第三方"}
+	for _, g := range d.Store.Games() {
+		for _, s := range g.Seats {
+			side := s.Side
+			if side == "" {
+				side = map[string]string{"villager": "好人", "god": "好人", "wolf": "狼人"}[s.Camp]
+				if side == "" {
+					side = "第三方"
+				}
+			}
+			res := "負"
+			switch {
+			case g.Winner == "流局":
+				res = "流局"
+			case sides[g.Winner] == side:
+				res = "勝"
+			}
+			award := ""
+			if g.MVP == s.Seat {
+				award = "MVP"
+			} else if g.SVP == s.Seat {
+				award = "SVP"
+			}
+			out := "否"
+			if s.Out {
+				out = "是"
+			}
+			pen := ""
+			if s.Penalty != 0 {
+				pen = num(s.Penalty)
+			}
+			rows = append(rows, []string{strconv.Itoa(g.Round), g.Table, g.GameID, strconv.Itoa(s.Seat), s.PlayerID, s.Player, s.RoleName, side, res, out, pen, award, g.Void, g.Fingerprint})
+		}
+	}
+	csvOut(w, "seats.csv", rows)
 }
 
 func (d *Desk) standingsCSV(w http.ResponseWriter, r *http.Request) {

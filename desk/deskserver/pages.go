@@ -169,7 +169,7 @@ var pageTmpl = template.Must(template.New("page").Funcs(funcs).Parse(head + `
 {{else if .LoginURL}}<p class="dim"><a href="{{.LoginURL}}">總台登入（HTTPS）</a>：即時桌況、MVP／SVP</p>
 {{else}}<form method="post" action="/login" class="dim">總台登入（即時桌況、MVP／SVP）：<input name="pin" type="password" inputmode="numeric" size="8" autocomplete="off"> <button>登入</button></form>{{end}}
 <p class="dim">更新於 {{.Now}}（每 5 秒自動更新）・計分包：{{.Pack.Title}}（{{.Pack.ID}}）・匯出：
-<a href="/games.csv">賽果 CSV</a>、<a href="/standings.csv">積分 CSV</a>、<a href="/api/public/games">賽果 JSON</a>、<a href="/api/public/standings">積分 JSON</a></p>
+<a href="/games.csv">賽果 CSV</a>、<a href="/standings.csv">積分 CSV</a>、<a href="/seats.csv">選手逐局 CSV</a>、<a href="/api/public/games">賽果 JSON</a>、<a href="/api/public/standings">積分 JSON</a></p>
 <h2>桌況{{if not .Operator}}（轉播延遲 {{.Delay}} 秒）{{end}}</h2>
 {{if .Operator}}<table><tr><th>桌</th><th>板子</th><th>狀態</th><th>存活</th><th>座位連線</th><th>最後訊號</th><th>待送紀錄</th><th>丟棄的訊息</th></tr>
 {{range .Tables}}<tr><td>{{.Name}} <a href="/feed/{{.Name}}">轉播</a></td><td>{{.BoardName}}</td>

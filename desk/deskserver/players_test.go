@@ -273,3 +273,42 @@ func TestDisciplinePage(t *testing.T) {
 		t.Errorf("after the revoke P001 has %v points, want %v", got, p1)
 	}
 }
+
+// TestExportsByName (issue 29 item 1): the exports speak of players by
+// name: seats.csv lists each seat's player (id and name) with the role,
+// the side, win or loss, the award; games.csv and /api/public/games name
+// the MVP's player.
+func TestExportsByName(t *testing.T) {
+	data, _ := setup(t, 1)
+	os.WriteFile(filepath.Join(data, "players.csv"), []byte("T1,1,P001\nT1,2,P002\n"), 0o644)
+	if _, _, err := desk.ImportPlayers(data, []byte("P001,王小明,,\nP002,林美玲,,\n")); err != nil {
+		t.Fatal(err)
+	}
+	o := newOpClient(t, data)
+	b, _ := os.ReadFile(desktest.Play(t, t.TempDir(), "seer-witch-hunter-idiot", 11, key(1), 0))
+	if _, err := o.d.Store.Ingest(desk.Subject("T1", desk.KindRecord), "", "x.wtj", b); err != nil {
+		t.Fatal(err)
+	}
+	g := o.d.Store.Games()[0]
+	if code, _ := o.post("/game/"+g.Hash+"/award", url.Values{"mvp": {"1"}}); code != 303 {
+		t.Fatal(code)
+	}
+	_, seats := o.get("/seats.csv")
+	lines := strings.Split(strings.TrimSpace(seats), "\n")
+	if len(lines) != 13 || !strings.HasPrefix(lines[0], "\ufeff輪次,桌,對局編號,座位,選手編號,選手") {
+		t.Fatalf("seats.csv: %d lines\n%s", len(lines), seats)
+	}
+	won := "負"
+	if s := g.Seats[0]; s.Side == g.Winner {
+		won = "勝"
+	}
+	if want := "1,T1," + g.GameID + ",1,P001,王小明," + g.Seats[0].RoleName + "," + g.Seats[0].Side + "," + won; !strings.HasPrefix(lines[1], want) || !strings.Contains(lines[1], ",MVP,") {
+		t.Errorf("seat 1: %q, want %q… with MVP", lines[1], want)
+	}
+	if _, games := o.get("/games.csv"); !strings.Contains(games, ",1,王小明,") {
+		t.Errorf("games.csv does not name the MVP:\n%s", games)
+	}
+	if _, api := o.get("/api/public/games"); !strings.Contains(api, `"mvp_player": "王小明"`) {
+		t.Errorf("/api/public/games: %s", api)
+	}
+}
