@@ -89,6 +89,7 @@ func (d *Desk) Handler() http.Handler {
 	mux.HandleFunc("GET /api/public/feed/{table}", d.feedJSON)
 	mux.HandleFunc("GET /feed/{table}", d.feedPage)
 	mux.HandleFunc("GET /players", d.playersPage)
+	mux.HandleFunc("GET /log", d.operatorOnly(d.logPage))
 	mux.HandleFunc("POST /players", d.guard(d.playerPost))
 	mux.HandleFunc("POST /players/{id}/remove", d.guard(d.playerRemove))
 	mux.HandleFunc("POST /players/{id}/sanction", d.guard(d.sanctionPost))

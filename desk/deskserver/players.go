@@ -125,7 +125,28 @@ func (d *Desk) title() string {
 	return "賽事總台"
 }
 
-const nav = `<nav class="dim"><strong>{{.Title}}</strong>・<a href="/">總台</a>・<a href="/players">選手名冊</a>・<a href="/rounds">輪次</a>・<a href="/screen">轉播畫面</a></nav>`
+const nav = `<nav class="dim"><strong>{{.Title}}</strong>・<a href="/">總台</a>・<a href="/players">選手名冊</a>・<a href="/rounds">輪次</a>・<a href="/log">總台紀錄</a>・<a href="/screen">轉播畫面</a></nav>`
+
+// logPage is the organiser's log, newest first (the operator's).
+func (d *Desk) logPage(w http.ResponseWriter, r *http.Request) {
+	entries, err := d.Store.LogEntries("")
+	for i, j := 0, len(entries)-1; i < j; i, j = i+1, j-1 {
+		entries[i], entries[j] = entries[j], entries[i]
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	if err := logTmpl.Execute(w, map[string]any{"Entries": entries, "Err": err, "Title": d.title()}); err != nil {
+		d.log.Warn("desk: log page", "err", err)
+	}
+}
+
+var logTmpl = template.Must(template.New("log").Funcs(funcs).Parse(head + `
+<title>總台紀錄・{{.Title}}</title></head><body>` + nav + `
+<h1>總台紀錄</h1>
+<p class="dim">總台每一次變更（輪次、座位表、作廢、晚到紀錄的決定、獎項、處分、選手名冊、重新收錄），最新的在上面；檔案是資料夾裡的 organiser.jsonl。</p>
+{{if .Err}}<p class="bad">讀不到紀錄：{{.Err}}</p>{{end}}
+{{if .Entries}}<table><tr><th>時間</th><th>事項</th></tr>
+{{range .Entries}}<tr><td>{{clock .At}}</td><td class="long">{{.Text}}</td></tr>{{end}}</table>{{else}}<p class="dim">還沒有。</p>{{end}}
+</body></html>`))
 
 var errorTmpl = template.Must(template.New("error").Parse(head + `
 <title>沒有完成・{{.Title}}</title></head><body>` + nav + `
@@ -153,7 +174,8 @@ var playersTmpl = template.Must(template.New("players").Funcs(funcs).Parse(head 
 {{if .CSRF}}{{if .Players}}<table><tr><th>選手</th><th>處分</th></tr>{{range .Players}}<tr><td>{{.ID}} {{.Name}}</td><td><form method="post" action="/players/{{.ID}}/sanction" class="inline"><input type="hidden" name="csrf" value="{{$.CSRF}}">
 <select name="kind"><option value="warning">警告</option><option value="deduction">扣分</option><option value="dq">取消資格</option></select>
 <input name="points" size="3" inputmode="decimal" placeholder="分數"> 原因 <input name="reason" size="14" required> <button>記下</button></form></td></tr>{{end}}</table>{{end}}{{end}}
-{{if .Sanctions}}<table><tr><th>時間</th><th>選手</th><th>處分</th><th>原因</th><th>狀態</th></tr>
+{{if not .CSRF}}<p class="dim">處分的明細只給登入的總台看；積分榜列出每位選手的扣分、警告與取消資格。</p>
+{{else if .Sanctions}}<table><tr><th>時間</th><th>選手</th><th>處分</th><th>原因</th><th>狀態</th></tr>
 {{range .Sanctions}}<tr><td>{{clock .At}}</td><td>{{.Name}} <span class="dim">{{.Player}}</span></td><td>{{.KindWords}}</td><td class="long">{{.Reason}}</td>
 <td>{{if .Revoked}}已撤銷：{{.Revoked}}{{else if $.CSRF}}<form method="post" action="/discipline/{{.ID}}/revoke" class="inline"><input type="hidden" name="csrf" value="{{$.CSRF}}"><input name="reason" size="10" required placeholder="撤銷原因"> <button>撤銷</button></form>{{else}}有效{{end}}</td></tr>{{end}}
 </table>{{else}}<p class="dim">沒有。</p>{{end}}

@@ -265,6 +265,15 @@ func TestDisciplinePage(t *testing.T) {
 	if !strings.Contains(page, "扣 2 分") || !strings.Contains(page, "挑起糾紛") {
 		t.Errorf("/players does not list the sanctions")
 	}
+	if _, page := o.do(o.anon, "GET", "/players", nil); strings.Contains(page, "挑起糾紛") {
+		t.Error("the public registry shows a sanction's reason")
+	}
+	if code, _ := o.do(o.anon, "GET", "/log", nil); code != 401 {
+		t.Errorf("/log without a session: %d", code)
+	}
+	if _, page := o.get("/log"); !strings.Contains(page, "扣 2 分：挑起糾紛") || !strings.Contains(page, "取消資格：糾紛雙方取消資格") {
+		t.Errorf("/log:\n%s", page)
+	}
 	id := o.d.Store.Sanctions()[0].ID
 	if code, _ := o.post(fmt.Sprintf("/discipline/%d/revoke", id), url.Values{"reason": {"記錯人"}}); code != 303 {
 		t.Fatalf("revoke: %d", code)
