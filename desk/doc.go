@@ -31,6 +31,10 @@
 //     rounds (rounds.go: opened with tables and games each, a game placed
 //     by the round open at its table when the desk heard it start; extra
 //     games held as late ones; voided games left out of the standings),
+//     each round's seating plan (seating.go: ProposePlan spreads
+//     opponents and seats, a locked plan names the round's players by
+//     seat), the desk's discipline (discipline.go: warnings, deductions,
+//     disqualifications; StandingsWith applies them, ties shown as ties),
 //     the organiser's log (orglog.go), a table rekeyed or removed
 //     (registry.go: its old keys still prove its stored records) and a
 //     refused record re-admitted once its key is right (Readmit).
