@@ -168,6 +168,7 @@ func playerHeader(f []string) bool {
 func ParsePlayersCSV(b []byte) ([]Player, LineErrors) {
 	lines, bad := csvLines(b)
 	var out []Player
+	var at []int // each player's line
 	first := map[string]int{}
 	for i, l := range lines {
 		if i == 0 && playerHeader(l.fields) {
@@ -189,11 +190,13 @@ func ParsePlayersCSV(b []byte) ([]Player, LineErrors) {
 		}
 		first[p.ID] = l.n
 		out = append(out, p)
+		at = append(at, l.n)
+	}
+	if len(out) > MaxPlayers { // the first player past the bound is the bad line
+		bad = append(bad, LineError{at[MaxPlayers], fmt.Sprintf("選手太多（%d 位，最多 %d 位）：從這一行起放不下", len(out), MaxPlayers)})
+		out = out[:MaxPlayers]
 	}
 	sort.SliceStable(bad, func(i, j int) bool { return bad[i].Line < bad[j].Line })
-	if len(out) > MaxPlayers {
-		bad = append(bad, LineError{lines[len(lines)-1].n, fmt.Sprintf("選手太多（%d 位，最多 %d 位）", len(out), MaxPlayers)})
-	}
 	return out, bad
 }
 
@@ -425,4 +428,22 @@ func (s *Store) SeatPlayer(table string, seat int) (id, name string) {
 		return p.ID, p.Name
 	}
 	return "", v
+}
+
+// SeatMapProblems are the lines of players.csv whose player id is not in
+// the registry (shown as written: an older file's names, or a typo), for
+// the operator's page; none while the registry is empty.
+func (s *Store) SeatMapProblems() []string {
+	players, _ := s.playersByID()
+	if len(players) == 0 {
+		return nil
+	}
+	var out []string
+	for k, v := range s.seats {
+		if _, ok := players[v]; !ok {
+			out = append(out, fmt.Sprintf("players.csv：%s 座的「%s」不是名冊裡的選手編號", k, v))
+		}
+	}
+	sort.Strings(out)
+	return out
 }

@@ -26,6 +26,7 @@ func (d *Desk) playersPage(w http.ResponseWriter, r *http.Request) {
 	v := map[string]any{"Players": list, "Err": err, "Count": len(list), "Title": d.title(), "Sanctions": sanctions}
 	if cookie, ok := d.op.session(r); ok {
 		v["CSRF"] = d.op.csrf(cookie)
+		v["SeatProblems"] = d.Store.SeatMapProblems()
 		w.Header().Set("Cache-Control", "no-store")
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -156,6 +157,7 @@ var playersTmpl = template.Must(template.New("players").Funcs(funcs).Parse(head 
 <title>選手名冊・{{.Title}}</title></head><body>` + nav + `
 <h1>選手名冊</h1>
 {{if .Err}}<p class="bad">名冊檔讀不到：{{.Err}}（顯示的是上次讀到的名冊）</p>{{end}}
+{{range .SeatProblems}}<p class="bad">{{.}}（照原字顯示；若是編號打錯，請改正 players.csv 後重新啟動總台）</p>{{end}}
 <p class="dim">共 {{.Count}} 位選手。從 CSV 匯入（Excel 另存「CSV UTF-8」即可）：<code>wolftable desk players import 檔案.csv --data 資料夾</code>，欄位為「編號,名字,俱樂部,暱稱」。</p>
 <table><tr><th>編號</th><th>名字</th><th>俱樂部</th><th>暱稱</th>{{if $.CSRF}}<th></th>{{end}}</tr>
 {{range .Players}}{{if $.CSRF}}<tr><td>{{.ID}}</td><td><input form="p-{{.ID}}" name="name" value="{{.Name}}" size="10" required></td>

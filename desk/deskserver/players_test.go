@@ -131,11 +131,14 @@ func TestPlayersPage(t *testing.T) {
 // MVP/SVP by name; the front page's standings name them too.
 func TestGamePageNames(t *testing.T) {
 	data, _ := setup(t, 1)
-	os.WriteFile(filepath.Join(data, "players.csv"), []byte("T1,1,P001\nT1,2,P002\n"), 0o644)
+	os.WriteFile(filepath.Join(data, "players.csv"), []byte("T1,1,P001\nT1,2,P002\nT1,4,P0O3\n"), 0o644)
 	if _, _, err := desk.ImportPlayers(data, []byte("P001,王小明,台北,\nP002,林美玲,,\n")); err != nil {
 		t.Fatal(err)
 	}
 	o := newOpClient(t, data)
+	if _, page := o.get("/players"); !strings.Contains(page, "T1/4 座的「P0O3」不是名冊裡的選手編號") {
+		t.Errorf("/players does not flag players.csv's unknown id")
+	}
 	path := desktest.Play(t, t.TempDir(), "seer-witch-hunter-idiot", 11, key(1), 2)
 	b, _ := os.ReadFile(path)
 	if _, err := o.d.Store.Ingest(desk.Subject("T1", desk.KindRecord), "", filepath.Base(path), b); err != nil {
