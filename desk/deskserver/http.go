@@ -89,7 +89,14 @@ func (d *Desk) Handler() http.Handler {
 	mux.HandleFunc("GET /api/public/feed/{table}", d.feedJSON)
 	mux.HandleFunc("GET /feed/{table}", d.feedPage)
 	mux.HandleFunc("GET /players", d.playersPage)
-	mux.HandleFunc("GET /log", d.operatorOnly(d.logPage))
+	mux.HandleFunc("GET /log", func(w http.ResponseWriter, r *http.Request) {
+		if _, ok := d.op.session(r); !ok {
+			d.fail(w, r, http.StatusUnauthorized, "請先登入總台", "總台紀錄只給登入的總台看。", "/")
+			return
+		}
+		w.Header().Set("Cache-Control", "no-store")
+		d.logPage(w, r)
+	})
 	mux.HandleFunc("POST /players", d.guard(d.playerPost))
 	mux.HandleFunc("POST /players/{id}/remove", d.guard(d.playerRemove))
 	mux.HandleFunc("POST /players/{id}/sanction", d.guard(d.sanctionPost))
@@ -240,7 +247,7 @@ func (d *Desk) review(w http.ResponseWriter, r *http.Request) {
 	}
 	text, err := d.Store.Review(hash, format)
 	if err != nil {
-		http.Error(w, "找不到這局的紀錄", http.StatusNotFound)
+		d.fail(w, r, http.StatusNotFound, "找不到對局：", "總台沒有這局的紀錄", "/")
 		return
 	}
 	if format != "text" {

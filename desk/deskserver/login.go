@@ -193,7 +193,7 @@ func (d *Desk) guard(h http.HandlerFunc) http.HandlerFunc {
 
 func (d *Desk) loginPost(w http.ResponseWriter, r *http.Request) {
 	if u := d.loginURL(r); u != "" { // the PIN is not read over plain HTTP
-		http.Error(w, "請改用 HTTPS 登入總台："+u+" / log in over HTTPS", http.StatusForbidden)
+		d.fail(w, r, http.StatusForbidden, "請改用 HTTPS 登入總台", "密碼不經過未加密的連線："+u, u)
 		return
 	}
 	ip, _ := webguard.RemoteIP(r)
@@ -203,11 +203,11 @@ func (d *Desk) loginPost(w http.ResponseWriter, r *http.Request) {
 		secs := int((wait + time.Second - 1) / time.Second)
 		w.Header().Set("Retry-After", strconv.Itoa(secs))
 		d.op.rejects.Note(false, r.RemoteAddr, ip)
-		http.Error(w, fmt.Sprintf("密碼錯太多次，請 %d 秒後再試 / too many wrong PINs", secs), http.StatusTooManyRequests)
+		d.fail(w, r, http.StatusTooManyRequests, "密碼錯太多次", fmt.Sprintf("請 %d 秒後再試。", secs), "/")
 		return
 	case !ok:
 		d.op.rejects.Note(true, r.RemoteAddr, ip)
-		http.Error(w, "密碼錯誤 / wrong PIN", http.StatusUnauthorized)
+		d.fail(w, r, http.StatusUnauthorized, "密碼錯誤", "總台登入密碼不對；什麼都沒有改。", "/")
 		return
 	}
 	d.log.Info("desk: operator logged in", "remote", r.RemoteAddr)
@@ -236,7 +236,7 @@ func (d *Desk) awardPost(w http.ResponseWriter, r *http.Request) {
 	mvp, ok1 := seat("mvp")
 	svp, ok2 := seat("svp")
 	if !ok1 || !ok2 {
-		http.Error(w, "MVP、SVP 要是座位號碼（0 或空白為無） / seats, 0 for none", http.StatusBadRequest)
+		d.fail(w, r, http.StatusBadRequest, "MVP／SVP 沒有存：", "要是座位號碼（0 或空白為無）", "/game/"+r.PathValue("hash"))
 		return
 	}
 	if err := d.Store.SetAward(r.PathValue("hash"), desk.Award{MVP: mvp, SVP: svp}); err != nil {
@@ -271,14 +271,14 @@ func (d *Desk) decidePost(w http.ResponseWriter, r *http.Request) {
 	hash := r.PathValue("hash")
 	accept := r.FormValue("decision") == "accept"
 	if !accept && r.FormValue("decision") != "set_aside" {
-		http.Error(w, "決定要是 accept 或 set_aside / decision: accept or set_aside", http.StatusBadRequest)
+		d.fail(w, r, http.StatusBadRequest, "沒有決定：", "決定要是計分（accept）或擱置（set_aside）", "/")
 		return
 	}
 	round := 0
 	if v := strings.TrimSpace(r.FormValue("round")); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > 10000 {
-			http.Error(w, "輪次要是正整數 / round: a positive number", http.StatusBadRequest)
+			d.fail(w, r, http.StatusBadRequest, "沒有決定：", "輪次要是正整數", "/")
 			return
 		}
 		round = n

@@ -324,3 +324,38 @@ func TestExportsByName(t *testing.T) {
 		t.Errorf("/api/public/games: %s", api)
 	}
 }
+
+// TestErrorPagesWayBack (issue 29 item 6): what the desk refuses is a
+// page in Chinese with the reason and a way back: a wrong PIN, an unknown
+// game or table, a bad MVP seat, a late game's bad decision.
+func TestErrorPagesWayBack(t *testing.T) {
+	data, _ := setup(t, 1)
+	o := newOpClient(t, data)
+	zero := strings.Repeat("0", 64)
+	for _, c := range []struct {
+		name, method, path string
+		form               url.Values
+		code               int
+		back               string
+	}{
+		{"wrong PIN", "POST", "/login", url.Values{"pin": {"x"}}, 401, `href="/"`},
+		{"unknown game", "GET", "/game/" + zero, nil, 404, `href="/"`},
+		{"unknown table", "GET", "/feed/T9", nil, 404, `href="/"`},
+		{"bad MVP", "POST", "/game/" + zero + "/award", url.Values{"mvp": {"x"}}, 400, `href="/game/` + zero + `"`},
+		{"bad decision", "POST", "/game/" + zero + "/decide", url.Values{"decision": {"maybe"}}, 400, `href="/"`},
+		{"log without login", "GET", "/log", nil, 401, `href="/"`},
+	} {
+		c := c
+		client := o.c
+		if c.name == "wrong PIN" || c.name == "log without login" {
+			client = o.anon
+		}
+		if c.form != nil && c.name != "wrong PIN" {
+			c.form.Set("csrf", o.tok)
+		}
+		code, page := o.do(client, c.method, c.path, c.form)
+		if code != c.code || !strings.Contains(page, `<h1 class="bad">`) || !strings.Contains(page, c.back) || !strings.Contains(page, "<nav") {
+			t.Errorf("%s: %d, want %d, a page with %s:\n%s", c.name, code, c.code, c.back, page)
+		}
+	}
+}
