@@ -23,7 +23,7 @@ import (
 //	mvp = 2                  # the desk's MVP and SVP of a game
 //	svp = 1.5
 //	penalty_factor = 1       # points off per penalty point entered (1: as entered)
-//	tiebreak = ["points", "wins", "mvp", "penalty", "games", "player"]  # also "ppg": points per game
+//	tiebreak = ["points", "wins", "mvp", "penalty", "games", "player"]  # also "ppg" (points per game), "h2h" (head to head)
 //	warnings_per_deduction = 3  # every third warning at the desk is a deduction (0: none)
 //	warning_deduction = 1       # of this many points
 //	[win]                    # a player of the winning camp, by camp
@@ -74,10 +74,13 @@ func (c CampPoints) of(side string) float64 {
 }
 
 // TieBreaks are the keys a pack's tiebreak may list: more points, more
-// wins, more MVPs, less penalty, fewer games, more points per game; and
+// wins, more MVPs, less penalty, fewer games, more points per game, more
+// wins head to head (h2h: among the players still tied by the keys
+// before it, the wins in the games a player shared with another of
+// them); and
 // "player", which orders a tie by name without breaking it (the rows
 // keep one rank and say Tied).
-var TieBreaks = []string{"points", "wins", "mvp", "penalty", "games", "ppg", "player"}
+var TieBreaks = []string{"points", "wins", "mvp", "penalty", "games", "ppg", "h2h", "player"}
 
 //go:embed packs/*.toml
 var packFS embed.FS
@@ -214,10 +217,7 @@ func StandingsWith(p *Pack, games []Game, sanctions []Sanction, names map[string
 		}
 		ws := winnerSide(g.Winner)
 		for _, s := range g.Seats {
-			k := "name:" + s.Player
-			if s.PlayerID != "" {
-				k = "id:" + s.PlayerID
-			}
+			k := seatKey(s)
 			r := rows[k]
 			if r == nil {
 				r = &Row{Player: s.Player, PlayerID: s.PlayerID}
@@ -264,29 +264,8 @@ func StandingsWith(p *Pack, games []Game, sanctions []Sanction, names map[string
 	for _, r := range rows {
 		out = append(out, *r)
 	}
-	cmp := func(a, b *Row) int { // <0: a ranks above b
-		for _, k := range p.TieBreak {
-			var c int
-			switch k {
-			case "points":
-				c = cmpF(b.Points, a.Points)
-			case "wins":
-				c = b.Wins - a.Wins
-			case "mvp":
-				c = b.MVP - a.MVP
-			case "penalty":
-				c = cmpF(a.Penalty, b.Penalty)
-			case "games":
-				c = a.Games - b.Games
-			case "ppg":
-				c = cmpF(ppg(b), ppg(a))
-			}
-			if c != 0 {
-				return c
-			}
-		}
-		return 0
-	}
+	h2h := headToHead(p, out, sorted)
+	cmp := func(a, b *Row) int { return cmpKeys(p.TieBreak, a, b, h2h) }
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].DQ != out[j].DQ {
 			return out[j].DQ
@@ -311,6 +290,108 @@ func StandingsWith(p *Pack, games []Game, sanctions []Sanction, names map[string
 		}
 	}
 	return out
+}
+
+// seatKey is the standings' key of a seat's player: the id, or the name.
+func seatKey(s Seat) string {
+	if s.PlayerID != "" {
+		return "id:" + s.PlayerID
+	}
+	return "name:" + s.Player
+}
+
+func rowKey(r *Row) string { return seatKey(Seat{PlayerID: r.PlayerID, Player: r.Player}) }
+
+// headToHead is each player's wins head to head (nil when the pack does
+// not break ties by h2h): the players tied by the keys before "h2h" are a
+// group, and a player's h2h is his wins in the games (not voided) where
+// another of his group also played.
+func headToHead(p *Pack, rows []Row, games []*Game) map[string]int {
+	at := -1
+	for i, k := range p.TieBreak {
+		if k == "h2h" {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		return nil
+	}
+	pre := p.TieBreak[:at]
+	order := make([]*Row, 0, len(rows))
+	for i := range rows {
+		if !rows[i].DQ {
+			order = append(order, &rows[i])
+		}
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		if c := cmpKeys(pre, order[i], order[j], nil); c != 0 {
+			return c < 0
+		}
+		return rowKey(order[i]) < rowKey(order[j])
+	})
+	group := map[string]int{}
+	for i, r := range order {
+		if i > 0 && cmpKeys(pre, order[i-1], r, nil) == 0 {
+			group[rowKey(r)] = group[rowKey(order[i-1])]
+		} else {
+			group[rowKey(r)] = i
+		}
+	}
+	out := map[string]int{}
+	for _, g := range games {
+		if g.Void != "" {
+			continue
+		}
+		ws := winnerSide(g.Winner)
+		in := map[int]int{} // group → its players in this game
+		for _, s := range g.Seats {
+			if gr, ok := group[seatKey(s)]; ok {
+				in[gr]++
+			}
+		}
+		for _, s := range g.Seats {
+			gr, ok := group[seatKey(s)]
+			if !ok || in[gr] < 2 || ws == "" {
+				continue
+			}
+			sd := side(s.Camp)
+			if s.Side != "" {
+				sd = winnerSide(s.Side)
+			}
+			if sd == ws {
+				out[seatKey(s)]++
+			}
+		}
+	}
+	return out
+}
+
+// cmpKeys compares two rows by the tie-break keys: <0 when a ranks above b.
+func cmpKeys(keys []string, a, b *Row, h2h map[string]int) int {
+	for _, k := range keys {
+		var c int
+		switch k {
+		case "points":
+			c = cmpF(b.Points, a.Points)
+		case "wins":
+			c = b.Wins - a.Wins
+		case "mvp":
+			c = b.MVP - a.MVP
+		case "penalty":
+			c = cmpF(a.Penalty, b.Penalty)
+		case "games":
+			c = a.Games - b.Games
+		case "ppg":
+			c = cmpF(ppg(b), ppg(a))
+		case "h2h":
+			c = h2h[rowKey(b)] - h2h[rowKey(a)]
+		}
+		if c != 0 {
+			return c
+		}
+	}
+	return 0
 }
 
 // ppg is a row's points per game.
