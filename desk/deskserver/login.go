@@ -293,5 +293,9 @@ func (d *Desk) decidePost(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, map[string]any{"decision": g.Decision, "round": g.Round})
 		return
 	}
+	if r.FormValue("back") == "game" { // the form on the game's page
+		http.Redirect(w, r, "/game/"+hash, http.StatusSeeOther)
+		return
+	}
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }

@@ -188,7 +188,7 @@ var pageTmpl = template.Must(template.New("page").Funcs(funcs).Parse(head + `
 </table>{{end}}
 {{if .Late}}<h2 class="bad">晚到的紀錄（待總台決定，尚未計分）</h2>
 <table><tr><th>桌</th><th>板子</th><th>結果</th><th>開局</th><th>指紋</th><th>原因</th><th>決定</th></tr>
-{{range .Late}}<tr><td>{{.Table}}</td><td>{{.BoardName}}</td><td>{{.Winner}}</td><td>{{clock .Started}}</td><td>{{.Fingerprint}}</td><td class="long">{{.Late}}</td>
+{{range .Late}}<tr><td>{{.Table}} <a href="/game/{{.Hash}}">復盤</a></td><td>{{.BoardName}}</td><td>{{.Winner}}</td><td>{{clock .Started}}</td><td>{{.Fingerprint}}</td><td class="long">{{.Late}}</td>
 <td>{{if eq .Decision "set_aside"}}已擱置{{if .DecisionNote}}（{{.DecisionNote}}）{{end}} {{end}}<form method="post" action="/game/{{.Hash}}/decide"><input type="hidden" name="csrf" value="{{$.CSRF}}">
 併入第 <input name="round" size="3" placeholder="{{if $.HasRounds}}最近{{else}}下一{{end}}"> 輪・原因 <input name="note" size="12"> <button name="decision" value="accept">計分</button>
 {{if ne .Decision "set_aside"}}<button name="decision" value="set_aside">擱置</button>{{end}}</form></td></tr>{{end}}
@@ -227,6 +227,8 @@ var reviewTmpl = template.Must(template.New("review").Funcs(funcs).Parse(head + 
 {{if .CSRF}}{{if .Game.Seats}}<form method="post" action="/game/{{.Hash}}/award">MVP <select name="mvp"><option value="0">（無）</option>{{range .Game.Seats}}<option value="{{.Seat}}"{{if eq .Seat $.Award.MVP}} selected{{end}}>{{.Seat}} 號 {{.Player}}</option>{{end}}</select>
 ・SVP <select name="svp"><option value="0">（無）</option>{{range .Game.Seats}}<option value="{{.Seat}}"{{if eq .Seat $.Award.SVP}} selected{{end}}>{{.Seat}} 號 {{.Player}}</option>{{end}}</select>
 <input type="hidden" name="csrf" value="{{.CSRF}}"> <button>儲存</button></form>
+{{if and .Game.Late (ne .Game.Decision "accepted")}}<form method="post" action="/game/{{.Hash}}/decide">晚到的紀錄：併入第 <input name="round" size="3" inputmode="numeric"> 輪・原因 <input name="note" size="16">
+<input type="hidden" name="csrf" value="{{.CSRF}}"><input type="hidden" name="back" value="game"> <button name="decision" value="accept">計分</button>{{if ne .Game.Decision "set_aside"}} <button name="decision" value="set_aside">擱置</button>{{end}}</form>{{end}}
 {{if not .Game.Void}}<form method="post" action="/game/{{.Hash}}/void">作廢本局，原因 <input name="reason" size="24" required placeholder="例：裁判失誤，重賽"><input type="hidden" name="csrf" value="{{.CSRF}}"> <button>作廢</button></form>{{end}}{{end}}{{end}}
 {{if .Log}}<h2>總台紀錄</h2><ul>{{range .Log}}<li>{{clock .At}} {{.Text}}</li>{{end}}</ul>{{end}}
 <pre>{{.Text}}</pre></body></html>

@@ -209,3 +209,39 @@ func TestPlanPage(t *testing.T) {
 		t.Error("the public sheet has the operator's forms")
 	}
 }
+
+// TestLateDecisionOnGamePage (issue 29 item 2): a late game's page has
+// the operator's decision with a reason (the front page reloads every 5
+// s: no place to type one); the decision leads back to the game's page,
+// which then says what was decided and why.
+func TestLateDecisionOnGamePage(t *testing.T) {
+	data, _ := setup(t, 1)
+	o := newOpClient(t, data)
+	if _, err := o.d.Store.OpenRound([]string{"T1"}, 1); err != nil {
+		t.Fatal(err)
+	}
+	jdir := t.TempDir()
+	for _, seed := range []uint64{21, 22} {
+		b, _ := os.ReadFile(desktest.Play(t, jdir, "seer-witch-hunter-idiot", seed, key(1), 0))
+		if _, err := o.d.Store.Ingest(desk.Subject("T1", desk.KindRecord), "", "x.wtj", b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	late := o.d.Store.Late()
+	if len(late) != 1 {
+		t.Fatalf("late: %+v", late)
+	}
+	h := late[0].Hash
+	_, page := o.get("/game/" + h)
+	if !strings.Contains(page, `action="/game/`+h+`/decide"`) || !strings.Contains(page, `name="note"`) {
+		t.Fatalf("no decision form on the late game's page:\n%s", page)
+	}
+	code, _ := o.post("/game/"+h+"/decide", url.Values{"decision": {"set_aside"}, "note": {"練習局"}, "back": {"game"}})
+	if code != 303 {
+		t.Fatalf("decide: %d", code)
+	}
+	_, page = o.get("/game/" + h)
+	if !strings.Contains(page, "總台已擱置，不計分（練習局）") {
+		t.Errorf("the game's page after the decision:\n%s", page)
+	}
+}
