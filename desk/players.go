@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -217,6 +218,11 @@ func ReadPlayers(data string) ([]Player, error) {
 	return list, nil
 }
 
+// registryMu serialises the registry's read-modify-writes within a
+// process (two operators' edits at once; the CLI is another process,
+// run before the day or between rounds).
+var registryMu sync.Mutex
+
 func writePlayers(data string, list []Player) error {
 	sort.Slice(list, func(i, j int) bool { return list[i].ID < list[j].ID })
 	body, _ := json.MarshalIndent(list, "", "  ")
@@ -233,6 +239,8 @@ func ImportPlayers(data string, csvData []byte) (added, updated int, err error) 
 	if len(bad) > 0 {
 		return 0, 0, bad
 	}
+	registryMu.Lock()
+	defer registryMu.Unlock()
 	if len(in) == 0 {
 		return 0, 0, LineErrors{{1, "檔案裡沒有任何選手"}}
 	}
@@ -268,6 +276,8 @@ func PutPlayer(data string, p Player) error {
 	if err := p.Check(); err != nil {
 		return err
 	}
+	registryMu.Lock()
+	defer registryMu.Unlock()
 	cur, err := ReadPlayers(data)
 	if err != nil {
 		return err
@@ -287,6 +297,8 @@ func PutPlayer(data string, p Player) error {
 // RemovePlayer takes a player out of the registry. Games already stored
 // keep their seats; the seat is then shown by the id.
 func RemovePlayer(data, id string) error {
+	registryMu.Lock()
+	defer registryMu.Unlock()
 	cur, err := ReadPlayers(data)
 	if err != nil {
 		return err

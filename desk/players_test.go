@@ -1,10 +1,12 @@
 package desk_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -213,4 +215,24 @@ func FuzzSeatMap(f *testing.F) {
 			t.Fatalf("%d lines, %d seats, %d bad", countable, len(m), len(bad))
 		}
 	})
+}
+
+// TestPutPlayerConcurrent: forty players added at once (two operators'
+// pages) are all in the registry: no edit lost to another's write.
+func TestPutPlayerConcurrent(t *testing.T) {
+	data := t.TempDir()
+	var wg sync.WaitGroup
+	for i := range 40 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := desk.PutPlayer(data, desk.Player{ID: fmt.Sprintf("P%02d", i), Name: fmt.Sprintf("選手%d", i)}); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if list, _ := desk.ReadPlayers(data); len(list) != 40 {
+		t.Fatalf("%d players in the registry, want 40", len(list))
+	}
 }
