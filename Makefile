@@ -8,8 +8,10 @@ BIN := bin/wolftable
 setup:
 	./scripts/setup
 
+# Both binaries into bin/ (ignored by git): the table's wolftable and the
+# desk's wolftable-desk, which `wolftable desk` runs from beside it.
 build: setup
-	$(GO) build -o $(BIN) ./cmd/wolftable
+	$(GO) build -o bin/ ./cmd/wolftable ./cmd/wolftable-desk
 
 # The main job on the embedded default: a whole game on the virtual table
 # with random players (SPEED=N to change the speed).

@@ -24,6 +24,20 @@
 //     quota; a table's rounds given at arrival, a late game held for the
 //     operator) and the scoring packs and Standings, a pure function of a
 //     pack and the stored games.
+//   - The tournament (issue 29): the player registry (players.go: DATA/
+//     players.json, imported from Excel's CSV, every bad line reported
+//     with its number and nothing taken then; players.csv maps a table's
+//     seat to a player id until the tables draw seats), the organiser's
+//     rounds (rounds.go: opened with tables and games each, a game placed
+//     by the round open at its table when the desk heard it start; extra
+//     games held as late ones; voided games left out of the standings),
+//     each round's seating plan (seating.go: ProposePlan spreads
+//     opponents and seats, a locked plan names the round's players by
+//     seat), the desk's discipline (discipline.go: warnings, deductions,
+//     disqualifications; StandingsWith applies them, ties shown as ties),
+//     the organiser's log (orglog.go), a table rekeyed or removed
+//     (registry.go: its old keys still prove its stored records) and a
+//     refused record re-admitted once its key is right (Readmit).
 //
 // The broker (an embedded nats-server, or a venue's cluster) and the web
 // pages are in desk/deskserver, so that the table's daemon does not link

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"wolftable/internal/atomicfile"
 )
@@ -29,6 +30,9 @@ func (g *Game) Counted() bool { return g.Late == "" || g.Decision == DecisionAcc
 // placeLocked gives a game arriving now its round, or holds it as late
 // (round 0, the reason). s.mu is held.
 func (s *Store) placeLocked(g *Game) (round int, late string) {
+	if len(s.rounds) > 0 {
+		return s.placeRoundLocked(g)
+	}
 	top := 0
 	for _, o := range s.games {
 		if o.Table != g.Table || o.Decision == DecisionSetAside {
@@ -79,16 +83,28 @@ func (s *Store) Late() []Game {
 			list = append(list, *g)
 		}
 	}
-	awards, names := s.awards, s.names
+	awards := s.awards
 	s.mu.Unlock()
 	sort.Slice(list, func(i, j int) bool { return list[i].Received.Before(list[j].Received) })
-	return finish(list, awards, names)
+	return s.finish(list, awards)
 }
 
 // Decide records the operator's decision on a late game: accepted into
 // round (0: the table's next free round; a round another counted game of
 // the table has is refused), or set aside. Kept in the game's metadata.
+// Once the organiser has rounds, round is one of them (0: the last one
+// the table plays in) with a game free for the table, and the decision
+// is logged with the reason (note).
 func (s *Store) Decide(hash string, accept bool, round int) (Game, error) {
+	return s.DecideNote(hash, accept, round, "")
+}
+
+// DecideNote is Decide with the operator's reason.
+func (s *Store) DecideNote(hash string, accept bool, round int, note string) (Game, error) {
+	note = strings.TrimSpace(note)
+	if len([]rune(note)) > 200 {
+		return Game{}, fmt.Errorf("原因太長（最多 200 字）")
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	g, ok := s.games[hash]
@@ -99,8 +115,31 @@ func (s *Store) Decide(hash string, accept bool, round int) (Game, error) {
 		return Game{}, fmt.Errorf("紀錄 %s 不是晚到的紀錄：已在第 %d 輪計分", g.Fingerprint, g.Round)
 	}
 	next := *g
+	next.DecisionNote = note
 	if !accept {
 		next.Decision, next.Round = DecisionSetAside, 0
+	} else if len(s.rounds) > 0 {
+		if round < 0 {
+			return Game{}, fmt.Errorf("輪次 %d 不對", round)
+		}
+		if round == 0 {
+			for _, r := range s.rounds {
+				if r.Has(g.Table) {
+					round = r.N
+				}
+			}
+			if round == 0 {
+				return Game{}, fmt.Errorf("桌子 %s 不在任何輪次：請填要併入的輪次", g.Table)
+			}
+		}
+		r, ok := s.roundLocked(round)
+		if !ok {
+			return Game{}, fmt.Errorf("沒有第 %d 輪", round)
+		}
+		if c := s.roundCountLocked(round)[g.Table]; c >= r.Games {
+			return Game{}, fmt.Errorf("桌子 %s 的第 %d 輪已有 %d 局（每桌 %d 局）：先作廢一局，或併入別的輪次", g.Table, round, c, r.Games)
+		}
+		next.Decision, next.Round = DecisionAccepted, round
 	} else {
 		top := 0
 		for _, o := range s.games {
@@ -125,5 +164,12 @@ func (s *Store) Decide(hash string, accept bool, round int) (Game, error) {
 		return Game{}, err
 	}
 	*g = next
-	return next, nil
+	what := fmt.Sprintf("晚到的紀錄 %s（%s）併入第 %d 輪", next.Fingerprint, next.Table, next.Round)
+	if !accept {
+		what = fmt.Sprintf("晚到的紀錄 %s（%s）擱置", next.Fingerprint, next.Table)
+	}
+	if note != "" {
+		what += "：" + note
+	}
+	return next, s.Log("decision", hash, what)
 }

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"time"
@@ -183,4 +184,65 @@ func (s *Store) Unlisted() map[string]int {
 		}
 	}
 	return out
+}
+
+// Readmit verifies a kept refused record again (digest: its bytes'
+// SHA-256), as if it arrived now: once the cause is fixed (the table's
+// right key registered with `desk table rekey`, the table registered) it
+// is stored and counted, placed in a round as any record, and marked
+// readmitted in the list. A record still refused stays listed with its
+// first reason; the new one is the error.
+func (s *Store) Readmit(digest string) (Game, error) {
+	s.mu.Lock()
+	var r Refusal
+	at := -1
+	for i := range s.refused {
+		if s.refused[i].Digest == digest {
+			r, at = s.refused[i], i
+		}
+	}
+	s.mu.Unlock()
+	switch {
+	case at < 0:
+		return Game{}, fmt.Errorf("拒收清單裡沒有 %.16s", digest)
+	case !r.Kept:
+		return Game{}, fmt.Errorf("這份拒收的紀錄超過該桌的保存額度，沒有留下內容：請在桌子上執行 wolftable record resend 重送")
+	case r.Readmitted != "":
+		return Game{}, fmt.Errorf("這份紀錄已經重新收錄了（%.16s）", r.Readmitted)
+	}
+	data, err := os.ReadFile(filepath.Join(s.data, "refused", digest+journal.Extension))
+	if err != nil {
+		return Game{}, err
+	}
+	table, _ := SubjectTable(r.Subject)
+	g, err := s.verify(table, data)
+	if err != nil {
+		return Game{}, fmt.Errorf("仍然無法收錄：%v", err)
+	}
+	out, v, err := s.IngestVerdict(r.Subject, "", r.File, data)
+	if err != nil {
+		return Game{}, err
+	}
+	if out == Refused {
+		return Game{}, fmt.Errorf("仍然無法收錄：%s", v.Reason)
+	}
+	s.mu.Lock()
+	s.refused[at].Readmitted = g.Hash
+	err = s.rewriteRefusedLocked()
+	s.mu.Unlock()
+	if err != nil {
+		return Game{}, err
+	}
+	stored, _ := s.Game(g.Hash)
+	return stored, s.Log("readmit", g.Hash, fmt.Sprintf("重新收錄 %s 被拒收的紀錄 %s（原因：%s）", table, stored.Fingerprint, r.Reason))
+}
+
+// rewriteRefusedLocked writes the refused list whole (s.mu held).
+func (s *Store) rewriteRefusedLocked() error {
+	var b bytes.Buffer
+	for _, r := range s.refused {
+		line, _ := json.Marshal(r)
+		b.Write(append(line, '\n'))
+	}
+	return atomicfile.Write(s.refusedPath(), b.Bytes(), 0o640)
 }

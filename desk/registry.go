@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nkeys"
@@ -314,3 +315,131 @@ func Tables(data string) ([]Table, error) {
 }
 
 func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// retiredDir keeps the public keys a table no longer signs with (rekeyed
+// or removed): NAME.<time>.pub, so that the records stored under them are
+// still verified (Store.Recompute); no new record is taken with them.
+func retiredDir(data string) string { return filepath.Join(TablesDir(data), "retired") }
+
+// removedDir keeps a removed table's credentials and private key (never
+// deleted): NAME.<time>.creds, NAME.<time>.key.
+func removedDir(data string) string { return filepath.Join(TablesDir(data), "removed") }
+
+func stamp() string { return time.Now().UTC().Format("20060102T150405.000000000Z") }
+
+// RekeyTable registers a new public key for a table (`wolftable desk
+// table rekey NAME --pubkey …`): a table whose key was replaced
+// (`record keygen` after a leak) or registered wrong. The old public key
+// is retired (its records stay verified), a private key the desk made is
+// moved aside with it; the table's credentials (its NKEY) stay. Records
+// signed with the old key are refused from now on.
+func RekeyTable(data, name string, pub ed25519.PublicKey) (old ed25519.PublicKey, err error) {
+	if err := ValidName(name); err != nil {
+		return nil, err
+	}
+	if len(pub) != ed25519.PublicKeySize {
+		return nil, fmt.Errorf("公鑰不對 / not a public key")
+	}
+	dir := TablesDir(data)
+	if _, err := os.Stat(filepath.Join(dir, name+".creds")); err != nil {
+		return nil, fmt.Errorf("桌子 %s 沒有登記 / table %s is not registered", name, name)
+	}
+	pubPath := filepath.Join(dir, name+".pub")
+	old, err = journal.ReadPublicKey(pubPath)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	if old != nil && old.Equal(pub) {
+		return old, fmt.Errorf("桌子 %s 登記的已經是這把公鑰（%s） / already registered", name, journal.KeyFingerprint([32]byte(pub)))
+	}
+	if ts, err := Tables(data); err == nil {
+		for _, t := range ts {
+			if t.Name != name && t.PublicKey.Equal(pub) {
+				return nil, fmt.Errorf("這把公鑰已登記給桌子 %s：每張桌子要有自己的簽章金鑰 / registered for table %s", t.Name, t.Name)
+			}
+		}
+	}
+	at := stamp()
+	if err := os.MkdirAll(retiredDir(data), 0o700); err != nil {
+		return nil, err
+	}
+	if old != nil {
+		if err := atomicfile.Write(filepath.Join(retiredDir(data), name+"."+at+".pub"), []byte(journal.FormatPublicKey(old)+"\n"), 0o644); err != nil {
+			return nil, err
+		}
+	}
+	if fileExists(filepath.Join(dir, name+".key")) {
+		if err := os.Rename(filepath.Join(dir, name+".key"), filepath.Join(retiredDir(data), name+"."+at+".key")); err != nil {
+			return nil, err
+		}
+	}
+	return old, atomicfile.Write(pubPath, []byte(journal.FormatPublicKey(pub)+"\n"), 0o644)
+}
+
+// RemoveTable takes a table out of the registry (`wolftable desk table
+// remove NAME`): its credentials stop working at the desk's next registry
+// reload (within seconds) and no record of it is taken any more. Nothing
+// is deleted: its credentials and key go to DATA/tables/removed, its
+// public key to DATA/tables/retired, and its stored games stay counted.
+// The name may be registered again later (a new NKEY, a new key).
+func RemoveTable(data, name string) error {
+	if err := ValidName(name); err != nil {
+		return err
+	}
+	dir := TablesDir(data)
+	creds := filepath.Join(dir, name+".creds")
+	if _, err := os.Stat(creds); err != nil {
+		return fmt.Errorf("桌子 %s 沒有登記 / table %s is not registered", name, name)
+	}
+	at := stamp()
+	for _, d := range []string{retiredDir(data), removedDir(data)} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return err
+		}
+	}
+	moves := [][2]string{
+		{filepath.Join(dir, name+".pub"), filepath.Join(retiredDir(data), name+"."+at+".pub")},
+		{filepath.Join(dir, name+".key"), filepath.Join(removedDir(data), name+"."+at+".key")},
+		{creds, filepath.Join(removedDir(data), name+"."+at+".creds")}, // last: the table is registered until then
+	}
+	for _, m := range moves {
+		if !fileExists(m[0]) {
+			continue
+		}
+		if err := os.Rename(m[0], m[1]); err != nil {
+			return err
+		}
+	}
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// TableKeys are every public key a table was registered with: the
+// current one (if registered) first, then the retired ones. A stored
+// record is proven by any of them (it was taken under one); a new record
+// only by the current one.
+func TableKeys(data, name string) ([]ed25519.PublicKey, error) {
+	var out []ed25519.PublicKey
+	if pub, err := journal.ReadPublicKey(filepath.Join(TablesDir(data), name+".pub")); err == nil {
+		out = append(out, pub)
+	}
+	if ValidName(name) != nil {
+		return out, nil
+	}
+	files, err := filepath.Glob(filepath.Join(retiredDir(data), name+".*.pub"))
+	if err != nil {
+		return out, err
+	}
+	sort.Sort(sort.Reverse(sort.StringSlice(files)))
+	for _, f := range files {
+		pub, err := journal.ReadPublicKey(f)
+		if err != nil {
+			return out, fmt.Errorf("%s: %w", f, err)
+		}
+		out = append(out, pub)
+	}
+	return out, nil
+}

@@ -23,7 +23,9 @@ import (
 //	mvp = 2                  # the desk's MVP and SVP of a game
 //	svp = 1.5
 //	penalty_factor = 1       # points off per penalty point entered (1: as entered)
-//	tiebreak = ["points", "wins", "mvp", "penalty", "games", "player"]
+//	tiebreak = ["points", "wins", "mvp", "penalty", "games", "player"]  # also "ppg" (points per game), "h2h" (head to head)
+//	warnings_per_deduction = 3  # every third warning at the desk is a deduction (0: none)
+//	warning_deduction = 1       # of this many points
 //	[win]                    # a player of the winning camp, by camp
 //	good = 5                 # 好人 (villagers and gods)
 //	wolf = 5
@@ -47,6 +49,11 @@ type Pack struct {
 	SVP           float64            `toml:"svp"`
 	PenaltyFactor *float64           `toml:"penalty_factor"`
 	TieBreak      []string           `toml:"tiebreak"`
+	// WarningsPerDeduction turns the desk's warnings into deductions:
+	// every n-th warning of a player takes WarningDeduction points
+	// (default 1) off; 0: warnings are only counted.
+	WarningsPerDeduction int     `toml:"warnings_per_deduction"`
+	WarningDeduction     float64 `toml:"warning_deduction"`
 }
 
 // CampPoints are points by camp.
@@ -67,8 +74,13 @@ func (c CampPoints) of(side string) float64 {
 }
 
 // TieBreaks are the keys a pack's tiebreak may list: more points, more
-// wins, more MVPs, less penalty, fewer games, the player's name.
-var TieBreaks = []string{"points", "wins", "mvp", "penalty", "games", "player"}
+// wins, more MVPs, less penalty, fewer games, more points per game, more
+// wins head to head (h2h: among the players still tied by the keys
+// before it, the wins in the games a player shared with another of
+// them); and
+// "player", which orders a tie by name without breaking it (the rows
+// keep one rank and say Tied).
+var TieBreaks = []string{"points", "wins", "mvp", "penalty", "games", "ppg", "h2h", "player"}
 
 //go:embed packs/*.toml
 var packFS embed.FS
@@ -133,16 +145,27 @@ func (p *Pack) ID() string { return fmt.Sprintf("%s v%d", p.Name, p.Version) }
 
 // Row is one player's line of the standings.
 type Row struct {
-	Rank    int     `json:"rank"`
-	Player  string  `json:"player"` // name, or table/seat
-	Points  float64 `json:"points"`
-	Games   int     `json:"games"`
-	Wins    int     `json:"wins"`
-	Losses  int     `json:"losses"`
-	Voids   int     `json:"voids"`
-	MVP     int     `json:"mvp"`
-	SVP     int     `json:"svp"`
-	Penalty float64 `json:"penalty"` // penalty points entered, in total
+	Rank int `json:"rank"`
+	// PlayerID is the registered player ("" when the desk does not know
+	// who sat there), Player the name shown: the registry's, or table/seat.
+	// Two players of one name are two rows.
+	PlayerID string  `json:"player_id,omitempty"`
+	Player   string  `json:"player"`
+	Points   float64 `json:"points"`
+	Games    int     `json:"games"`
+	Wins     int     `json:"wins"`
+	Losses   int     `json:"losses"`
+	Voids    int     `json:"voids"`
+	MVP      int     `json:"mvp"`
+	SVP      int     `json:"svp"`
+	Penalty  float64 `json:"penalty"`            // penalty points entered, in total (the judge's and the desk's)
+	Warnings int     `json:"warnings,omitempty"` // the desk's warnings in force
+	// DQ: disqualified at the desk: ranked after everyone, without a
+	// rank (0); the games played stay counted for the others.
+	DQ bool `json:"dq,omitempty"`
+	// Tied: another row has the same rank (the pack's tie-breaks could
+	// not part them): shown as a tie (並列).
+	Tied bool `json:"tied,omitempty"`
 }
 
 // side is the camp a card plays for: good (villagers and gods), wolf, or
@@ -170,8 +193,14 @@ func winnerSide(w string) string {
 }
 
 // Standings are the standings of games under pack: a pure function (the
-// games in any order give the same rows, byte for byte).
-func Standings(p *Pack, games []Game) []Row {
+// games in any order give the same rows, byte for byte). A voided game
+// (Game.Void) counts for no one.
+func Standings(p *Pack, games []Game) []Row { return StandingsWith(p, games, nil, nil) }
+
+// StandingsWith are the standings with the desk's sanctions in force
+// (discipline.go); names gives a sanctioned player's name by id when he
+// has no game yet. A pure function too.
+func StandingsWith(p *Pack, games []Game, sanctions []Sanction, names map[string]string) []Row {
 	sorted := make([]*Game, len(games))
 	for i := range games {
 		sorted[i] = &games[i]
@@ -183,83 +212,200 @@ func Standings(p *Pack, games []Game) []Row {
 	}
 	rows := map[string]*Row{}
 	for _, g := range sorted {
+		if g.Void != "" { // voided by the organiser: listed, not counted
+			continue
+		}
 		ws := winnerSide(g.Winner)
 		for _, s := range g.Seats {
-			r := rows[s.Player]
+			k := seatKey(s)
+			r := rows[k]
 			if r == nil {
-				r = &Row{Player: s.Player}
-				rows[s.Player] = r
+				r = &Row{Player: s.Player, PlayerID: s.PlayerID}
+				rows[k] = r
 			}
 			r.Games++
-			sd := side(s.Camp)
-			if s.Side != "" {
-				sd = winnerSide(s.Side)
-			}
-			switch {
-			case ws == "":
-				r.Voids++
-				r.Points += p.Void
-			case sd == ws:
-				r.Wins++
-				r.Points += p.Win.of(sd) + p.Role[s.Role]
-			default:
-				r.Losses++
-				r.Points += p.Loss.of(sd)
-			}
-			if !s.Out && ws != "" {
-				r.Points += p.Survivor
-			}
-			if g.MVP == s.Seat {
-				r.MVP++
-				r.Points += p.MVP
-			}
-			if g.SVP == s.Seat {
-				r.SVP++
-				r.Points += p.SVP
-			}
+			r.score(p, g, s, ws)
 			r.Penalty += s.Penalty
 			r.Points -= s.Penalty * factor
 		}
 	}
+	applySanctions(p, rows, sanctions, factor, func(id string) string {
+		if n, ok := names[id]; ok {
+			return n
+		}
+		return id
+	})
 	out := make([]Row, 0, len(rows))
 	for _, r := range rows {
 		out = append(out, *r)
 	}
-	cmp := func(a, b *Row) int { // <0: a ranks above b
-		for _, k := range p.TieBreak {
-			var c int
-			switch k {
-			case "points":
-				c = cmpF(b.Points, a.Points)
-			case "wins":
-				c = b.Wins - a.Wins
-			case "mvp":
-				c = b.MVP - a.MVP
-			case "penalty":
-				c = cmpF(a.Penalty, b.Penalty)
-			case "games":
-				c = a.Games - b.Games
-			}
-			if c != 0 {
-				return c
-			}
-		}
-		return 0
-	}
+	h2h := headToHead(p, out, sorted)
+	cmp := func(a, b *Row) int { return cmpKeys(p.TieBreak, a, b, h2h) }
 	sort.Slice(out, func(i, j int) bool {
+		if out[i].DQ != out[j].DQ {
+			return out[j].DQ
+		}
 		if c := cmp(&out[i], &out[j]); c != 0 {
 			return c < 0
 		}
-		return out[i].Player < out[j].Player
+		if out[i].Player != out[j].Player {
+			return out[i].Player < out[j].Player
+		}
+		return out[i].PlayerID < out[j].PlayerID
 	})
 	for i := range out {
+		if out[i].DQ {
+			continue // no rank
+		}
 		if i > 0 && cmp(&out[i-1], &out[i]) == 0 {
 			out[i].Rank = out[i-1].Rank
+			out[i].Tied, out[i-1].Tied = true, true
 		} else {
 			out[i].Rank = i + 1
 		}
 	}
 	return out
+}
+
+// score adds a seat of game g (won by side ws, "" for a void) to its
+// player's row: the result's points, the survivor's, MVP and SVP.
+func (r *Row) score(p *Pack, g *Game, s Seat, ws string) {
+	sd := side(s.Camp)
+	if s.Side != "" {
+		sd = winnerSide(s.Side)
+	}
+	switch {
+	case ws == "":
+		r.Voids++
+		r.Points += p.Void
+	case sd == ws:
+		r.Wins++
+		r.Points += p.Win.of(sd) + p.Role[s.Role]
+	default:
+		r.Losses++
+		r.Points += p.Loss.of(sd)
+	}
+	if !s.Out && ws != "" {
+		r.Points += p.Survivor
+	}
+	if g.MVP == s.Seat {
+		r.MVP++
+		r.Points += p.MVP
+	}
+	if g.SVP == s.Seat {
+		r.SVP++
+		r.Points += p.SVP
+	}
+}
+
+// seatKey is the standings' key of a seat's player: the id, or the name.
+func seatKey(s Seat) string {
+	if s.PlayerID != "" {
+		return "id:" + s.PlayerID
+	}
+	return "name:" + s.Player
+}
+
+func rowKey(r *Row) string { return seatKey(Seat{PlayerID: r.PlayerID, Player: r.Player}) }
+
+// headToHead is each player's wins head to head (nil when the pack does
+// not break ties by h2h): the players tied by the keys before "h2h" are a
+// group, and a player's h2h is his wins in the games (not voided) where
+// another of his group also played.
+func headToHead(p *Pack, rows []Row, games []*Game) map[string]int {
+	at := -1
+	for i, k := range p.TieBreak {
+		if k == "h2h" {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		return nil
+	}
+	pre := p.TieBreak[:at]
+	order := make([]*Row, 0, len(rows))
+	for i := range rows {
+		if !rows[i].DQ {
+			order = append(order, &rows[i])
+		}
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		if c := cmpKeys(pre, order[i], order[j], nil); c != 0 {
+			return c < 0
+		}
+		return rowKey(order[i]) < rowKey(order[j])
+	})
+	group := map[string]int{}
+	for i, r := range order {
+		if i > 0 && cmpKeys(pre, order[i-1], r, nil) == 0 {
+			group[rowKey(r)] = group[rowKey(order[i-1])]
+		} else {
+			group[rowKey(r)] = i
+		}
+	}
+	out := map[string]int{}
+	for _, g := range games {
+		if g.Void != "" {
+			continue
+		}
+		ws := winnerSide(g.Winner)
+		in := map[int]int{} // group → its players in this game
+		for _, s := range g.Seats {
+			if gr, ok := group[seatKey(s)]; ok {
+				in[gr]++
+			}
+		}
+		for _, s := range g.Seats {
+			gr, ok := group[seatKey(s)]
+			if !ok || in[gr] < 2 || ws == "" {
+				continue
+			}
+			sd := side(s.Camp)
+			if s.Side != "" {
+				sd = winnerSide(s.Side)
+			}
+			if sd == ws {
+				out[seatKey(s)]++
+			}
+		}
+	}
+	return out
+}
+
+// cmpKeys compares two rows by the tie-break keys: <0 when a ranks above b.
+func cmpKeys(keys []string, a, b *Row, h2h map[string]int) int {
+	for _, k := range keys {
+		var c int
+		switch k {
+		case "points":
+			c = cmpF(b.Points, a.Points)
+		case "wins":
+			c = b.Wins - a.Wins
+		case "mvp":
+			c = b.MVP - a.MVP
+		case "penalty":
+			c = cmpF(a.Penalty, b.Penalty)
+		case "games":
+			c = a.Games - b.Games
+		case "ppg":
+			c = cmpF(ppg(b), ppg(a))
+		case "h2h":
+			c = h2h[rowKey(b)] - h2h[rowKey(a)]
+		}
+		if c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+// ppg is a row's points per game.
+func ppg(r *Row) float64 {
+	if r.Games == 0 {
+		return 0
+	}
+	return r.Points / float64(r.Games)
 }
 
 func cmpF(a, b float64) int {

@@ -47,12 +47,22 @@ type Game struct {
 	// DecisionSetAside.
 	Late     string `json:"late,omitempty"`
 	Decision string `json:"decision,omitempty"`
+	// DecisionNote is the operator's reason for the decision (Chinese).
+	DecisionNote string `json:"decision_note,omitempty"`
+	// Void is why the organiser voided the game ("" = not voided): it
+	// stays listed and leaves the standings (rounds.go).
+	Void     string    `json:"void,omitempty"`
+	VoidedAt time.Time `json:"voided_at,omitzero"`
 }
 
 // Seat is one seat of a finished game.
 type Seat struct {
-	Seat     int    `json:"seat"`
-	Player   string `json:"player"` // the player's name, or table/seat
+	Seat int `json:"seat"`
+	// PlayerID is the registered player who sat there ("" when the desk
+	// does not know), Player the name shown: the registry's name, or
+	// table/seat.
+	PlayerID string `json:"player_id,omitempty"`
+	Player   string `json:"player"`
 	Role     string `json:"role"`
 	RoleName string `json:"role_name"`
 	Camp     string `json:"camp"` // wolf villager god (the dealt card's)
@@ -76,6 +86,9 @@ type Refusal struct {
 	Reason  string    `json:"reason"`
 	Bytes   int       `json:"bytes"` // the record's size
 	Kept    bool      `json:"kept"`  // its bytes are in DATA/refused/<digest>.wtj (false: past the table's quota)
+	// Readmitted is the final hash of the game the desk stored from
+	// these bytes later (Store.Readmit: once the table's key was right).
+	Readmitted string `json:"readmitted,omitempty"`
 }
 
 // Outcome is what Ingest did with a record.
@@ -113,7 +126,19 @@ type Store struct {
 	RefusedBytes int64
 	RefusedList  int
 	awards       map[string]Award
-	names        map[string]string // table/seat → player name (DATA/players.csv)
+	seats        SeatMap // table/seat → player id (DATA/players.csv)
+
+	pmu     sync.Mutex
+	players playerCache // the registry (players.go)
+	lmu     sync.Mutex  // the organiser's log (orglog.go)
+
+	rounds    []Round              // the organiser's rounds (rounds.go)
+	sanctions []Sanction           // the desk's discipline (discipline.go)
+	starts    map[string]time.Time // table/game → when the desk heard it start
+	startsPer map[string]int
+	// Now is the desk's clock (default time.Now): rounds' opening and
+	// closing, a void's time.
+	Now func() time.Time
 }
 
 // Award is the desk's MVP and SVP of a game (0 = none).
@@ -160,7 +185,19 @@ func OpenStore(data string, get journal.BoardSource) (*Store, error) {
 			return nil, fmt.Errorf("desk: awards.json: %w", err)
 		}
 	}
-	if s.names, err = readPlayers(filepath.Join(data, "players.csv")); err != nil {
+	if s.seats, err = readSeatMap(filepath.Join(data, "players.csv")); err != nil {
+		return nil, err
+	}
+	if _, err := s.playersByID(); err != nil {
+		return nil, err
+	}
+	if err := s.loadRounds(); err != nil {
+		return nil, err
+	}
+	if err := s.loadStarts(); err != nil {
+		return nil, err
+	}
+	if err := s.loadDiscipline(); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -276,6 +313,28 @@ func (s *Store) verify(table string, data []byte) (*Game, error) {
 	if !ok {
 		return nil, fmt.Errorf("桌子 %s 沒有在總台登記", table)
 	}
+	return s.verifyKeys(table, data, []ed25519.PublicKey{pub})
+}
+
+// verifyStored is verify for a record stored already: signed by any key
+// the table was registered with (rekeyed or removed since: TableKeys).
+func (s *Store) verifyStored(table string, data []byte) (*Game, error) {
+	var keys []ed25519.PublicKey
+	if pub, ok := s.Keys(table); ok {
+		keys = append(keys, pub)
+	}
+	old, err := TableKeys(s.data, table)
+	if err != nil {
+		return nil, err
+	}
+	keys = append(keys, old...)
+	if len(keys) == 0 {
+		return nil, fmt.Errorf("桌子 %s 沒有在總台登記過", table)
+	}
+	return s.verifyKeys(table, data, keys)
+}
+
+func (s *Store) verifyKeys(table string, data []byte, keys []ed25519.PublicKey) (*Game, error) {
 	j, err := journal.Load(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("%s", journal.Explain(err))
@@ -288,8 +347,21 @@ func (s *Store) verify(table string, data []byte) (*Game, error) {
 		return nil, fmt.Errorf("日誌結束紀錄之後有殘缺的資料")
 	}
 	sum := journal.Summary{Closed: true, Signed: end.Signed, SignedBy: end.PublicKey, Header: j.Header}
-	if err := sum.Check(journal.Policy{PublicKey: pub, KeySource: "總台登記的 " + table + " 公鑰"}); err != nil {
-		return nil, err
+	var first error
+	for i, pub := range keys {
+		src := "總台登記的 " + table + " 公鑰"
+		if i > 0 {
+			src = "總台曾登記的 " + table + " 公鑰"
+		}
+		if err := sum.Check(journal.Policy{PublicKey: pub, KeySource: src}); err == nil {
+			first = nil
+			break
+		} else if first == nil {
+			first = err
+		}
+	}
+	if first != nil {
+		return nil, first
 	}
 	rv, err := journal.NewReview(j, s.boards)
 	if err != nil {
@@ -325,9 +397,9 @@ func (s *Store) Games() []Game {
 			list = append(list, *g)
 		}
 	}
-	awards, names := s.awards, s.names
+	awards := s.awards
 	s.mu.Unlock()
-	return finish(list, awards, names)
+	return s.finish(list, awards)
 }
 
 // Recompute reads every stored record again from DATA/records and
@@ -352,7 +424,7 @@ func (s *Store) Recompute() ([]Game, error) {
 		if err != nil {
 			return nil, err
 		}
-		g, err := s.verify(m.Table, data)
+		g, err := s.verifyStored(m.Table, data)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", filepath.Base(f), err)
 		}
@@ -360,7 +432,8 @@ func (s *Store) Recompute() ([]Game, error) {
 			return nil, fmt.Errorf("%s holds the record %s", filepath.Base(f), g.Hash)
 		}
 		g.File, g.Received = m.File, m.Received
-		g.Round, g.Late, g.Decision = m.Round, m.Late, m.Decision
+		g.Round, g.Late, g.Decision, g.DecisionNote = m.Round, m.Late, m.Decision, m.DecisionNote
+		g.Void, g.VoidedAt = m.Void, m.VoidedAt
 		list = append(list, *g)
 	}
 	all := map[string]*Game{}
@@ -376,13 +449,16 @@ func (s *Store) Recompute() ([]Game, error) {
 	}
 	list = counted
 	s.mu.Lock()
-	awards, names := s.awards, s.names
+	awards := s.awards
 	s.mu.Unlock()
-	return finish(list, awards, names), nil
+	return s.finish(list, awards), nil
 }
 
-// finish orders games and adds the awards and the players' names.
-func finish(list []Game, awards map[string]Award, names map[string]string) []Game {
+// finish orders games and adds the awards and the players: who sat where
+// (players.csv) and their names (the registry).
+func (s *Store) finish(list []Game, awards map[string]Award) []Game {
+	players, _ := s.playersByID() // a broken registry file: the last good one (the page says so)
+	plans := s.lockedPlans()
 	for i := range list {
 		g := &list[i]
 		if a, ok := awards[g.Hash]; ok {
@@ -392,9 +468,18 @@ func finish(list []Game, awards map[string]Award, names map[string]string) []Gam
 		copy(seats, g.Seats)
 		for k := range seats {
 			key := fmt.Sprintf("%s/%d", g.Table, seats[k].Seat)
-			seats[k].Player = key
-			if n, ok := names[key]; ok {
-				seats[k].Player = n
+			seats[k].Player, seats[k].PlayerID = key, ""
+			if id, ok := plans.at(g.Round, g.Table, seats[k].Seat); ok {
+				seats[k].Player, seats[k].PlayerID = id, id
+				if p, ok := players[id]; ok {
+					seats[k].Player = p.Name
+				}
+			} else if v, ok := s.seats[key]; ok {
+				if p, ok := players[v]; ok {
+					seats[k].Player, seats[k].PlayerID = p.Name, p.ID
+				} else {
+					seats[k].Player = v // an older players.csv: the name itself
+				}
 			}
 		}
 		g.Seats = seats
@@ -471,26 +556,31 @@ func (s *Store) SetAward(hash string, a Award) error {
 	return nil
 }
 
-// readPlayers reads DATA/players.csv: "table,seat,name" lines (optional).
-func readPlayers(path string) (map[string]string, error) {
-	out := map[string]string{}
-	b, err := os.ReadFile(path)
-	if os.IsNotExist(err) {
-		return out, nil
+// Game is one stored game (counted, late or set aside), with its awards
+// and its players, as Games gives it.
+func (s *Store) Game(hash string) (Game, bool) {
+	s.mu.Lock()
+	g, ok := s.games[hash]
+	var c Game
+	if ok {
+		c = *g
 	}
-	if err != nil {
-		return nil, err
+	awards := s.awards
+	s.mu.Unlock()
+	if !ok {
+		return Game{}, false
 	}
-	for i, line := range strings.Split(string(b), "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		f := strings.Split(line, ",")
-		if len(f) != 3 {
-			return nil, fmt.Errorf("%s:%d: 要是「桌名,座位,名字」", path, i+1)
-		}
-		out[strings.TrimSpace(f[0])+"/"+strings.TrimSpace(f[1])] = strings.TrimSpace(f[2])
+	return s.finish([]Game{c}, awards)[0], true
+}
+
+// Standings are the standings of the games the store counts under pack,
+// with the desk's sanctions in force.
+func (s *Store) Standings(p *Pack) []Row {
+	games := s.Games()
+	players, _ := s.playersByID()
+	names := map[string]string{}
+	for id, pl := range players {
+		names[id] = pl.Name
 	}
-	return out, nil
+	return StandingsWith(p, games, s.Sanctions(), names)
 }

@@ -13,6 +13,7 @@ import (
 
 	"wolftable/desk"
 	"wolftable/desk/desktest"
+	"wolftable/journal"
 )
 
 // rss reads a process's resident set (VmRSS) and its peak (VmHWM), in bytes.
@@ -120,3 +121,109 @@ func TestStatusFloodMemory(t *testing.T) {
 }
 
 func mb(b int64) float64 { return float64(b) / (1 << 20) }
+
+// TestPlayersImportCLI (issue 29 item 1): `desk players import` takes
+// Excel's file (BOM, CRLF) whole; a file with bad lines prints every one
+// with its number, exits 1 and leaves the registry as it was.
+func TestPlayersImportCLI(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	good := filepath.Join(dir, "good.csv")
+	os.WriteFile(good, []byte("\ufeff編號,名字,俱樂部,暱稱\r\nP001,王小明,台北,小明\r\nP002,林美玲,,\r\n"), 0o644)
+	var out, errb strings.Builder
+	if code := run([]string{"players", "import", good, "--data", data}, &out, &errb); code != 0 {
+		t.Fatalf("import: exit %d\n%s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "新增 2 位") {
+		t.Fatalf("import said %q", out.String())
+	}
+	bad := filepath.Join(dir, "bad.csv")
+	os.WriteFile(bad, []byte("P003,陳大文\r\nP004\r\nP005,,\r\nP006,張三\r\n"), 0o644)
+	out.Reset()
+	errb.Reset()
+	if code := run([]string{"players", "import", "--data", data, bad}, &out, &errb); code != 1 {
+		t.Fatalf("a bad file: exit %d, want 1", code)
+	}
+	for _, w := range []string{"bad.csv 第 2 行", "bad.csv 第 3 行", "整個檔案都沒有匯入"} {
+		if !strings.Contains(errb.String(), w) {
+			t.Errorf("stderr lacks %q:\n%s", w, errb.String())
+		}
+	}
+	out.Reset()
+	run([]string{"players", "list", "--data", data}, &out, &errb)
+	if got := out.String(); got != "P001\t王小明\t台北\t小明\nP002\t林美玲\t\t\n" {
+		t.Fatalf("list after the refused import:\n%s", got)
+	}
+}
+
+// TestMakeBuildBothBinaries (issue 29 item 8): `make build` builds the
+// table's and the desk's binaries into bin/ (the dry run's commands), and
+// git ignores what it builds there.
+func TestMakeBuildBothBinaries(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("no make")
+	}
+	out, err := exec.Command("make", "-n", "-C", "../..", "build").CombinedOutput()
+	if err != nil {
+		t.Fatalf("make -n build: %v\n%s", err, out)
+	}
+	var build string
+	for _, l := range strings.Split(string(out), "\n") {
+		if strings.Contains(l, " build ") && strings.Contains(l, "-o bin/") {
+			build = l
+		}
+	}
+	for _, w := range []string{"./cmd/wolftable ", "./cmd/wolftable-desk"} {
+		if !strings.Contains(build+" ", w) {
+			t.Errorf("make build does not build %s into bin/:\n%s", w, out)
+		}
+	}
+	if _, err := exec.LookPath("git"); err == nil {
+		for _, f := range []string{"bin/wolftable", "bin/wolftable-desk"} {
+			cmd := exec.Command("git", "check-ignore", "-q", f)
+			cmd.Dir = "../.."
+			if err := cmd.Run(); err != nil {
+				t.Errorf("git does not ignore %s: %v", f, err)
+			}
+		}
+	}
+}
+
+// TestTableRekeyRemoveCLI (issue 29 item 8): `desk table rekey NAME
+// --pubkey` registers the new key and says both fingerprints; without
+// --pubkey it is a usage error; `desk table remove NAME` takes the table
+// out of `table list`; either of an unknown table fails.
+func TestTableRekeyRemoveCLI(t *testing.T) {
+	data := t.TempDir()
+	var out, errb strings.Builder
+	if code := run([]string{"table", "add", "T1", "--data", data}, &out, &errb); code != 0 {
+		t.Fatalf("add: %d %s", code, errb.String())
+	}
+	keyFile := filepath.Join(t.TempDir(), "new.key")
+	if _, err := journal.GenerateKey(keyFile); err != nil {
+		t.Fatal(err)
+	}
+	pubFile := journal.PublicKeyPath(keyFile)
+	if code := run([]string{"table", "rekey", "T1", "--data", data}, &out, &errb); code != 2 {
+		t.Errorf("rekey without --pubkey: %d", code)
+	}
+	out.Reset()
+	if code := run([]string{"table", "rekey", "T1", "--pubkey", pubFile, "--data", data}, &out, &errb); code != 0 || !strings.Contains(out.String(), "→") {
+		t.Fatalf("rekey: %d %q %s", code, out.String(), errb.String())
+	}
+	want, _ := journal.ReadPublicKey(pubFile)
+	if ts, _ := desk.Tables(data); len(ts) != 1 || !ts[0].PublicKey.Equal(want) {
+		t.Fatalf("after rekey: %+v", ts)
+	}
+	if code := run([]string{"table", "remove", "T9", "--data", data}, &out, &errb); code != 1 {
+		t.Errorf("remove of an unknown table: %d", code)
+	}
+	if code := run([]string{"table", "remove", "T1", "--data", data}, &out, &errb); code != 0 {
+		t.Fatalf("remove: %d %s", code, errb.String())
+	}
+	out.Reset()
+	run([]string{"table", "list", "--data", data}, &out, &errb)
+	if out.String() != "" {
+		t.Errorf("list after remove: %q", out.String())
+	}
+}

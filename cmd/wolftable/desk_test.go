@@ -353,3 +353,17 @@ func TestConfigCheckDeskCreds(t *testing.T) {
 		}
 	}
 }
+
+// TestDeskNotFoundSaysMakeBuild (issue 29 item 8): `wolftable desk`
+// without wolftable-desk beside it or on the PATH says how to build it,
+// make build.
+func TestDeskNotFoundSaysMakeBuild(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	var errb strings.Builder
+	if code := execDesk([]string{"--data", t.TempDir()}, &errb); code != 1 {
+		t.Fatalf("exit %d", code)
+	}
+	if !strings.Contains(errb.String(), "make build") || !strings.Contains(errb.String(), "找不到總台程式") {
+		t.Fatalf("the message: %s", errb.String())
+	}
+}

@@ -341,7 +341,7 @@ func execDesk(args []string, stderr io.Writer) int {
 		if p, perr := exec.LookPath("wolftable-desk"); perr == nil {
 			bin = p
 		} else {
-			fmt.Fprintf(stderr, "desk: 找不到總台程式 wolftable-desk（%s）：請安裝它，或 go build ./cmd/wolftable-desk / %v\n", bin, err)
+			fmt.Fprintf(stderr, "desk: 找不到總台程式 wolftable-desk（%s，PATH 裡也沒有）：請安裝它，或在原始碼資料夾執行 make build（把 wolftable 與 wolftable-desk 一起編到 bin/） / not found: make build builds both into bin/ (%v)\n", bin, err)
 			return 1
 		}
 	}

@@ -314,3 +314,43 @@ func TestRenewCutsOldCreds(t *testing.T) {
 	}
 	nc.Close()
 }
+
+// TestRemovedTableLocked (issue 29 item 8): a table removed while the
+// desk runs (`desk table remove`) loses its connection and cannot log in
+// again, and leaves the desk's tables; its stored game stays counted.
+func TestRemovedTableLocked(t *testing.T) {
+	data, cs := setup(t, 2)
+	d := startDesk(t, data)
+	defer d.Close()
+	jdir := t.TempDir()
+	desktest.Play(t, jdir, "seer-witch-hunter-idiot", 31, key(1), 0)
+	p, err := desk.Start(desk.PublisherConfig{URL: d.NATSURL(), Creds: cs[0], JournalDir: jdir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	flush(t, p)
+	p.Close()
+	waitFor(t, "the record", func() bool { return len(d.Store.Games()) == 1 })
+	closed := make(chan struct{})
+	nc, err := desk.Dial(d.NATSURL(), cs[0], nats.ClosedHandler(func(*nats.Conn) { close(closed) }), nats.NoReconnect())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	if err := desk.RemoveTable(data, "T1"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-closed:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the removed table's connection is still open")
+	}
+	if nc, err := desk.Dial(d.NATSURL(), cs[0], nats.Timeout(5*time.Second)); err == nil {
+		nc.Close()
+		t.Error("the removed table still logs in")
+	}
+	waitFor(t, "T1 off the desk's tables", func() bool { l := d.Tables(); return len(l) == 1 && l[0].Name == "T2" })
+	if g := d.Store.Games(); len(g) != 1 || g[0].Table != "T1" {
+		t.Errorf("the removed table's game: %+v", g)
+	}
+}

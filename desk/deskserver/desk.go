@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -42,6 +43,8 @@ type Options struct {
 	StreamMaxBytes int64
 	RefusedBytes   int64
 	RefusedList    int
+	// Title is the tournament's name, on every page ("" = 賽事總台).
+	Title string
 	// FeedDelay is the audience feed's delay (default DefaultFeedDelay).
 	FeedDelay time.Duration
 	Broker    BrokerOptions
@@ -69,7 +72,9 @@ type Desk struct {
 	wg      sync.WaitGroup
 	cc      jetstream.ConsumeContext
 
-	verdicts verdicts // the answers to the tables' attempts (ask.go)
+	verdicts verdicts      // the answers to the tables' attempts (ask.go)
+	screens  atomic.Int32  // audience screens streaming (screen.go)
+	quit     chan struct{} // closed by Close: the streams end
 	conns    webguard.ConnCount
 
 	mu     sync.Mutex
@@ -111,7 +116,7 @@ func Start(o Options) (*Desk, error) {
 		return nil, err
 	}
 	op.rejects.Log = o.Log
-	d := &Desk{opts: o, Store: st, pack: o.Pack, log: o.Log, tables: map[string]*tableState{}, op: op, NewPIN: pin}
+	d := &Desk{opts: o, Store: st, pack: o.Pack, log: o.Log, tables: map[string]*tableState{}, op: op, NewPIN: pin, quit: make(chan struct{})}
 	if err := d.loadTables(); err != nil {
 		return nil, err
 	}
@@ -260,6 +265,13 @@ func (d *Desk) HTTPURL() string { return "http://" + hostPort(d.httpLn.Addr()) +
 func (d *Desk) Close() {
 	if d.cancel != nil {
 		d.cancel()
+	}
+	if d.quit != nil {
+		select {
+		case <-d.quit:
+		default:
+			close(d.quit)
+		}
 	}
 	for _, srv := range []*http.Server{d.srv, d.srvTLS} {
 		if srv != nil {

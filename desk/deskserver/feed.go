@@ -115,7 +115,7 @@ type feedSeat struct {
 func (d *Desk) feedPage(w http.ResponseWriter, r *http.Request) {
 	f, ok := d.FeedOf(r.PathValue("table"), time.Now())
 	if !ok {
-		http.Error(w, "沒有這張桌子 / no such table", http.StatusNotFound)
+		d.fail(w, r, http.StatusNotFound, "找不到桌子：", "總台沒有登記這張桌子", "/")
 		return
 	}
 	data := map[string]any{"Table": f.Table, "Delay": f.DelaySeconds, "Status": nil}

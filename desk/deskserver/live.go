@@ -57,9 +57,16 @@ func (d *Desk) loadTables() error {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	reg := map[string]bool{}
 	for _, t := range ts {
+		reg[t.Name] = true
 		if d.tables[t.Name] == nil {
 			d.tables[t.Name] = &tableState{name: t.Name, delay: d.feedDelay()}
+		}
+	}
+	for name := range d.tables { // removed (desk table remove)
+		if !reg[name] {
+			delete(d.tables, name)
 		}
 	}
 	return nil
@@ -109,6 +116,11 @@ func (d *Desk) onLive(m *nats.Msg) {
 		return
 	}
 	e.Table = table
+	if kind == desk.KindStart { // the time that places the game in a round (desk/rounds.go)
+		if err := d.Store.NoteStart(table, e.Game, now); err != nil {
+			d.log.Error("desk: a table's start not kept", "table", table, "err", err)
+		}
+	}
 	l.events = append(l.events, liveEvent{Event: e, received: now})
 	if len(l.events) > 20 {
 		l.events = append(l.events[:0:0], l.events[len(l.events)-20:]...)

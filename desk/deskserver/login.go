@@ -176,7 +176,7 @@ func (d *Desk) guard(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		cookie, ok := d.op.session(r)
 		if !ok {
-			http.Error(w, "請先登入總台 / log in first", http.StatusUnauthorized)
+			d.fail(w, r, http.StatusUnauthorized, "請先登入總台", "這項變更要總台登入（登入可能已逾時）；什麼都沒有改。", "/")
 			return
 		}
 		tok := r.Header.Get("X-CSRF-Token")
@@ -184,7 +184,7 @@ func (d *Desk) guard(h http.HandlerFunc) http.HandlerFunc {
 			tok = r.FormValue("csrf")
 		}
 		if subtle.ConstantTimeCompare([]byte(tok), []byte(d.op.csrf(cookie))) != 1 {
-			http.Error(w, "缺少或錯誤的 CSRF 權杖 / missing or wrong CSRF token", http.StatusForbidden)
+			d.fail(w, r, http.StatusForbidden, "表單已過期", "缺少或錯誤的 CSRF 權杖（頁面可能是登入前開的）：請重新整理頁面再送一次；什麼都沒有改。", "/")
 			return
 		}
 		h(w, r)
@@ -193,7 +193,7 @@ func (d *Desk) guard(h http.HandlerFunc) http.HandlerFunc {
 
 func (d *Desk) loginPost(w http.ResponseWriter, r *http.Request) {
 	if u := d.loginURL(r); u != "" { // the PIN is not read over plain HTTP
-		http.Error(w, "請改用 HTTPS 登入總台："+u+" / log in over HTTPS", http.StatusForbidden)
+		d.fail(w, r, http.StatusForbidden, "請改用 HTTPS 登入總台", "密碼不經過未加密的連線："+u, u)
 		return
 	}
 	ip, _ := webguard.RemoteIP(r)
@@ -203,11 +203,11 @@ func (d *Desk) loginPost(w http.ResponseWriter, r *http.Request) {
 		secs := int((wait + time.Second - 1) / time.Second)
 		w.Header().Set("Retry-After", strconv.Itoa(secs))
 		d.op.rejects.Note(false, r.RemoteAddr, ip)
-		http.Error(w, fmt.Sprintf("密碼錯太多次，請 %d 秒後再試 / too many wrong PINs", secs), http.StatusTooManyRequests)
+		d.fail(w, r, http.StatusTooManyRequests, "密碼錯太多次", fmt.Sprintf("請 %d 秒後再試。", secs), "/")
 		return
 	case !ok:
 		d.op.rejects.Note(true, r.RemoteAddr, ip)
-		http.Error(w, "密碼錯誤 / wrong PIN", http.StatusUnauthorized)
+		d.fail(w, r, http.StatusUnauthorized, "密碼錯誤", "總台登入密碼不對；什麼都沒有改。", "/")
 		return
 	}
 	d.log.Info("desk: operator logged in", "remote", r.RemoteAddr)
@@ -236,14 +236,27 @@ func (d *Desk) awardPost(w http.ResponseWriter, r *http.Request) {
 	mvp, ok1 := seat("mvp")
 	svp, ok2 := seat("svp")
 	if !ok1 || !ok2 {
-		http.Error(w, "MVP、SVP 要是座位號碼（0 或空白為無） / seats, 0 for none", http.StatusBadRequest)
+		d.fail(w, r, http.StatusBadRequest, "MVP／SVP 沒有存：", "要是座位號碼（0 或空白為無）", "/game/"+r.PathValue("hash"))
 		return
 	}
 	if err := d.Store.SetAward(r.PathValue("hash"), desk.Award{MVP: mvp, SVP: svp}); err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
+		d.fail(w, r, http.StatusBadRequest, "MVP／SVP 沒有存：", err.Error(), "/game/"+r.PathValue("hash"))
 		return
 	}
 	d.log.Info("desk: award set", "game", r.PathValue("hash"), "mvp", mvp, "svp", svp)
+	if g, ok := d.Store.Game(r.PathValue("hash")); ok {
+		who := func(seat int) string {
+			for _, s := range g.Seats {
+				if s.Seat == seat {
+					return fmt.Sprintf("%d 號 %s", seat, s.Player)
+				}
+			}
+			return "無"
+		}
+		if err := d.Store.Log("award", g.Hash, fmt.Sprintf("MVP：%s、SVP：%s", who(mvp), who(svp))); err != nil {
+			d.log.Error("desk: the organiser's log", "err", err)
+		}
+	}
 	if r.Header.Get("X-CSRF-Token") != "" {
 		writeJSON(w, map[string]int{"mvp": mvp, "svp": svp})
 		return
@@ -258,26 +271,30 @@ func (d *Desk) decidePost(w http.ResponseWriter, r *http.Request) {
 	hash := r.PathValue("hash")
 	accept := r.FormValue("decision") == "accept"
 	if !accept && r.FormValue("decision") != "set_aside" {
-		http.Error(w, "決定要是 accept 或 set_aside / decision: accept or set_aside", http.StatusBadRequest)
+		d.fail(w, r, http.StatusBadRequest, "沒有決定：", "決定要是計分（accept）或擱置（set_aside）", "/")
 		return
 	}
 	round := 0
 	if v := strings.TrimSpace(r.FormValue("round")); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > 10000 {
-			http.Error(w, "輪次要是正整數 / round: a positive number", http.StatusBadRequest)
+			d.fail(w, r, http.StatusBadRequest, "沒有決定：", "輪次要是正整數", "/")
 			return
 		}
 		round = n
 	}
-	g, err := d.Store.Decide(hash, accept, round)
+	g, err := d.Store.DecideNote(hash, accept, round, r.FormValue("note"))
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
+		d.fail(w, r, http.StatusBadRequest, "沒有決定：", err.Error(), "/")
 		return
 	}
 	d.log.Warn("desk: a late game decided", "table", g.Table, "game", g.Fingerprint, "decision", g.Decision, "round", g.Round)
 	if r.Header.Get("X-CSRF-Token") != "" {
 		writeJSON(w, map[string]any{"decision": g.Decision, "round": g.Round})
+		return
+	}
+	if r.FormValue("back") == "game" { // the form on the game's page
+		http.Redirect(w, r, "/game/"+hash, http.StatusSeeOther)
 		return
 	}
 	http.Redirect(w, r, "/", http.StatusSeeOther)
