@@ -64,25 +64,18 @@ func (h *gameHost) StartGame(ctx context.Context, ng console.NewGame) error {
 			return err
 		}
 	}
-	r := hostRequest{ng: ng, done: make(chan error, 1)}
-	select {
-	case h.requests <- r:
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	select {
-	case err := <-r.done:
-		return err
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return h.ask(ctx, hostRequest{ng: ng, done: make(chan error, 1)})
 }
 
 // StartDealt starts the game serve dealt and waits the pedal for: the
 // console's 下一步 while no game runs (console.Server.Dealt). It returns
 // once the game runs.
 func (h *gameHost) StartDealt(ctx context.Context) error {
-	r := hostRequest{dealt: true, done: make(chan error, 1)}
+	return h.ask(ctx, hostRequest{dealt: true, done: make(chan error, 1)})
+}
+
+// ask hands r to the serve loop and waits for its answer (or ctx).
+func (h *gameHost) ask(ctx context.Context, r hostRequest) error {
 	select {
 	case h.requests <- r:
 	case <-ctx.Done():
