@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -96,12 +97,7 @@ func TestRefusedQuota(t *testing.T) {
 	junk := make([]byte, 1<<20)
 	for i := range 100 {
 		rand.Read(junk)
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		_, err := js.Publish(ctx, desk.Subject("T2", desk.KindRecord), junk)
-		cancel()
-		if err != nil {
-			t.Fatalf("junk %d: %v", i, err)
-		}
+		publishJunk(t, js, d, "T2", junk, i)
 	}
 	waitFor(t, "the junk consumed", func() bool { _, _, ref := d.Counts(); return ref == 100 })
 	jdir := t.TempDir()
@@ -141,5 +137,94 @@ func TestRefusedQuota(t *testing.T) {
 	if listed != list || d.Store.Unlisted()["T2"] != 100-list {
 		t.Errorf("%d refusals of T2 listed, %d counted only; want %d and %d", listed, d.Store.Unlisted()["T2"], list, 100-list)
 	}
-	_ = nats.ErrTimeout
+}
+
+// publishJunk publishes one junk record as a table's publisher would: a
+// full stream refuses it (DiscardNew) and it is sent again once the desk
+// has consumed some. The wait is bounded by the desk's progress: 30 s
+// in which the desk consumed nothing fail the test.
+func publishJunk(t *testing.T, js jetstream.JetStream, d *Desk, table string, junk []byte, i int) {
+	t.Helper()
+	_, _, last := d.Counts()
+	idle := time.Now()
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		_, err := js.Publish(ctx, desk.Subject(table, desk.KindRecord), junk)
+		cancel()
+		if err == nil {
+			return
+		}
+		if !strings.Contains(err.Error(), "maximum bytes exceeded") {
+			t.Fatalf("junk %d: %v", i, err)
+		}
+		if _, _, ref := d.Counts(); ref != last {
+			last, idle = ref, time.Now()
+		} else if time.Since(idle) > 30*time.Second {
+			t.Fatalf("junk %d: the stream is full and the desk consumed nothing for 30 s", i)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestFloodEvictsNoRecord: a table's record waits in the stream (the
+// desk's consumer paused); another table's credentials flood the stream
+// past its bound; once the desk consumes again, the real record is
+// stored. With DiscardOld the flood evicted it and the table had to wait
+// out its confirmation window to send it again.
+func TestFloodEvictsNoRecord(t *testing.T) {
+	data, cs := setup(t, 2)
+	const streamMax = 4 << 20
+	d, err := Start(Options{Data: data, NATS: "127.0.0.1:0", HTTP: "127.0.0.1:0", StreamMaxBytes: streamMax})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	d.cc.Stop()
+	jdir := t.TempDir()
+	path := desktest.Play(t, jdir, "seer-witch-hunter-idiot", 61, key(1), 0)
+	record, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n1, err := desk.Dial(d.NATSURL(), cs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n1.Close()
+	js1, _ := jetstream.New(n1)
+	m := nats.NewMsg(desk.Subject("T1", desk.KindRecord))
+	m.Data = record
+	m.Header.Set(desk.FileHeader, filepath.Base(path))
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if _, err := js1.PublishMsg(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	n2, err := desk.Dial(d.NATSURL(), cs[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n2.Close()
+	js2, _ := jetstream.New(n2)
+	junk := make([]byte, 512<<10)
+	refused := 0
+	for range 3 * streamMax / len(junk) {
+		rand.Read(junk)
+		if _, err := js2.Publish(ctx, desk.Subject("T2", desk.KindRecord), junk); err != nil {
+			if !strings.Contains(err.Error(), "maximum bytes exceeded") {
+				t.Fatal(err)
+			}
+			refused++
+		}
+	}
+	if refused == 0 {
+		t.Errorf("a flood of %d bytes into a stream of %d: nothing refused", 3*streamMax, streamMax)
+	}
+	if err := d.consume(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the real record", func() bool { return len(d.Store.Games()) == 1 })
+	if g := d.Store.Games(); g[0].Table != "T1" {
+		t.Fatalf("stored: %+v", g)
+	}
 }

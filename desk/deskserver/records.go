@@ -31,9 +31,13 @@ const (
 // DefaultStreamMaxBytes is Options.StreamMaxBytes when 0.
 const DefaultStreamMaxBytes = 256 << 20
 
+// streamConfig: a full stream refuses what comes (DiscardNew) rather than
+// dropping the oldest record not yet consumed. A table whose record is
+// refused keeps it in its outbox and sends it again; a flood from one
+// table's credentials can delay another table's record, never evict it.
 func (d *Desk) streamConfig() jetstream.StreamConfig {
 	return jetstream.StreamConfig{Name: Stream, Subjects: []string{"wolftable.table.*.record"}, Storage: jetstream.FileStorage,
-		Replicas: d.opts.Replicas, Retention: jetstream.WorkQueuePolicy, Discard: jetstream.DiscardOld,
+		Replicas: d.opts.Replicas, Retention: jetstream.WorkQueuePolicy, Discard: jetstream.DiscardNew,
 		MaxBytes: d.opts.StreamMaxBytes, MaxMsgsPerSubject: 256, MaxAge: 7 * 24 * time.Hour, MaxMsgSize: MaxPayload,
 		Duplicates: 2 * time.Minute}
 }
