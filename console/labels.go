@@ -23,9 +23,9 @@ func isNight(phase string) bool { return strings.HasPrefix(phase, "night-") }
 // The words for causes, actions, votes and speeches are the script's
 // (script/words.go), shared with the 復盤 and the transcript.
 
-func causeLabel(c engine.Cause) string { return script.CauseLabel(string(c)) }
+func causeLabel(c engine.Cause) string { return script.CauseLabel(c) }
 
-func voteLabel(kind string) string { return script.VoteLabel(kind) }
+func voteLabel(kind string) string { return script.VoteLabel(engine.VoteKind(kind)) }
 
 // stepRoleName is the role a night step wakes.
 func stepRoleName(kind string) string {
@@ -59,7 +59,7 @@ func stepLabel(p engine.Prompt) string {
 	case engine.WaitSignup:
 		return "上警舉手"
 	case engine.WaitSpeech:
-		return script.SpeechLabel(string(p.SpeechKind)) + " " + seat
+		return script.SpeechLabel(p.SpeechKind) + " " + seat
 	case engine.WaitWithdraw:
 		return "退水"
 	case engine.WaitVote:
@@ -162,7 +162,7 @@ func refusalText(err error) string {
 		if ee.Step != "" {
 			a.Step = strings.TrimSpace(stepLabel(engine.Prompt{Step: ee.Step, StepKind: ee.StepKind, SpeechKind: ee.SpeechKind, VoteKind: ee.VoteKind}))
 		}
-		return script.Refusal(string(ee.Reason), a)
+		return script.Refusal(ee.Reason, a)
 	case errors.As(err, &re):
 		return re.msg
 	case errors.Is(err, daemon.ErrStopped):

@@ -103,3 +103,50 @@ const (
 	ActionPenalty ActionKind = "skills-lost" // 村長/長老 (By) died by a good-camp act: every good skill is lost
 	ActionModel   ActionKind = "model"       // 野孩子's model, 混血兒's one followed
 )
+
+// The vocabulary's word lists, in declaration order: what a package that
+// names every word (script's word tables, their test) ranges over instead of
+// reading the engine's source. TestVocabularyListed holds each list to the
+// type's constants.
+
+// Causes lists every Cause.
+func Causes() []Cause {
+	return []Cause{CauseWolf, CausePoison, CauseExile, CauseShot, CauseExplode, CauseTaken, CauseDuel, CauseCharm,
+		CauseDQ, CauseReflect, CauseDream, CauseHunt, CauseCheck, CauseGrief, CauseAssassinate, CauseGamble, CauseTrade}
+}
+
+// ActionKinds lists every ActionKind.
+func ActionKinds() []ActionKind {
+	return []ActionKind{ActionKill, ActionGuard, ActionSave, ActionPoison, ActionCharm, ActionDream, ActionFear,
+		ActionLock, ActionHunt, ActionDuel, ActionSignup, ActionWithdraw, ActionThief, ActionSilence, ActionHug,
+		ActionAssassinate, ActionBet, ActionTrade, ActionLife, ActionPenalty, ActionModel}
+}
+
+// VoteKinds lists every VoteKind.
+func VoteKinds() []VoteKind {
+	return []VoteKind{VoteSheriff, VoteSheriffPK, VoteExile, VoteExilePK}
+}
+
+// SpeechKinds lists every SpeechKind.
+func SpeechKinds() []SpeechKind {
+	return []SpeechKind{SpeechSheriff, SpeechSheriffPK, SpeechExile, SpeechExilePK, SpeechLastWords, SpeechPrince, SpeechInterject}
+}
+
+// RecordTypes lists every RecordType.
+func RecordTypes() []RecordType {
+	return []RecordType{RecPhase, RecDeath, RecVote, RecSheriff, RecCheck, RecExile, RecReveal, RecSpeech, RecResult,
+		RecPenalty, RecAction, RecRole, RecSilence, RecRoar, RecFollow, RecLovers}
+}
+
+// Reasons lists every refusal Reason.
+func Reasons() []Reason {
+	return []Reason{ReasonNotNow, ReasonNotActor, ReasonBadTarget, ReasonRule, ReasonGameOver,
+		ReasonUnknownTimer, ReasonPaused, ReasonBadInput, ReasonNotStarted, ReasonNoStep, ReasonNoPedal,
+		ReasonSeatRange, ReasonTargetRange, ReasonTargetOut, ReasonCannotTarget, ReasonNotVotable, ReasonBlocked,
+		ReasonTwiceRunning, ReasonCheckedBefore, ReasonSelf, ReasonAntidoteUsed, ReasonPoisonUsed, ReasonOnePotion,
+		ReasonNobodyToSave, ReasonSkillUsed, ReasonLocked, ReasonNoWindow, ReasonCannotExplode, ReasonNoInterject,
+		ReasonBadgeIdiot, ReasonSeatOut, ReasonAlreadyPaused, ReasonNotPaused, ReasonNothingToUndo,
+		ReasonBadPenalty, ReasonThiefCard, ReasonThiefMustTake, ReasonThiefMustWolf, ReasonThiefMustSpecial,
+		ReasonNotEligible, ReasonBadGift, ReasonNoGift, ReasonSameLover, ReasonLinked, ReasonLoverVote,
+		ReasonWolfLover}
+}

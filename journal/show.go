@@ -294,7 +294,7 @@ func (e Entry) record() engine.Record {
 
 func phaseName(p string) string { return recordtext.Phase(p) }
 
-func causeText(c string) string { return recordtext.Cause(c) }
+func causeText(c string) string { return recordtext.Cause(engine.Cause(c)) }
 
 func resultText(r string) string { return recordtext.Result(r) }
 

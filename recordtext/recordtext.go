@@ -67,7 +67,7 @@ func Seat(s int) string {
 func Phase(p string) string { return script.PhaseLabel(p) }
 
 // Cause names a cause of death: wolf → 狼刀.
-func Cause(c string) string { return script.CauseLabel(c) }
+func Cause(c engine.Cause) string { return script.CauseLabel(c) }
 
 // Result names a game's result: 好人 → 好人勝利, "" → （尚無結果）.
 func Result(r string) string {
@@ -125,9 +125,9 @@ func runSeat(r *engine.Record) int {
 
 func runTitle(r *engine.Record) string {
 	if r.Type == engine.RecAction {
-		return script.ActionLabel(r.Kind)
+		return script.ActionLabel(engine.ActionKind(r.Kind))
 	}
-	return script.SpeechLabel(r.Kind)
+	return script.SpeechLabel(engine.SpeechKind(r.Kind))
 }
 
 func (t *Table) cards() *engine.Options {
@@ -167,7 +167,7 @@ func (t *Table) Render(r *engine.Record, at At) Line {
 		if by, ok := sourceSeat(at.Source); ok && by != r.Seat && (r.Cause == engine.CauseShot || r.Cause == engine.CauseTaken) {
 			when += "，" + t.actor(by) // the seat whose input fired the shot
 		}
-		return Line{Text: Seat(r.Seat) + " 出局：" + Cause(string(r.Cause)) + "（" + when + "）"}
+		return Line{Text: Seat(r.Seat) + " 出局：" + Cause(r.Cause) + "（" + when + "）"}
 	case engine.RecExile:
 		if r.Seat == 0 {
 			return Line{Text: "放逐：無人"}
@@ -180,7 +180,7 @@ func (t *Table) Render(r *engine.Record, at At) Line {
 	case engine.RecResult:
 		return Line{Text: "結果：" + Result(r.Result)}
 	case engine.RecSpeech:
-		return Line{Text: script.SpeechLabel(r.Kind) + "：" + Seat(r.Seat)}
+		return Line{Text: script.SpeechLabel(engine.SpeechKind(r.Kind)) + "：" + Seat(r.Seat)}
 	case engine.RecRole:
 		return Line{Text: Seat(r.Seat) + " 身份改為：" + t.cards().CardName(r.Role)}
 	case engine.RecSilence:
@@ -201,11 +201,11 @@ func (t *Table) Render(r *engine.Record, at At) Line {
 	}
 	// a record type this package does not know yet: its name, never its
 	// fields (recordtext_test.go fails until it has its own line)
-	return Line{Text: "（紀錄：" + script.RecordLabel(string(r.Type)) + "）"}
+	return Line{Text: "（紀錄：" + script.RecordLabel(r.Type) + "）"}
 }
 
 func (t *Table) action(r *engine.Record) string {
-	verb := script.ActionLabel(r.Kind)
+	verb := script.ActionLabel(engine.ActionKind(r.Kind))
 	switch engine.ActionKind(r.Kind) {
 	case engine.ActionSignup, engine.ActionWithdraw:
 		return verb + "：" + Seat(r.By)
@@ -278,7 +278,7 @@ func vote(r *engine.Record, sheriff int) Line {
 	if len(totals) == 0 {
 		totals = []string{"無人得票"}
 	}
-	title := script.VoteLabel(r.Kind) + "（第" + strconv.Itoa(r.Day) + "天）票型 ｜ 計票：" + strings.Join(totals, "，")
+	title := script.VoteLabel(engine.VoteKind(r.Kind)) + "（第" + strconv.Itoa(r.Day) + "天）票型 ｜ 計票：" + strings.Join(totals, "，")
 	return Line{Text: title, Sub: sub}
 }
 

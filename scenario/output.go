@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"wolftable/engine"
 	"wolftable/script"
 )
 
@@ -66,9 +67,9 @@ func WriteTranscript(w io.Writer, res *Result) error {
 			for _, x := range e.tally {
 				tally = append(tally, fmt.Sprintf("%d號 %v票", x.Seat, halves(x.Halves)))
 			}
-			fmt.Fprintf(&b, "%s    〔票型〕%s：%s ｜ 計票：%s\n", t, script.VoteLabel(e.Kind), strings.Join(parts, " "), strings.Join(tally, "，"))
+			fmt.Fprintf(&b, "%s    〔票型〕%s：%s ｜ 計票：%s\n", t, script.VoteLabel(engine.VoteKind(e.Kind)), strings.Join(parts, " "), strings.Join(tally, "，"))
 		case "death":
-			fmt.Fprintf(&b, "%s    〔出局〕%d號（%s，%s）\n", t, *e.Seat, script.CauseLabel(e.Cause), script.PhaseLabel(e.When))
+			fmt.Fprintf(&b, "%s    〔出局〕%d號（%s，%s）\n", t, *e.Seat, script.CauseLabel(engine.Cause(e.Cause)), script.PhaseLabel(e.When))
 		case "sheriff":
 			if *e.Seat == 0 {
 				fmt.Fprintf(&b, "%s    〔警長〕無\n", t)

@@ -17,7 +17,7 @@
 // Beside the lines, the judge's other words (one source for every screen):
 // words.go names the engine's causes of death, actions, votes, speeches,
 // record kinds and phases; refusals.go says why an input was refused, one
-// sentence per engine.Reason. Both are keyed by the engine's string values,
-// so this package does not import the engine; their tests read the engine's
-// constants and fail on one without words.
+// sentence per engine.Reason. Both are keyed by the engine's typed words;
+// their tests range over the engine's word lists (engine.Causes(),
+// engine.Reasons() …) and fail on a word without words or words left over.
 package script

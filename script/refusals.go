@@ -3,10 +3,12 @@ package script
 import (
 	"strconv"
 	"strings"
+
+	"wolftable/engine"
 )
 
 // The judge's words for a refused input: one Chinese sentence per reason
-// (engine.Reason, keyed by its string value; each engine.ErrorCode has a
+// (keyed by engine.Reason; each engine.ErrorCode has a
 // reason of its own for refusals that name no finer one). The console shows
 // these; the engine's English message stays in the logs and the scenario
 // runner. refusals_test.go (script) checks that every engine.Reason has one.
@@ -17,7 +19,7 @@ import (
 //	{target}  the seat it pointed at: "7號"
 //	{role}    the role the refusal names: "守衛" (or "這個角色")
 //	{step}    what the game waits on: "夜間：狼人"
-var Refusals = map[string]string{
+var Refusals = map[engine.Reason]string{
 	// one per error code
 	"not-now":       "現在不接受這個操作",
 	"not-actor":     "{seat}現在不行動（{step}）",
@@ -79,7 +81,7 @@ type RefusalArgs struct {
 
 // Refusal renders a refused input for the judge. An unknown reason is
 // "操作被拒絕": the English message is never shown.
-func Refusal(reason string, a RefusalArgs) string {
+func Refusal(reason engine.Reason, a RefusalArgs) string {
 	text, ok := Refusals[reason]
 	if !ok {
 		return "操作被拒絕"

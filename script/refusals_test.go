@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"testing"
 
+	"wolftable/engine"
 	"wolftable/script"
 )
 
@@ -14,8 +15,8 @@ var asciiWords = regexp.MustCompile(`[A-Za-z]{2,}`)
 // refusal (engine.Reason, one per ErrorCode and the finer ones) has a
 // Chinese sentence, and the table holds no reason the engine lacks.
 func TestEveryRefusalReasonHasWords(t *testing.T) {
-	reasons := engineConsts(t, "Reason")["Reason"]
-	seen := map[string]bool{}
+	reasons := engine.Reasons()
+	seen := map[engine.Reason]bool{}
 	args := script.RefusalArgs{Seat: 3, Target: 7, Role: "守衛", Step: "夜間：狼人"}
 	for _, r := range reasons {
 		seen[r] = true

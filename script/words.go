@@ -3,6 +3,8 @@ package script
 import (
 	"strconv"
 	"strings"
+
+	"wolftable/engine"
 )
 
 // The judge's words for the engine's vocabulary: the labels the console, the
@@ -10,14 +12,13 @@ import (
 // causes of death, actions, votes, speeches, record kinds and phases. One
 // table, so that the same thing has the same name everywhere.
 //
-// The tables are keyed by the engine's encodings (engine.Cause,
-// engine.ActionKind, engine.VoteKind, engine.SpeechKind, engine.RecordType
-// are strings whose values are the JSON and journal words), so this package
-// need not import the engine; words_test.go reads the engine's typed
-// constants and checks that every one has a label here.
+// The tables are keyed by the engine's typed words (engine.Cause,
+// engine.ActionKind, engine.VoteKind, engine.SpeechKind, engine.RecordType);
+// words_test.go ranges over the engine's word lists (engine.Causes() …) and
+// checks that every word has one label here and no label is left over.
 
 // Causes names each cause of death (engine.Cause).
-var Causes = map[string]string{
+var Causes = map[engine.Cause]string{
 	"wolf":    "狼刀",
 	"poison":  "毒殺",
 	"exile":   "放逐",
@@ -40,7 +41,7 @@ var Causes = map[string]string{
 
 // Actions names each recorded action (engine.ActionKind) as a verb: "3號
 // 守護 5號". "check" is a check record's verb.
-var Actions = map[string]string{
+var Actions = map[engine.ActionKind]string{
 	"kill":     "擊殺",
 	"guard":    "守護",
 	"save":     "用解藥救",
@@ -75,7 +76,7 @@ var Gifts = map[string]string{
 }
 
 // Votes names each kind of vote (engine.VoteKind).
-var Votes = map[string]string{
+var Votes = map[engine.VoteKind]string{
 	"sheriff":    "警長投票",
 	"sheriff-pk": "警長PK投票",
 	"exile":      "放逐投票",
@@ -83,7 +84,7 @@ var Votes = map[string]string{
 }
 
 // Speeches names each kind of speech (engine.SpeechKind).
-var Speeches = map[string]string{
+var Speeches = map[engine.SpeechKind]string{
 	"sheriff":    "警上發言",
 	"sheriff-pk": "警上PK發言",
 	"exile":      "放逐發言",
@@ -95,7 +96,7 @@ var Speeches = map[string]string{
 
 // Records names each kind of record entry (engine.RecordType), as the
 // transcript marks it: 〔票型〕, 〔出局〕.
-var Records = map[string]string{
+var Records = map[engine.RecordType]string{
 	"phase":   "階段",
 	"death":   "出局",
 	"vote":    "票型",
@@ -114,28 +115,28 @@ var Records = map[string]string{
 	"lovers":  "情侶",
 }
 
-func label(m map[string]string, k string) string {
+func label[K ~string](m map[K]string, k K) string {
 	if w, ok := m[k]; ok {
 		return w
 	}
-	return k
+	return string(k)
 }
 
 // GiftLabel is 黑市商人's gift: "glasses" → "預言家的眼鏡".
 func GiftLabel(gift string) string { return label(Gifts, gift) }
 
 // CauseLabel is a cause of death's word: "wolf" → "狼刀".
-func CauseLabel(cause string) string { return label(Causes, cause) }
+func CauseLabel(cause engine.Cause) string { return label(Causes, cause) }
 
 // ActionLabel is an action's verb: "poison" → "用毒藥毒".
-func ActionLabel(kind string) string { return label(Actions, kind) }
+func ActionLabel(kind engine.ActionKind) string { return label(Actions, kind) }
 
 // VoteLabel is a vote kind's name: "sheriff" → "警長投票".
-func VoteLabel(kind string) string { return label(Votes, kind) }
+func VoteLabel(kind engine.VoteKind) string { return label(Votes, kind) }
 
 // SpeechLabel is a speech kind's name: "exile-pk" → "放逐PK發言"; an
 // unknown kind is "發言".
-func SpeechLabel(kind string) string {
+func SpeechLabel(kind engine.SpeechKind) string {
 	if w, ok := Speeches[kind]; ok {
 		return w
 	}
@@ -143,7 +144,7 @@ func SpeechLabel(kind string) string {
 }
 
 // RecordLabel is a record kind's name: "vote" → "票型".
-func RecordLabel(kind string) string { return label(Records, kind) }
+func RecordLabel(kind engine.RecordType) string { return label(Records, kind) }
 
 // PhaseLabel names a phase: "night-2" → "第2夜", "day-1" → "第1天",
 // "setup" → "開局"; anything else is returned as it is.

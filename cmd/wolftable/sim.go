@@ -97,13 +97,13 @@ func (t *transcript) on(e daemon.Event) {
 		r := x.Record
 		switch r.Type {
 		case engine.RecDeath:
-			fmt.Fprintf(t.w, "%s    〔%s〕%d號（%s，%s）\n", ts, script.RecordLabel(string(r.Type)), r.Seat, script.CauseLabel(string(r.Cause)), script.PhaseLabel(r.When))
+			fmt.Fprintf(t.w, "%s    〔%s〕%d號（%s，%s）\n", ts, script.RecordLabel(r.Type), r.Seat, script.CauseLabel(r.Cause), script.PhaseLabel(r.When))
 		case engine.RecVote:
 			var parts []string
 			for _, v := range r.Ballots.Votes {
 				parts = append(parts, fmt.Sprintf("%d→%d", v.Voter, v.Target))
 			}
-			fmt.Fprintf(t.w, "%s    〔%s〕%s：%s\n", ts, script.RecordLabel(string(r.Type)), script.VoteLabel(r.Kind), strings.Join(parts, " "))
+			fmt.Fprintf(t.w, "%s    〔%s〕%s：%s\n", ts, script.RecordLabel(r.Type), script.VoteLabel(engine.VoteKind(r.Kind)), strings.Join(parts, " "))
 		case engine.RecSheriff:
 			fmt.Fprintf(t.w, "%s    〔警長〕%d\n", ts, r.Seat)
 		case engine.RecResult:
