@@ -150,3 +150,6 @@ func Reasons() []Reason {
 		ReasonNotEligible, ReasonBadGift, ReasonNoGift, ReasonSameLover, ReasonLinked, ReasonLoverVote,
 		ReasonWolfLover}
 }
+
+// Winners lists every Winner, WinNone (a game not over) first.
+func Winners() []Winner { return []Winner{WinNone, WinGood, WinWolves, WinVoid, WinThird} }

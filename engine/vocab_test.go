@@ -24,6 +24,7 @@ func TestVocabularyListed(t *testing.T) {
 		"SpeechKind": words(SpeechKinds()),
 		"RecordType": words(RecordTypes()),
 		"Reason":     words(Reasons()),
+		"Winner":     words(Winners()),
 	}
 	declared := declaredConsts(t)
 	for ty, list := range listed {

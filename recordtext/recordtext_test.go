@@ -1,13 +1,8 @@
 package recordtext_test
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"path/filepath"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -16,96 +11,37 @@ import (
 	"wolftable/script"
 )
 
-// engineConsts reads the engine's sources and returns, for each of the
-// named types, the string values of its constants: the list of record
-// types, action kinds, causes, vote and speech kinds is the engine's code,
-// so a new one is in the test the day it is added (ActionKind, VoteKind
-// and SpeechKind are aliases of string, which reflection cannot list).
-func engineConsts(t *testing.T, types ...string) map[string][]string {
-	t.Helper()
-	want := map[string]bool{}
-	for _, ty := range types {
-		want[ty] = true
-	}
-	names, err := filepath.Glob("../engine/*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
-	out := map[string][]string{}
-	for _, name := range names {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range f.Decls {
-			gd, ok := d.(*ast.GenDecl)
-			if !ok || gd.Tok != token.CONST {
-				continue
-			}
-			for _, s := range gd.Specs {
-				vs := s.(*ast.ValueSpec)
-				id, ok := vs.Type.(*ast.Ident)
-				if !ok || !want[id.Name] {
-					continue
-				}
-				for _, v := range vs.Values {
-					lit, ok := v.(*ast.BasicLit)
-					if !ok || lit.Kind != token.STRING {
-						t.Fatalf("an engine.%s constant is not a string literal", id.Name)
-					}
-					s, err := strconv.Unquote(lit.Value)
-					if err != nil {
-						t.Fatal(err)
-					}
-					out[id.Name] = append(out[id.Name], s)
-				}
-			}
-		}
-	}
-	for _, ty := range types {
-		if len(out[ty]) == 0 {
-			t.Fatalf("no constants of engine.%s found: has the type moved?", ty)
-		}
-	}
-	return out
-}
-
 // samples builds records of every record type: for each type the engine
 // defines, records with the fields its comment in engine/io.go names; an
 // action of every action kind, a death of every cause, a vote and a speech
 // of every kind, a result of every winner.
 func samples(t *testing.T) map[engine.RecordType][]engine.Record {
-	c := engineConsts(t, "RecordType", "ActionKind", "Cause", "VoteKind", "SpeechKind", "Winner")
 	ballots := &engine.Ballots{Votes: []engine.Vote{{Voter: 1, Target: 3}, {Voter: 2, Target: 0}, {Voter: 4, Target: 9}, {Voter: 5, Target: 3}},
 		Tally: []engine.Tally{{Seat: 3, Halves: 5}}}
 	var actions, deaths, votes, speeches, results []engine.Record
-	for _, k := range c["ActionKind"] {
+	for _, k := range engine.ActionKinds() {
 		actions = append(actions,
-			engine.Record{Type: engine.RecAction, Kind: k, By: 5, Target: 7, When: "night-2", Role: engine.Seer, Result: "村民"},
-			engine.Record{Type: engine.RecAction, Kind: k, By: 0, Target: 0, When: "night-2", Role: engine.Idiot, Result: "愚者"},
-			engine.Record{Type: engine.RecAction, Kind: k, By: 5, Target: 0, When: "night-1", Role: engine.Werewolf, Result: "村民"})
+			engine.Record{Type: engine.RecAction, Kind: string(k), By: 5, Target: 7, When: "night-2", Role: engine.Seer, Result: "村民"},
+			engine.Record{Type: engine.RecAction, Kind: string(k), By: 0, Target: 0, When: "night-2", Role: engine.Idiot, Result: "愚者"},
+			engine.Record{Type: engine.RecAction, Kind: string(k), By: 5, Target: 0, When: "night-1", Role: engine.Werewolf, Result: "村民"})
 	}
 	for gift := range script.Gifts {
 		actions = append(actions, engine.Record{Type: engine.RecAction, Kind: string(engine.ActionTrade), By: 10, Target: 6, Result: gift, When: "night-1"})
 	}
-	for _, cause := range c["Cause"] {
+	for _, cause := range engine.Causes() {
 		deaths = append(deaths,
-			engine.Record{Type: engine.RecDeath, Seat: 4, Cause: engine.Cause(cause), When: "night-3"},
-			engine.Record{Type: engine.RecDeath, Seat: 4, Cause: engine.Cause(cause), When: "day-3"})
+			engine.Record{Type: engine.RecDeath, Seat: 4, Cause: cause, When: "night-3"},
+			engine.Record{Type: engine.RecDeath, Seat: 4, Cause: cause, When: "day-3"})
 	}
-	for _, k := range c["VoteKind"] {
-		votes = append(votes, engine.Record{Type: engine.RecVote, Kind: k, Day: 2, Ballots: ballots},
-			engine.Record{Type: engine.RecVote, Kind: k, Day: 2, Ballots: &engine.Ballots{}})
+	for _, k := range engine.VoteKinds() {
+		votes = append(votes, engine.Record{Type: engine.RecVote, Kind: string(k), Day: 2, Ballots: ballots},
+			engine.Record{Type: engine.RecVote, Kind: string(k), Day: 2, Ballots: &engine.Ballots{}})
 	}
-	for _, k := range c["SpeechKind"] {
-		speeches = append(speeches, engine.Record{Type: engine.RecSpeech, Kind: k, Day: 1, Seat: 8})
+	for _, k := range engine.SpeechKinds() {
+		speeches = append(speeches, engine.Record{Type: engine.RecSpeech, Kind: string(k), Day: 1, Seat: 8})
 	}
-	for _, w := range c["Winner"] {
-		results = append(results, engine.Record{Type: engine.RecResult, Result: w})
+	for _, w := range engine.Winners() {
+		results = append(results, engine.Record{Type: engine.RecResult, Result: string(w)})
 	}
 	known := map[engine.RecordType][]engine.Record{
 		engine.RecPhase:   {{Type: engine.RecPhase, When: "night-1"}, {Type: engine.RecPhase, When: "day-12"}},
@@ -127,13 +63,13 @@ func samples(t *testing.T) map[engine.RecordType][]engine.Record {
 		engine.RecLovers:  {{Type: engine.RecLovers, Seat: 2, Target: 9, By: 5}, {Type: engine.RecLovers, Seat: 2, Target: 9}},
 	}
 	out := map[engine.RecordType][]engine.Record{}
-	for _, ty := range c["RecordType"] {
-		rs, ok := known[engine.RecordType(ty)]
+	for _, ty := range engine.RecordTypes() {
+		rs, ok := known[ty]
 		if !ok {
 			t.Errorf("engine.RecordType %q: the test has no record of it (add one, and its line in recordtext.go)", ty)
 			continue
 		}
-		out[engine.RecordType(ty)] = rs
+		out[ty] = rs
 	}
 	return out
 }
