@@ -28,7 +28,6 @@ type Bench struct {
 
 	dir  string
 	link string
-	worn map[SeatKey]bool // contacts whose chatter outlasts the firmware's debounce
 	lag  Lag              // the robot's waits are counted in the host's running time
 
 	mu      sync.Mutex
@@ -72,7 +71,7 @@ func StartBench(ctx context.Context, c BenchConfig) (*Bench, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Bench{Faults: c.Faults, dir: dir, link: filepath.Join(dir, "bridge"), worn: map[SeatKey]bool{},
+	b := &Bench{Faults: c.Faults, dir: dir, link: filepath.Join(dir, "bridge"),
 		sent: map[sentKey]int{}, changed: make(chan struct{}), lag: c.Lag}
 	if b.lag == nil {
 		b.lag = noLag{}
@@ -103,10 +102,9 @@ func StartBench(ctx context.Context, c BenchConfig) (*Bench, error) {
 			// The emulator's bouncy contact chatters for 3 ms, which the
 			// firmware's 5 ms debounce absorbs (that is what the debounce
 			// is for). A key the technician must replace is a worn one
-			// whose contact opens and closes again after the debounce has
-			// taken the press: one touch, two presses.
-			err = b.Emu.SetKeyFault(f.Seat, protoKey(f.Key), emulator.KeyBouncy)
-			b.worn[SeatKey{f.Seat, f.Key}] = true
+			// whose contact closes again after the debounce has taken the
+			// release: one touch, two presses, dated by the bridge.
+			err = b.Emu.SetKeyFault(f.Seat, protoKey(f.Key), emulator.KeyWorn)
 		case FaultNoLink:
 			err = b.Emu.Unplug()
 		case FaultNoSpeaker:
@@ -190,28 +188,22 @@ const touchWait = 300 * time.Millisecond
 
 // Touch is a finger on seat's key: pressed until the firmware has sent the
 // press (a key that never clicks is given touchWait), then lifted until it
-// has sent the release. A worn contact closes once more as the finger
-// leaves it.
+// has sent the release. A worn contact (KeyWorn) closes once more by
+// itself as the finger leaves it.
 func (b *Bench) Touch(ctx context.Context, seat int, key hw.Key) error {
 	k := protoKey(key)
-	bounces := 1
-	if b.worn[SeatKey{seat, key}] {
-		bounces = 2
+	down := sentKey{seat, k, protocol.EdgeDown}
+	n := b.sentCount(down)
+	if err := b.Emu.Press(seat, k); err != nil {
+		return err
 	}
-	for range bounces {
-		down := sentKey{seat, k, protocol.EdgeDown}
-		n := b.sentCount(down)
-		if err := b.Emu.Press(seat, k); err != nil {
-			return err
-		}
-		b.waitSent(ctx, down, n, touchWait)
-		up := sentKey{seat, k, protocol.EdgeUp}
-		n = b.sentCount(up)
-		if err := b.Emu.Release(seat, k); err != nil {
-			return err
-		}
-		b.waitSent(ctx, up, n, touchWait)
+	b.waitSent(ctx, down, n, touchWait)
+	up := sentKey{seat, k, protocol.EdgeUp}
+	n = b.sentCount(up)
+	if err := b.Emu.Release(seat, k); err != nil {
+		return err
 	}
+	b.waitSent(ctx, up, n, touchWait)
 	return ctx.Err()
 }
 

@@ -34,7 +34,7 @@ const bridgeUsage = `usage:
           pedal short|long|double
           lights                                       one JSON line: {"1":{"r":0,"g":255,"b":0},…}
           unplug | replug
-          fault S KEY ok|missing|bouncy|stuck | dead-led S on|off | hang on|off
+          fault S KEY ok|missing|bouncy|stuck|worn | dead-led S on|off | hang on|off
           stats                                        one JSON line of counters
           quit
   wolftable bridge probe [--port PATH] [--timeout 3s]
@@ -281,7 +281,7 @@ func emulateCommand(ctx context.Context, e *emulator.Emulator, line string, stdo
 // seatKeyOf reads "fault SEAT KEY FAULT"'s seat and key.
 func seatKeyOf(f []string) (int, protocol.Key, error) {
 	if len(f) != 4 {
-		return 0, 0, errors.New("usage: fault SEAT KEY ok|missing|bouncy|stuck")
+		return 0, 0, errors.New("usage: fault SEAT KEY ok|missing|bouncy|stuck|worn")
 	}
 	seat, err := strconv.Atoi(f[1])
 	if err != nil {
@@ -295,12 +295,12 @@ func seatKeyOf(f []string) (int, protocol.Key, error) {
 }
 
 func parseFault(s string) (emulator.KeyFault, error) {
-	for f := emulator.NoFault; f <= emulator.KeyStuck; f++ {
+	for f := emulator.NoFault; f <= emulator.KeyWorn; f++ {
 		if f.String() == s {
 			return f, nil
 		}
 	}
-	return 0, fmt.Errorf("unknown fault %q (ok missing bouncy stuck)", s)
+	return 0, fmt.Errorf("unknown fault %q (ok missing bouncy stuck worn)", s)
 }
 
 // lightsJSON writes the lights as {"1":{"r":0,"g":255,"b":0},…}, in seat

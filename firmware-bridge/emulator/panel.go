@@ -16,6 +16,11 @@ const (
 	KeyMissing                 // the key does nothing: its contact never closes
 	KeyBouncy                  // its contact chatters for BounceMicros (BounceTransitions transitions) on every press and release before it settles
 	KeyStuck                   // its contact is closed whatever the finger does
+	// KeyWorn: a worn contact that closes once more as the finger leaves
+	// it, after the firmware's debounce has taken the release: one touch,
+	// two presses, the second right after the first's release on the
+	// bridge's own clock (whatever the host is doing).
+	KeyWorn
 )
 
 func (f KeyFault) String() string {
@@ -28,6 +33,8 @@ func (f KeyFault) String() string {
 		return "bouncy"
 	case KeyStuck:
 		return "stuck"
+	case KeyWorn:
+		return "worn"
 	}
 	return "KeyFault(" + strconv.Itoa(int(f)) + ")"
 }
@@ -52,7 +59,18 @@ type contact struct {
 	// firmware has reported the edge (its debounce times the same samples).
 	scanLevel             bool
 	scanFirst, scanLatest uint64
+
+	rebound rebound // a KeyWorn contact's closing after a release
 }
+
+// rebound is where a KeyWorn contact is in its extra closing.
+type rebound uint8
+
+const (
+	reboundNone    rebound = iota
+	reboundRelease         // the finger left: open until the firmware has taken the release
+	reboundClosed          // closed again until the firmware has taken the press
+)
 
 // scanned records that a scan at now saw the contact closed or open.
 func (c *contact) scanned(closed bool, now uint64) {
@@ -83,6 +101,30 @@ func (c *contact) closed(now uint64) bool {
 			k := d/(BounceMicros/BounceTransitions) + 1
 			return c.finger == (k%2 == 1)
 		}
+	case KeyWorn:
+		return c.worn()
+	}
+	return c.finger
+}
+
+// worn is a KeyWorn contact's level: the finger's, but after each release
+// it closes again, from the scan after the firmware took the release until
+// the firmware has taken that press. The scans' state moves it on, so the
+// second press follows the release by the debounce and a scan, on the
+// emulator's clock.
+func (c *contact) worn() bool {
+	switch c.rebound {
+	case reboundRelease:
+		if !c.finger && c.registered(false) {
+			c.rebound = reboundClosed
+			return true
+		}
+	case reboundClosed:
+		if c.finger || c.registered(true) {
+			c.rebound = reboundNone
+			return c.finger
+		}
+		return true
 	}
 	return c.finger
 }
@@ -125,6 +167,9 @@ func set(c *contact, pressed bool, now uint64) {
 	if c.finger != pressed {
 		c.finger = pressed
 		c.since = now
+		if c.fault == KeyWorn && !pressed {
+			c.rebound = reboundRelease
+		}
 	}
 }
 
