@@ -200,7 +200,11 @@ func (d *Daemon) Submit(ctx context.Context, in engine.Input, source string) err
 	return d.send(ctx, request{in: in, source: source, reply: make(chan error, 1)})
 }
 
-// Alive checks that the daemon's loop answers (for systemd's watchdog).
+// Alive checks that the daemon's loop answers (for systemd's watchdog). The
+// loop first handles everything due by its clock's now (the timers and
+// players' moves a wake would run), so on a fake clock Alive is a barrier:
+// once it returns, every timer due at the clock's time has been applied and
+// its effects reported.
 func (d *Daemon) Alive(ctx context.Context) error {
 	return d.send(ctx, request{reply: make(chan error, 1), probe: true}) // Run answers a probe nil
 }
@@ -267,6 +271,8 @@ func (d *Daemon) Run(ctx context.Context) error {
 			d.runDue()
 		case r := <-d.reqs:
 			if r.probe {
+				d.runDue() // what a pending wake would run: a barrier for fake clocks
+				d.flushLights()
 				r.reply <- nil
 				continue
 			}
