@@ -28,7 +28,7 @@ type Bench struct {
 
 	dir  string
 	link string
-	lag  Lag              // the robot's waits are counted in the host's running time
+	lag  Lag // the robot's waits are counted in the host's running time
 
 	mu      sync.Mutex
 	sent    map[sentKey]int // key event frames the firmware sent (not retransmissions)
