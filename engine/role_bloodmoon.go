@@ -11,7 +11,7 @@ type bloodMoonState struct {
 func bloodMoonHooks() roleHooks {
 	return roleHooks{
 		blocked: func(g *Game, s int) bool {
-			return g.rs.blood.sealNight == g.night && g.role(s).Camp() != CampWolf
+			return g.rs.bloodmoon.sealNight == g.night && g.role(s).Camp() != CampWolf
 		},
 		exiled: func(g *Game, s int) bool {
 			if g.lastWolf(s) {
@@ -22,7 +22,7 @@ func bloodMoonHooks() roleHooks {
 		exploding: func(g *Game, s int) {
 			g.revealBloodMoon(s)
 			if g.opt.BloodMoonSeal {
-				g.rs.blood.sealNight = g.night + 1 // std: good roles' night skills fail the following night
+				g.rs.bloodmoon.sealNight = g.night + 1 // std: good roles' night skills fail the following night
 			}
 		},
 	}

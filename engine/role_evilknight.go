@@ -13,20 +13,20 @@ type evilKnightState struct {
 
 func evilKnightHooks() roleHooks {
 	return roleHooks{
-		nightfall: func(g *Game) { g.rs.evil.reflect, g.rs.evil.byWitch = 0, false },
+		nightfall: func(g *Game) { g.rs.evilknight.reflect, g.rs.evilknight.byWitch = 0, false },
 		checked: func(g *Game, seer, _ int) {
-			if e := &g.rs.evil; !e.used || e.byWitch {
+			if e := &g.rs.evilknight; !e.used || e.byWitch {
 				e.used, e.reflect, e.byWitch = true, seer, false
 			}
 		},
 		poisoned: func(g *Game, witch, _ int) {
 			// if the seer checks him later tonight, only the seer dies
-			if e := &g.rs.evil; !e.used {
+			if e := &g.rs.evilknight; !e.used {
 				e.used, e.reflect, e.byWitch = true, witch, true
 			}
 		},
 		resolve: func(g *Game) {
-			if r := g.rs.evil.reflect; r > 0 {
+			if r := g.rs.evilknight.reflect; r > 0 {
 				g.nightDeath(r, CauseReflect)
 			}
 		},
