@@ -1,7 +1,10 @@
 package engine
 
 import (
+	"go/ast"
 	"reflect"
+	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -33,4 +36,81 @@ func TestRoleStatesNamedAfterRoles(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestHooksColumn: the hooks column (roleHooksTab) is the role table's,
+// row for row; a role has a constructor exactly when it has its own file
+// (role_<id>.go, or its family's), the constructor is declared in that
+// file and sets some hook; and every <role>Hooks constructor of the role
+// files is reachable from the column.
+func TestHooksColumn(t *testing.T) {
+	_, files := engineFiles(t)
+	declared := map[string]string{} // constructor → its file
+	for name, f := range files {
+		if !strings.HasPrefix(name, "role_") {
+			continue
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Recv != nil || fd.Type.Results == nil || len(fd.Type.Results.List) != 1 {
+				continue
+			}
+			if id, ok := fd.Type.Results.List[0].Type.(*ast.Ident); ok && id.Name == "roleHooks" {
+				declared[fd.Name.Name] = name
+			}
+		}
+	}
+	if len(declared) == 0 {
+		t.Fatal("no hooks constructor found in the role files")
+	}
+	reached := map[string]bool{}
+	tab := roleHooksTab()
+	for i, row := range tab {
+		ri := &roleTab[i]
+		if row.id != ri.ID {
+			t.Errorf("hooks column row %d is %s, the role table's is %s", i, row.id, ri.ID)
+			continue
+		}
+		own := "role_" + string(ri.ID) + ".go"
+		if fam, ok := roleFamily[ri.ID]; ok {
+			own = fam
+		}
+		_, hasFile := files[own]
+		if row.hooks == nil {
+			if hasFile {
+				t.Errorf("%s: its row of the hooks column has no constructor, but %s exists", ri.ID, own)
+			}
+			continue
+		}
+		fn := runtime.FuncForPC(reflect.ValueOf(row.hooks).Pointer()).Name()
+		fn = fn[strings.LastIndex(fn, ".")+1:]
+		reached[fn] = true
+		if file, ok := declared[fn]; !ok || file != own {
+			t.Errorf("%s: its constructor %s is declared in %q, not in its own file %s", ri.ID, fn, file, own)
+		}
+		if !setsSomeHook(reflect.ValueOf(row.hooks())) {
+			t.Errorf("%s: %s sets no hook", ri.ID, fn)
+		}
+	}
+	for fn, file := range declared {
+		if !reached[fn] {
+			t.Errorf("%s: %s is reachable from no row of the hooks column", file, fn)
+		}
+	}
+}
+
+// setsSomeHook reports whether a hooks value (or one of its contracts) has
+// a func set.
+func setsSomeHook(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Func:
+		return !v.IsNil()
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if setsSomeHook(v.Field(i)) {
+				return true
+			}
+		}
+	}
+	return false
 }
