@@ -22,19 +22,23 @@ const butterflyHugs = 2
 
 func butterflyHooks() roleHooks {
 	return roleHooks{
-		nightfall: func(g *Game) { g.rs.butterfly.tonight = 0 },
-		step:      butterflyStep,
-		blocked:   func(g *Game, s int) bool { return g.rs.butterfly.tonight == s && g.day != g.night },
-		dazed:     func(g *Game, s int) bool { return g.rs.butterfly.tonight == s },
-		noKill: func(g *Game) bool {
-			h := g.rs.butterfly.tonight
-			return h > 0 && g.role(h).row().WakesWithWolves(g.night)
+		night: nightHooks{
+			nightfall: func(g *Game) { g.rs.butterfly.tonight = 0 },
+			step:      butterflyStep,
+			blocked:   func(g *Game, s int) bool { return g.rs.butterfly.tonight == s && g.day != g.night },
+			dazed:     func(g *Game, s int) bool { return g.rs.butterfly.tonight == s },
+			noKill: func(g *Game) bool {
+				h := g.rs.butterfly.tonight
+				return h > 0 && g.role(h).row().WakesWithWolves(g.night)
+			},
+			dawn: func(g *Game) { g.rs.butterfly.last = g.rs.butterfly.tonight },
 		},
-		// killed tonight while hugged: no shot; by day (exile) the hug is over
-		noShot: func(g *Game, s int) bool {
-			return g.day == g.night && g.rs.butterfly.tonight == s && g.seats[s].when == fmt.Sprintf("night-%d", g.night)
+		death: deathHooks{
+			// killed tonight while hugged: no shot; by day (exile) the hug is over
+			noShot: func(g *Game, s int) bool {
+				return g.day == g.night && g.rs.butterfly.tonight == s && g.seats[s].when == fmt.Sprintf("night-%d", g.night)
+			},
 		},
-		dawn: func(g *Game) { g.rs.butterfly.last = g.rs.butterfly.tonight },
 	}
 }
 

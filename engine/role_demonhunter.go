@@ -10,9 +10,11 @@ type demonHunterState struct {
 
 func demonHunterHooks() roleHooks {
 	return roleHooks{
-		nightfall: func(g *Game) { g.rs.demonhunter = demonHunterState{} },
-		step:      demonHunterStep,
-		resolve:   huntDeaths,
+		night: nightHooks{
+			nightfall: func(g *Game) { g.rs.demonhunter = demonHunterState{} },
+			step:      demonHunterStep,
+			resolve:   huntDeaths,
+		},
 	}
 }
 

@@ -11,11 +11,13 @@ type dreamweaverState struct {
 
 func dreamweaverHooks() roleHooks {
 	return roleHooks{
-		nightfall: func(g *Game) { g.rs.dreamweaver.tonight = 0 },
-		step:      dreamweaverStep,
-		shielded:  func(g *Game, s int) bool { return s == g.rs.dreamweaver.tonight },
-		resolve:   dreamDeaths,
-		dawn:      func(g *Game) { g.rs.dreamweaver.last = g.rs.dreamweaver.tonight },
+		night: nightHooks{
+			nightfall: func(g *Game) { g.rs.dreamweaver.tonight = 0 },
+			step:      dreamweaverStep,
+			shielded:  func(g *Game, s int) bool { return s == g.rs.dreamweaver.tonight },
+			resolve:   dreamDeaths,
+			dawn:      func(g *Game) { g.rs.dreamweaver.last = g.rs.dreamweaver.tonight },
+		},
 	}
 }
 

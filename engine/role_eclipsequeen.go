@@ -11,7 +11,15 @@ type eclipseQueenState struct {
 }
 
 func eclipseQueenHooks() roleHooks {
-	return roleHooks{step: eclipseStep, blocked: lockedNow, silenced: lockedNow}
+	return roleHooks{
+		night: nightHooks{
+			step:    eclipseStep,
+			blocked: lockedNow,
+		},
+		day: dayHooks{
+			silenced: lockedNow,
+		},
+	}
 }
 
 func lockedNow(g *Game, s int) bool {

@@ -11,13 +11,17 @@ type gravekeeperState struct {
 
 func gravekeeperHooks() roleHooks {
 	return roleHooks{
-		nightfall: func(g *Game) {
-			if g.day > 0 && g.rs.gravekeeper.day != g.day {
-				g.rs.gravekeeper.exiled = 0
-			}
+		night: nightHooks{
+			nightfall: func(g *Game) {
+				if g.day > 0 && g.rs.gravekeeper.day != g.day {
+					g.rs.gravekeeper.exiled = 0
+				}
+			},
+			step: gravekeeperStep,
 		},
-		step:      gravekeeperStep,
-		exileSeen: func(g *Game, s int) { g.rs.gravekeeper.exiled, g.rs.gravekeeper.day = s, g.day },
+		day: dayHooks{
+			exileSeen: func(g *Game, s int) { g.rs.gravekeeper.exiled, g.rs.gravekeeper.day = s, g.day },
+		},
 	}
 }
 

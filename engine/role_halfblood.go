@@ -15,7 +15,14 @@ type halfBloodState struct {
 }
 
 func halfBloodHooks() roleHooks {
-	return roleHooks{step: halfBloodStep, gameOver: halfBloodResult}
+	return roleHooks{
+		night: nightHooks{
+			step: halfBloodStep,
+		},
+		camp: campHooks{
+			gameOver: halfBloodResult,
+		},
+	}
 }
 
 func halfBloodStep(g *Game, s *step, _ StepKind, _ bool) bool {

@@ -13,19 +13,23 @@ type nightmareState struct {
 
 func nightmareHooks() roleHooks {
 	return roleHooks{
-		nightfall: func(g *Game) { g.rs.nightmare.tonight = 0 },
-		step:      nightmareStep,
-		blocked:   func(g *Game, s int) bool { return g.rs.nightmare.tonight == s },
-		dazed:     func(g *Game, s int) bool { return g.rs.nightmare.tonight == s },
-		noKill: func(g *Game) bool {
-			f := g.rs.nightmare.tonight
-			return f > 0 && g.role(f) == Werewolf
+		night: nightHooks{
+			nightfall: func(g *Game) { g.rs.nightmare.tonight = 0 },
+			step:      nightmareStep,
+			blocked:   func(g *Game, s int) bool { return g.rs.nightmare.tonight == s },
+			dazed:     func(g *Game, s int) bool { return g.rs.nightmare.tonight == s },
+			noKill: func(g *Game) bool {
+				f := g.rs.nightmare.tonight
+				return f > 0 && g.role(f) == Werewolf
+			},
+			dawn: func(g *Game) { g.rs.nightmare.last = g.rs.nightmare.tonight },
 		},
-		// by day the fear is over: an exiled hunter may shoot
-		noShot: func(g *Game, s int) bool {
-			return g.day == g.night && g.rs.nightmare.tonight == s && g.seats[s].when == fmt.Sprintf("night-%d", g.night)
+		death: deathHooks{
+			// by day the fear is over: an exiled hunter may shoot
+			noShot: func(g *Game, s int) bool {
+				return g.day == g.night && g.rs.nightmare.tonight == s && g.seats[s].when == fmt.Sprintf("night-%d", g.night)
+			},
 		},
-		dawn: func(g *Game) { g.rs.nightmare.last = g.rs.nightmare.tonight },
 	}
 }
 

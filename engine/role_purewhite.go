@@ -10,13 +10,21 @@ type pureWhiteState struct {
 
 func pureWhiteHooks() roleHooks {
 	return roleHooks{
-		nightfall: func(g *Game) { g.rs.purewhite.kills = nil },
-		step:      pureWhiteStep,
-		resolve:   checkDeaths,
+		night: nightHooks{
+			nightfall: func(g *Game) { g.rs.purewhite.kills = nil },
+			step:      pureWhiteStep,
+			resolve:   checkDeaths,
+		},
 	}
 }
 
-func wolfWitchHooks() roleHooks { return roleHooks{step: wolfWitchStep} }
+func wolfWitchHooks() roleHooks {
+	return roleHooks{
+		night: nightHooks{
+			step: wolfWitchStep,
+		},
+	}
+}
 
 func pureWhiteStep(g *Game, s *step, _ StepKind, _ bool) bool {
 	g.exactCheckStep(s, nil, func(_, target int, r Role) {

@@ -19,14 +19,22 @@ type silenceElderState struct {
 
 func silenceElderHooks() roleHooks {
 	return roleHooks{
-		nightfall: func(g *Game) {
-			st := &g.rs.silenceelder
-			st.tonight, st.elder, st.say = 0, 0, 0
+		night: nightHooks{
+			nightfall: func(g *Game) {
+				st := &g.rs.silenceelder
+				st.tonight, st.elder, st.say = 0, 0, 0
+			},
+			step: silenceElderStep,
+			dawn: silenceDawn,
 		},
-		step:      silenceElderStep,
-		dawn:      silenceDawn,
-		announce:  silenceAnnounce,
-		mutedLine: silenceMuted,
+		day: dayHooks{
+			moment: func(g *Game, m dayMoment) {
+				if m == dayExile {
+					silenceAnnounce(g)
+				}
+			},
+			mutedLine: silenceMuted,
+		},
 	}
 }
 

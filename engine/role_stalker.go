@@ -21,10 +21,14 @@ type stalkerState struct {
 
 func stalkerHooks() roleHooks {
 	return roleHooks{
-		nightfall: func(g *Game) { g.rs.stalker.target = 0 },
-		step:      stalkerStep,
-		voted:     stalkerVoted,
-		resolve:   stalkerDeaths,
+		night: nightHooks{
+			nightfall: func(g *Game) { g.rs.stalker.target = 0 },
+			step:      stalkerStep,
+			resolve:   stalkerDeaths,
+		},
+		day: dayHooks{
+			voted: stalkerVoted,
+		},
 	}
 }
 

@@ -16,7 +16,12 @@ type wildChildState struct {
 }
 
 func wildChildHooks() roleHooks {
-	return roleHooks{step: wildChildStep, nightfall: wildChildTurn}
+	return roleHooks{
+		night: nightHooks{
+			step:      wildChildStep,
+			nightfall: wildChildTurn,
+		},
+	}
 }
 
 // wildChildStep: the child points at another living seat (seed 004 5、

@@ -12,11 +12,15 @@ type wolfBeautyState struct {
 
 func wolfBeautyHooks() roleHooks {
 	return roleHooks{
-		nightfall: func(g *Game) { g.rs.wolfbeauty.tonight = 0 },
-		step:      charmStep,
-		dawn:      func(g *Game) { g.rs.wolfbeauty.last = g.rs.wolfbeauty.tonight },
-		follow: func(g *Game, b *batch, s int) func() {
-			return func() { g.charmFollow(b, s) }
+		night: nightHooks{
+			nightfall: func(g *Game) { g.rs.wolfbeauty.tonight = 0 },
+			step:      charmStep,
+			dawn:      func(g *Game) { g.rs.wolfbeauty.last = g.rs.wolfbeauty.tonight },
+		},
+		death: deathHooks{
+			follow: func(g *Game, b *batch, s int) func() {
+				return func() { g.charmFollow(b, s) }
+			},
 		},
 	}
 }
