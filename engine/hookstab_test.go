@@ -2,6 +2,7 @@ package engine
 
 import (
 	"go/ast"
+	"go/token"
 	"reflect"
 	"runtime"
 	"strings"
@@ -113,4 +114,54 @@ func setsSomeHook(v reflect.Value) bool {
 		}
 	}
 	return false
+}
+
+// phaseFiles are the shared phases: they call the roles' hooks and name no
+// role's step kind (bar the wolves' step, every wolf's) nor a role's state.
+var phaseFiles = []string{"day.go", "night.go", "exile.go", "explode.go", "election.go", "vote.go",
+	"speech.go", "grief.go", "judge.go", "win.go", "game.go", "input.go", "step.go", "hooks.go"}
+
+// TestPhasesNameNoRole: no phase file names a role's night step kind (a
+// StepKind constant of steps.go other than StepWolves) or reads a role's
+// state (g.rs) — such a rule is a hook, in the role's file.
+func TestPhasesNameNoRole(t *testing.T) {
+	fset, files := engineFiles(t)
+	kinds := map[string]bool{}
+	for _, d := range files["steps.go"].Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.CONST {
+			continue
+		}
+		for _, sp := range gd.Specs {
+			vs := sp.(*ast.ValueSpec)
+			if id, ok := vs.Type.(*ast.Ident); ok && id.Name == "StepKind" {
+				for _, n := range vs.Names {
+					kinds[n.Name] = n.Name != "StepWolves"
+				}
+			}
+		}
+	}
+	if len(kinds) < len(Roles())/2 {
+		t.Fatalf("found %d step kinds in steps.go", len(kinds))
+	}
+	for _, name := range phaseFiles {
+		f, ok := files[name]
+		if !ok {
+			t.Errorf("phase file %s is gone: update phaseFiles", name)
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.Ident:
+				if kinds[x.Name] {
+					t.Errorf("%s: the phase names the step kind %s", fset.Position(x.Pos()), x.Name)
+				}
+			case *ast.SelectorExpr:
+				if x.Sel.Name == "rs" {
+					t.Errorf("%s: the phase reads a role's state (rs)", fset.Position(x.Pos()))
+				}
+			}
+			return true
+		})
+	}
 }
