@@ -10,7 +10,7 @@ func (g *Game) beginDay() {
 	g.resultsRead = false
 	g.record(Record{Type: RecPhase, When: fmt.Sprintf("day-%d", g.day)})
 	g.say("day.dawn")
-	g.boardEvent(func(h *roleHooks) func(*Game) { return h.morning })
+	g.dayAt(dayMorning)
 	if g.pendingResult == "" && g.el.pending && g.opt.Sheriff && !g.badgeGone {
 		if g.el.resumed {
 			g.then(g.withdrawal)
@@ -29,7 +29,7 @@ func (g *Game) nightResults() {
 		return
 	}
 	g.resultsRead = true
-	g.boardEvent(func(h *roleHooks) func(*Game) { return h.results })
+	g.dayAt(dayResults)
 	dead := sortedCopy(g.pending)
 	g.pending = nil
 	g.el.spk.lastDead = 0 // H12: a 平安夜 leaves the clock rule
@@ -125,12 +125,7 @@ func (g *Game) deathTasks(b *batch) []func() {
 // canSkill: 獵人 and 狼王 shoot when killed by the wolves, exiled, shot or
 // taken; never when poisoned, exploding, DQ'd, charmed away or duelled.
 func (g *Game) canSkill(s int) bool {
-	shot := g.role(s).row().ShotOn
-	gun := shot == nil && g.hasGun(s) // the lucky one's gun shoots as 獵人 does
-	if gun {
-		shot = shotCauses()
-	}
-	shot = g.hunterCauses(s, gun, shot)
+	shot := g.shotOn(s) // the card's, an option's (hunter.shoot_causes), a gun's (the lucky one's)
 	if shot == nil {
 		return false
 	}
@@ -141,7 +136,7 @@ func (g *Game) canSkill(s int) bool {
 	}
 	// a locked player (蝕時狼妃) has no skill; a board role may take the shot
 	// (噩夢之影: feared and killed tonight)
-	return !g.silenced(s) && !g.any(func(h *roleHooks) func(*Game, int) bool { return h.noShot }, s)
+	return !g.silenced(s) && !g.any(func(h *roleHooks) func(*Game, int) bool { return h.death.noShot }, s)
 }
 
 // skillStep: "X號玩家是否發動技能" 10 s, 5-4-3-2-1 at 5 s (A6).
@@ -236,7 +231,6 @@ func (g *Game) shoot(b *batch, s, t int) {
 		return // 老流氓: not dead yet
 	}
 	g.el.spk.lastDead = t
-	g.hunterShows(s)
 	b.insertAfter(s, t, b.wordsOf(s))
 	g.shooter = s
 	g.dies(t, CauseShot, false)
@@ -247,12 +241,12 @@ func (g *Game) shoot(b *batch, s, t int) {
 	// a lover of t grieves at once after the shot's line ([001] (8), I8)
 	said, skills := g.joinGrief(b, t)
 	tasks := said
-	if g.spare(s, StepHunter, true) {
-		// a hunter holding the lucky one's gun shoots twice, in order
+	if g.secondShot(s) {
+		// a 獵人 holding the lucky one's gun shoots twice, in order
 		tasks = append(tasks, func() { g.skillStep(b, s) })
 	}
 	tasks = append(tasks, func() { g.skillStep(b, t) })
-	if h := g.self(t).follow; h != nil {
+	if h := g.self(t).death.follow; h != nil {
 		tasks = append(tasks, h(g, b, t))
 	}
 	tasks = append(tasks, skills...)

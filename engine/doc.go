@@ -67,10 +67,11 @@
 //	board.go       Board, Step, NightPlan; Cards (the deal's cards, thief.extra_cards)
 //	options.go     a board's rule options
 //	preset.go      the seed presets: bundles of option values (rules-more.md E0.1)
-//	roles.go       the role table (every trait of every role), hooksFor
+//	roles.go       the role table (every trait of every role) and its hooks column (roleHooksTab)
 //	steps.go       the night step kinds and the role acting in each
-//	states.go      roleStates: each role's own state, a field per role
-//	hooks.go       roleHooks: the points where a role plugs into the shared phases
+//	states.go      roleStates: each role's own state, a field per role, named after its id
+//	hooks.go       roleHooks: the points where a role plugs into the shared phases, as four
+//	               contracts (nightHooks, dayHooks, deathHooks, campHooks)
 //	win.go         the win check (A12, rules-more.md D0.2): 屠邊, 屠城, third camps
 //	night.go       the night (A3, A15): steps, their pace and lines, the night's deaths
 //	day.go         dawn, night results, skills, badge, last words (A5, A6)
@@ -86,16 +87,29 @@
 //
 //  1. Add its Role constant and its row to roleTab in roles.go: names, side,
 //     屠邊 category, WolvesFrom, Explodes, NoKnife, NightProof, PoisonOK,
-//     ShotOn, and its night steps (a new StepKind, with Confirm and Result).
-//  2. Write role_<id>.go: its state type (a field of roleStates), a
-//     <role>Hooks() constructor, its night step and the hooks it needs.
-//     If a shared phase has no hook for what it does, add one to roleHooks
-//     and call it from the phase — never name the role outside its file.
-//  3. Return its hooks from hooksFor; if it kills at night, place it in
-//     nightDeathOrder.
-//  4. Add its lines to the script catalogue, its board to boards/data, and
+//     ShotOn, and its night steps (a new StepKind in steps.go, with Confirm
+//     and Result). Give the row its constructor in the hooks column,
+//     roleHooksTab, at the same place (nil for a role of traits only, with
+//     no file); if it kills at night, place it in nightDeathOrder.
+//  2. Write role_<id>.go: its state type (a field of roleStates in
+//     states.go, named after the role's id), a <role>Hooks() constructor,
+//     its night step and the hooks it needs. A constructor fills the
+//     contracts of roleHooks by phase: night (nightHooks: its steps, blocks,
+//     protections and night deaths), day (dayHooks: the day's moments,
+//     speeches, votes, badge, exile, explosions), death (deathHooks: a death
+//     it takes over, a shot, what follows a death) and camp (campHooks: side,
+//     category, the end). If a shared phase has no hook for what the role
+//     does, add one to the contract of that phase and call it from the
+//     phase through the contract — never name the role outside its file;
+//     prefer an existing hook that means the same (a take-over of any
+//     death is deathHooks.takeOver, whatever the cause).
+//  3. Add its lines to the script catalogue, its board to boards/data, and
 //     scenario files for its rules; the golden record must not change.
 //
 // TestRoleNamedOnlyInItsFile checks step 2: each role constant other than
 // 狼人 and 村民 appears only in its own file and in roles.go.
+// TestHooksColumn checks step 1's column: a row per role, a constructor
+// exactly for a role with its own file, declared there, and every
+// constructor reachable. TestRoleStatesNamedAfterRoles checks the state's
+// field name.
 package engine

@@ -7,7 +7,7 @@ package engine
 func (g *Game) exileDay() {
 	// the deaths' block is over: the morning's lines before the speeches
 	// ("X號玩家被禁言"; [003] 台词 ⑦ the deaths, then ⑧ the speeches)
-	g.boardEvent(func(h *roleHooks) func(*Game) { return h.announce })
+	g.dayAt(dayExile)
 	sh := g.sheriff
 	if sh != 0 && g.present(sh) {
 		if g.opt.SpeakingOrder == "sheriff_side_alternating" && g.el.spk.lastDir != 0 {
@@ -62,7 +62,7 @@ func (g *Game) orderStep(sh int) {
 }
 
 func (g *Game) exileSpeeches(order []int) {
-	g.speechesBegin()
+	g.dayAt(daySpeeches)
 	var t []func()
 	for _, s := range order {
 		t = append(t, func() {
@@ -79,7 +79,7 @@ func (g *Game) exileSpeeches(order []int) {
 			g.speech(SpeechExile, s, secs, WindowExile)
 		})
 	}
-	t = append(t, func() { g.boardEvent(func(h *roleHooks) func(*Game) { return h.speechesOver }) }, g.guide, func() { g.exileVote(order) })
+	t = append(t, func() { g.dayAt(daySpeechesOver) }, g.guide, func() { g.exileVote(order) })
 	g.next(t...)
 }
 
@@ -214,7 +214,7 @@ func (g *Game) nobodyExiled(line string) {
 // window), else the player is exiled.
 func (g *Game) exileResult(s int, order []int) {
 	for i := range g.hooks {
-		if h := g.hooks[i].exileResult; h != nil && h(g, s, order) {
+		if h := g.hooks[i].day.exileResult; h != nil && h(g, s, order) {
 			return
 		}
 	}
@@ -227,14 +227,14 @@ func (g *Game) exileResult(s int, order []int) {
 func (g *Game) exile(s int) {
 	g.record(Record{Type: RecExile, Day: g.day, Seat: s})
 	for i := range g.hooks {
-		if h := g.hooks[i].exileSeen; h != nil {
+		if h := g.hooks[i].day.exileSeen; h != nil {
 			h(g, s)
 		}
 	}
-	h := g.self(s)
-	if h.exiled != nil && h.exiled(g, s) {
+	if g.hitTakenOver(s, CauseExile) {
 		return // the role's own exile (a revealed idiot stays)
 	}
+	h := g.self(s)
 	g.dies(s, CauseExile, false)
 	if g.over {
 		return
@@ -259,8 +259,8 @@ func (g *Game) exile(s int) {
 			t = append(append(pre, t[0]), append(skills, t[1:]...)...)
 		}
 	}
-	if h.follow != nil {
-		t = append(append(append([]func(){}, t[:skill+1]...), h.follow(g, b, s)), t[skill+1:]...)
+	if h.death.follow != nil {
+		t = append(append(append([]func(){}, t[:skill+1]...), h.death.follow(g, b, s)), t[skill+1:]...)
 	}
 	if b.wordsFirst {
 		// 狼王攝夢人: from day 2 the exiled player's last words come before the

@@ -24,8 +24,8 @@ func (g *Game) boom(seat int) error {
 	}
 	r := g.role(seat)
 	h := g.self(seat)
-	if h.reveal != nil {
-		if mine, err := h.reveal(g, seat, s); mine {
+	if h.day.reveal != nil {
+		if mine, err := h.day.reveal(g, seat, s); mine {
 			return err
 		}
 	}
@@ -44,8 +44,8 @@ func (g *Game) boom(seat int) error {
 	if s.window == NoWindow {
 		return refuse(ErrNotNow, Error{Reason: ReasonNoWindow, Seat: seat}, "explosions are allowed only in the election speeches, 退水 and the exile-day speeches")
 	}
-	if h.boom != nil {
-		return h.boom(g, seat, s)
+	if h.day.boom != nil {
+		return h.day.boom(g, seat, s)
 	}
 	if !r.IsWolf() {
 		return refuse(ErrRule, Error{Reason: ReasonCannotExplode, Seat: seat}, "seat %d is not a wolf and cannot explode", seat)
@@ -87,8 +87,8 @@ func (g *Game) explode(s int, window Window) {
 	}
 	g.say("explode.announce", s)
 	h := g.self(s)
-	if h.exploding != nil {
-		h.exploding(g, s)
+	if h.day.exploding != nil {
+		h.day.exploding(g, s)
 	}
 	g.dies(s, CauseExplode, true)
 	if g.over {
@@ -103,8 +103,8 @@ func (g *Game) explode(s int, window Window) {
 			g.loseBadge()
 		}
 	}
-	if h.exploded != nil {
-		t = append(t, h.exploded(g, s, poisoned)...)
+	if h.day.exploded != nil {
+		t = append(t, h.day.exploded(g, s, poisoned)...)
 	}
 	t = append(t, g.griefTasks()...)
 	if g.opt.ExplodeLastWords {

@@ -10,7 +10,7 @@ func (g *Game) beginNight() {
 	g.night++
 	g.ns = nightState{poisoned: map[int]bool{}}
 	for i := range g.hooks {
-		if h := g.hooks[i].nightfall; h != nil {
+		if h := g.hooks[i].night.nightfall; h != nil {
 			h(g)
 		}
 	}
@@ -21,7 +21,7 @@ func (g *Game) beginNight() {
 	for _, st := range g.b.StepsFor(g.night) {
 		st := st
 		g.then(func() {
-			if st.Kind == StepHunter && g.hunterStepLeftOut() {
+			if g.stepLeftOut(st.Kind) {
 				return
 			}
 			g.nightStep(st)
@@ -38,8 +38,8 @@ func (g *Game) nightActors(k StepKind) []int {
 	var out []int
 	kr, _ := k.Role() // once: a search of the role table
 	if k != StepWolves {
-		if _, h := k.stepHooks(); h.actors != nil { // 情侶, 幸運兒: a status, not a card
-			if seats, ok := h.actors(g, k); ok {
+		if _, h := k.stepHooks(); h.night.actors != nil { // 情侶, 幸運兒: a status, not a card
+			if seats, ok := h.night.actors(g, k); ok {
 				for _, s := range seats {
 					if g.living(s) {
 						out = append(out, s)
@@ -116,8 +116,8 @@ func (g *Game) nightStep(st Step) {
 	}
 
 	si, h := k.stepHooks()
-	if h.step != nil && !st.OpenOnly {
-		acted = h.step(g, s, k, live)
+	if h.night.step != nil && !st.OpenOnly {
+		acted = h.night.step(g, s, k, live)
 	} else {
 		acted = true // open and close only
 	}
@@ -166,8 +166,8 @@ func (g *Game) closeNightStep(s *step, st Step, live bool) {
 	if si.Result && !st.OpenOnly {
 		g.say("night.seer.result") // 他的身份為 (the seer's cue follows; an exact check's commit cued it)
 	}
-	if h.closed != nil {
-		h.closed(g, s, live)
+	if h.night.closed != nil {
+		h.night.closed(g, s, live)
 	}
 	g.say("night." + string(k) + ".close")
 	g.finish(s)
@@ -244,8 +244,8 @@ func (g *Game) endNight() {
 	g.pending = nil
 	k := g.ns.kill
 	if k > 0 && g.living(k) && !g.immuneAtNight(k) {
-		if h := g.self(k).knifed; h != nil {
-			h(g, k) // 村長/長老: two lives
+		if g.hitTakenOver(k, CauseWolf) {
+			// 村長/長老: two lives
 		} else if g.guardedTonight(k) == g.ns.saved { // neither, or 同守同救
 			g.nightDeath(k, CauseWolf)
 		}
@@ -254,12 +254,12 @@ func (g *Game) endNight() {
 		g.nightDeath(p, CausePoison)
 	}
 	for _, r := range nightDeathOrder() {
-		if h := g.hooksOf(r); h != nil && h.resolve != nil {
-			h.resolve(g)
+		if h := g.hooksOf(r); h != nil && h.night.resolve != nil {
+			h.night.resolve(g)
 		}
 	}
 	for i := range g.hooks {
-		if h := g.hooks[i].dawn; h != nil {
+		if h := g.hooks[i].night.dawn; h != nil {
 			h(g)
 		}
 	}

@@ -19,12 +19,13 @@ type bearState struct {
 
 func bearHooks() roleHooks {
 	return roleHooks{
-		morning: func(g *Game) {
-			if g.day == 1 && g.opt.BearEarly {
-				bearRoar(g)
-			}
+		day: dayHooks{
+			moment: func(g *Game, m dayMoment) {
+				if m == dayResults || m == dayMorning && g.day == 1 && g.opt.BearEarly {
+					bearRoar(g)
+				}
+			},
 		},
-		results: bearRoar,
 	}
 }
 
@@ -35,7 +36,7 @@ func bearRoar(g *Game) {
 	g.rs.bear.said = g.day
 	roared := false
 	for _, b := range g.holders(Bear) {
-		if !g.living(b) || g.any(func(h *roleHooks) func(*Game, int) bool { return h.dazed }, b) {
+		if !g.living(b) || g.any(func(h *roleHooks) func(*Game, int) bool { return h.night.dazed }, b) {
 			continue // dead, or hugged (花蝴蝶) or feared (噩夢之影) last night: no roar (D2 熊, inferred)
 		}
 		for _, x := range g.bearNeighbours(b) {

@@ -10,20 +10,26 @@ type bloodMoonState struct {
 
 func bloodMoonHooks() roleHooks {
 	return roleHooks{
-		blocked: func(g *Game, s int) bool {
-			return g.rs.blood.sealNight == g.night && g.role(s).Camp() != CampWolf
+		night: nightHooks{
+			blocked: func(g *Game, s int) bool {
+				return g.rs.bloodmoon.sealNight == g.night && g.role(s).Camp() != CampWolf
+			},
 		},
-		exiled: func(g *Game, s int) bool {
-			if g.lastWolf(s) {
-				g.revealBloodMoon(s) // exiled as the last wolf: revealed automatically
-			}
-			return false
+		day: dayHooks{
+			exploding: func(g *Game, s int) {
+				g.revealBloodMoon(s)
+				if g.opt.BloodMoonSeal {
+					g.rs.bloodmoon.sealNight = g.night + 1 // std: good roles' night skills fail the following night
+				}
+			},
 		},
-		exploding: func(g *Game, s int) {
-			g.revealBloodMoon(s)
-			if g.opt.BloodMoonSeal {
-				g.rs.blood.sealNight = g.night + 1 // std: good roles' night skills fail the following night
-			}
+		death: deathHooks{
+			takeOver: func(g *Game, s int, c Cause) bool {
+				if c == CauseExile && g.lastWolf(s) {
+					g.revealBloodMoon(s) // exiled as the last wolf: revealed automatically
+				}
+				return false
+			},
 		},
 	}
 }

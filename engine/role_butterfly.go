@@ -22,25 +22,29 @@ const butterflyHugs = 2
 
 func butterflyHooks() roleHooks {
 	return roleHooks{
-		nightfall: func(g *Game) { g.rs.hug.tonight = 0 },
-		step:      butterflyStep,
-		blocked:   func(g *Game, s int) bool { return g.rs.hug.tonight == s && g.day != g.night },
-		dazed:     func(g *Game, s int) bool { return g.rs.hug.tonight == s },
-		noKill: func(g *Game) bool {
-			h := g.rs.hug.tonight
-			return h > 0 && g.role(h).row().WakesWithWolves(g.night)
+		night: nightHooks{
+			nightfall: func(g *Game) { g.rs.butterfly.tonight = 0 },
+			step:      butterflyStep,
+			blocked:   func(g *Game, s int) bool { return g.rs.butterfly.tonight == s && g.day != g.night },
+			dazed:     func(g *Game, s int) bool { return g.rs.butterfly.tonight == s },
+			noKill: func(g *Game) bool {
+				h := g.rs.butterfly.tonight
+				return h > 0 && g.role(h).row().WakesWithWolves(g.night)
+			},
+			dawn: func(g *Game) { g.rs.butterfly.last = g.rs.butterfly.tonight },
 		},
-		// killed tonight while hugged: no shot; by day (exile) the hug is over
-		noShot: func(g *Game, s int) bool {
-			return g.day == g.night && g.rs.hug.tonight == s && g.seats[s].when == fmt.Sprintf("night-%d", g.night)
+		death: deathHooks{
+			// killed tonight while hugged: no shot; by day (exile) the hug is over
+			noShot: func(g *Game, s int) bool {
+				return g.day == g.night && g.rs.butterfly.tonight == s && g.seats[s].when == fmt.Sprintf("night-%d", g.night)
+			},
 		},
-		dawn: func(g *Game) { g.rs.hug.last = g.rs.hug.tonight },
 	}
 }
 
 func butterflyStep(g *Game, s *step, _ StepKind, live bool) bool {
 	g.say("night.butterfly.ask")
-	if live && g.rs.hug.hugs >= butterflyHugs && !g.nightBlocked(s.actors[0]) {
+	if live && g.rs.butterfly.hugs >= butterflyHugs && !g.nightBlocked(s.actors[0]) {
 		g.cue(s.actors[0], "cue.blocked", s.actors[0]) // both hugs used (H17)
 	}
 	target, chosen := 0, false
@@ -57,7 +61,7 @@ func butterflyStep(g *Game, s *step, _ StepKind, live bool) bool {
 			target, chosen = 0, true
 			return nil
 		}
-		if g.rs.hug.hugs >= butterflyHugs {
+		if g.rs.butterfly.hugs >= butterflyHugs {
 			return refuse(ErrRule, Error{Reason: ReasonSkillUsed, Role: Butterfly}, "花蝴蝶 has hugged twice")
 		}
 		if !g.living(t) {
@@ -66,7 +70,7 @@ func butterflyStep(g *Game, s *step, _ StepKind, live bool) bool {
 		if t == seat {
 			return refuse(ErrBadTarget, Error{Reason: ReasonSelf, Role: Butterfly}, "花蝴蝶 cannot hug herself")
 		}
-		if t == g.rs.hug.last {
+		if t == g.rs.butterfly.last {
 			return refuse(ErrRule, Error{Reason: ReasonTwiceRunning, Role: Butterfly, Target: t}, "花蝴蝶 cannot hug seat %d two nights running", t)
 		}
 		target, chosen = t, true
@@ -78,8 +82,8 @@ func butterflyStep(g *Game, s *step, _ StepKind, live bool) bool {
 		if target == 0 {
 			return
 		}
-		g.rs.hug.tonight = target
-		g.rs.hug.hugs++
+		g.rs.butterfly.tonight = target
+		g.rs.butterfly.hugs++
 		g.record(Record{Type: RecAction, Kind: string(ActionHug), By: s.actors[0], Target: target, When: g.when()})
 	}
 	return false

@@ -30,20 +30,28 @@ type cupidState struct {
 
 func cupidHooks() roleHooks {
 	return roleHooks{
-		step:   cupidStep,
-		closed: cupidClosed,
-		actors: func(g *Game, k StepKind) ([]int, bool) { return pairSeats(g.rs.cupid.pair), k == StepLovers },
-		died:   loversDied,
-		ballot: loversBallot,
-		side:   cupidSide,
-		asleep: func(g *Game, s int) bool {
-			// H21: succubus.later_nights=asleep also keeps a 人狼戀's wolf lover out of the wolves' step
-			c := &g.rs.cupid
-			return g.opt.SuccubusLaterNights == "asleep" && g.night > 1 && contains(c.pair[:], s) && g.inThird(s)
+		night: nightHooks{
+			step:   cupidStep,
+			closed: cupidClosed,
+			actors: func(g *Game, k StepKind) ([]int, bool) { return pairSeats(g.rs.cupid.pair), k == StepLovers },
+			asleep: func(g *Game, s int) bool {
+				// H21: succubus.later_nights=asleep also keeps a 人狼戀's wolf lover out of the wolves' step
+				c := &g.rs.cupid
+				return g.opt.SuccubusLaterNights == "asleep" && g.night > 1 && contains(c.pair[:], s) && g.inThird(s)
+			},
 		},
-		unneeded: func(g *Game, s int) bool {
-			c := &g.rs.cupid
-			return !g.opt.CupidMustDie && c.third && s == c.seat && !contains(c.pair[:], s)
+		day: dayHooks{
+			ballot: loversBallot,
+		},
+		death: deathHooks{
+			died: loversDied,
+		},
+		camp: campHooks{
+			side: cupidSide,
+			unneeded: func(g *Game, s int) bool {
+				c := &g.rs.cupid
+				return !g.opt.CupidMustDie && c.third && s == c.seat && !contains(c.pair[:], s)
+			},
 		},
 	}
 }

@@ -22,12 +22,22 @@ const (
 
 func demonHooks() roleHooks {
 	return roleHooks{
-		nightfall: func(g *Game) { g.rs.demon = demonState{immune: true} },
-		step:      demonStep,
-		closed:    demonResult,
-		shielded:  demonImmune,
-		spared:    demonImmune,
-		speeches:  func(g *Game) { g.rs.demon.immune = false },
+		night: nightHooks{
+			nightfall: func(g *Game) { g.rs.demon = demonState{immune: true} },
+			step:      demonStep,
+			closed:    demonResult,
+			shielded:  demonImmune,
+		},
+		day: dayHooks{
+			moment: func(g *Game, m dayMoment) {
+				if m == daySpeeches {
+					g.rs.demon.immune = false
+				}
+			},
+		},
+		death: deathHooks{
+			spared: demonImmune,
+		},
 	}
 }
 

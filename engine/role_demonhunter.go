@@ -10,9 +10,11 @@ type demonHunterState struct {
 
 func demonHunterHooks() roleHooks {
 	return roleHooks{
-		nightfall: func(g *Game) { g.rs.hunt = demonHunterState{} },
-		step:      demonHunterStep,
-		resolve:   huntDeaths,
+		night: nightHooks{
+			nightfall: func(g *Game) { g.rs.demonhunter = demonHunterState{} },
+			step:      demonHunterStep,
+			resolve:   huntDeaths,
+		},
 	}
 }
 
@@ -25,7 +27,7 @@ func demonHunterStep(g *Game, s *step, _ StepKind, _ bool) bool {
 		return nil
 	}, func(actor, target int) {
 		if target > 0 {
-			g.rs.hunt = demonHunterState{target: target, hunter: actor}
+			g.rs.demonhunter = demonHunterState{target: target, hunter: actor}
 			g.record(Record{Type: RecAction, Kind: string(ActionHunt), By: actor, Target: target, When: g.when()})
 		}
 	})
@@ -33,7 +35,7 @@ func demonHunterStep(g *Game, s *step, _ StepKind, _ bool) bool {
 }
 
 func huntDeaths(g *Game) {
-	t, h := g.rs.hunt.target, g.rs.hunt.hunter
+	t, h := g.rs.demonhunter.target, g.rs.demonhunter.hunter
 	if t == 0 || h == 0 {
 		return
 	}

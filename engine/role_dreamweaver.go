@@ -11,18 +11,20 @@ type dreamweaverState struct {
 
 func dreamweaverHooks() roleHooks {
 	return roleHooks{
-		nightfall: func(g *Game) { g.rs.dream.tonight = 0 },
-		step:      dreamweaverStep,
-		shielded:  func(g *Game, s int) bool { return s == g.rs.dream.tonight },
-		resolve:   dreamDeaths,
-		dawn:      func(g *Game) { g.rs.dream.last = g.rs.dream.tonight },
+		night: nightHooks{
+			nightfall: func(g *Game) { g.rs.dreamweaver.tonight = 0 },
+			step:      dreamweaverStep,
+			shielded:  func(g *Game, s int) bool { return s == g.rs.dreamweaver.tonight },
+			resolve:   dreamDeaths,
+			dawn:      func(g *Game) { g.rs.dreamweaver.last = g.rs.dreamweaver.tonight },
+		},
 	}
 }
 
 // dreamweaverStep: time running out → the system picks one at random (not
 // last night's, which would kill it).
 func dreamweaverStep(g *Game, s *step, _ StepKind, _ bool) bool {
-	d := &g.rs.dream
+	d := &g.rs.dreamweaver
 	g.pickStep(s, "攝夢人", func(seat, t int) error {
 		if !g.living(t) || t == seat {
 			return refuse(ErrBadTarget, Error{Reason: ReasonCannotTarget, Role: Dreamweaver, Target: t}, "攝夢人 cannot pick seat %d", t)
@@ -52,10 +54,10 @@ func dreamweaverStep(g *Game, s *step, _ StepKind, _ bool) bool {
 }
 
 func dreamDeaths(g *Game) {
-	if d := g.rs.dream.tonight; d > 0 {
+	if d := g.rs.dreamweaver.tonight; d > 0 {
 		dw := g.holders(Dreamweaver)
 		linked := len(dw) > 0 && g.seats[dw[0]].dying
-		if d == g.rs.dream.last || linked {
+		if d == g.rs.dreamweaver.last || linked {
 			g.nightDeath(d, CauseDream)
 		}
 	}

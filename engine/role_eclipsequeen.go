@@ -11,16 +11,24 @@ type eclipseQueenState struct {
 }
 
 func eclipseQueenHooks() roleHooks {
-	return roleHooks{step: eclipseStep, blocked: lockedNow, silenced: lockedNow}
+	return roleHooks{
+		night: nightHooks{
+			step:    eclipseStep,
+			blocked: lockedNow,
+		},
+		day: dayHooks{
+			silenced: lockedNow,
+		},
+	}
 }
 
 func lockedNow(g *Game, s int) bool {
-	e := &g.rs.eclipse
+	e := &g.rs.eclipsequeen
 	return s != 0 && e.locked == s && g.night == e.night
 }
 
 func eclipseStep(g *Game, s *step, _ StepKind, _ bool) bool {
-	e := &g.rs.eclipse
+	e := &g.rs.eclipsequeen
 	g.pickStep(s, "蝕時狼妃", func(seat, t int) error {
 		if e.used {
 			return refuse(ErrRule, Error{Reason: ReasonSkillUsed, Role: EclipseQueen}, "蝕時狼妃's lock takes effect once per game and is used")

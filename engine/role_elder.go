@@ -21,23 +21,35 @@ type elderState struct {
 
 func elderHooks() roleHooks {
 	return roleHooks{
-		knifed:  elderKnifed,
-		hidden:  elderHidden,
-		died:    elderDied,
-		lost:    elderLost,
-		blocked: elderLost,
-		noShot:  elderLost,
-		category: func(g *Game, s int) (Category, bool) {
-			if !isElder(g.role(s)) {
-				return CatNone, false
-			}
-			switch g.opt.ElderCategory {
-			case "villager":
-				return CatVillager, true
-			case "god":
-				return CatGod, true
-			}
-			return CatNone, false // the card's
+		night: nightHooks{
+			hidden:  elderHidden,
+			blocked: elderLost,
+		},
+		death: deathHooks{
+			takeOver: func(g *Game, s int, c Cause) bool {
+				if c != CauseWolf {
+					return false
+				}
+				elderKnifed(g, s) // two lives: the hook resolves the knife
+				return true
+			},
+			died:   elderDied,
+			lost:   elderLost,
+			noShot: elderLost,
+		},
+		camp: campHooks{
+			category: func(g *Game, s int) (Category, bool) {
+				if !isElder(g.role(s)) {
+					return CatNone, false
+				}
+				switch g.opt.ElderCategory {
+				case "villager":
+					return CatVillager, true
+				case "god":
+					return CatGod, true
+				}
+				return CatNone, false // the card's
+			},
 		},
 	}
 }

@@ -13,22 +13,23 @@ type evilKnightState struct {
 
 func evilKnightHooks() roleHooks {
 	return roleHooks{
-		nightfall: func(g *Game) { g.rs.evil.reflect, g.rs.evil.byWitch = 0, false },
-		checked: func(g *Game, seer, _ int) {
-			if e := &g.rs.evil; !e.used || e.byWitch {
-				e.used, e.reflect, e.byWitch = true, seer, false
-			}
-		},
-		poisoned: func(g *Game, witch, _ int) {
-			// if the seer checks him later tonight, only the seer dies
-			if e := &g.rs.evil; !e.used {
-				e.used, e.reflect, e.byWitch = true, witch, true
-			}
-		},
-		resolve: func(g *Game) {
-			if r := g.rs.evil.reflect; r > 0 {
-				g.nightDeath(r, CauseReflect)
-			}
+		night: nightHooks{
+			nightfall: func(g *Game) { g.rs.evilknight.reflect, g.rs.evilknight.byWitch = 0, false },
+			reached: func(g *Game, by, _ int, c Cause) {
+				e := &g.rs.evilknight
+				switch {
+				case c == CauseCheck && (!e.used || e.byWitch):
+					e.used, e.reflect, e.byWitch = true, by, false // the seer's check
+				case c == CausePoison && !e.used:
+					// the poison: if the seer checks him later tonight, only the seer dies
+					e.used, e.reflect, e.byWitch = true, by, true
+				}
+			},
+			resolve: func(g *Game) {
+				if r := g.rs.evilknight.reflect; r > 0 {
+					g.nightDeath(r, CauseReflect)
+				}
+			},
 		},
 	}
 }

@@ -23,12 +23,14 @@ const (
 
 func foxHooks() roleHooks {
 	return roleHooks{
-		nightfall: func(g *Game) {
-			f := &g.rs.fox
-			f.check, f.lost = 0, f.lost || f.lostNext
+		night: nightHooks{
+			nightfall: func(g *Game) {
+				f := &g.rs.fox
+				f.check, f.lost = 0, f.lost || f.lostNext
+			},
+			step:   foxStep,
+			closed: foxResult,
 		},
-		step:   foxStep,
-		closed: foxResult,
 	}
 }
 

@@ -18,9 +18,11 @@ type gamblerState struct {
 
 func gamblerHooks() roleHooks {
 	return roleHooks{
-		nightfall: func(g *Game) { g.rs.gambler.target, g.rs.gambler.by = 0, 0 },
-		step:      gamblerStep,
-		resolve:   gambleDeaths,
+		night: nightHooks{
+			nightfall: func(g *Game) { g.rs.gambler.target, g.rs.gambler.by = 0, 0 },
+			step:      gamblerStep,
+			resolve:   gambleDeaths,
+		},
 	}
 }
 

@@ -9,14 +9,18 @@ type gargoyleState struct {
 }
 
 func gargoyleHooks() roleHooks {
-	return roleHooks{step: func(g *Game, s *step, k StepKind, live bool) bool {
-		if k == StepGargoyleKill {
-			g.gargoyleKillStep(s, live)
-		} else {
-			g.gargoyleCheckStep(s)
-		}
-		return false
-	}}
+	return roleHooks{
+		night: nightHooks{
+			step: func(g *Game, s *step, k StepKind, live bool) bool {
+				if k == StepGargoyleKill {
+					g.gargoyleKillStep(s, live)
+				} else {
+					g.gargoyleCheckStep(s)
+				}
+				return false
+			},
+		},
+	}
 }
 
 func (g *Game) gargoyleCheckStep(s *step) {

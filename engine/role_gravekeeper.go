@@ -11,13 +11,17 @@ type gravekeeperState struct {
 
 func gravekeeperHooks() roleHooks {
 	return roleHooks{
-		nightfall: func(g *Game) {
-			if g.day > 0 && g.rs.grave.day != g.day {
-				g.rs.grave.exiled = 0
-			}
+		night: nightHooks{
+			nightfall: func(g *Game) {
+				if g.day > 0 && g.rs.gravekeeper.day != g.day {
+					g.rs.gravekeeper.exiled = 0
+				}
+			},
+			step: gravekeeperStep,
 		},
-		step:      gravekeeperStep,
-		exileSeen: func(g *Game, s int) { g.rs.grave.exiled, g.rs.grave.day = s, g.day },
+		day: dayHooks{
+			exileSeen: func(g *Game, s int) { g.rs.gravekeeper.exiled, g.rs.gravekeeper.day = s, g.day },
+		},
 	}
 }
 
@@ -27,7 +31,7 @@ func gravekeeperStep(g *Game, s *step, _ StepKind, live bool) bool {
 		return true
 	}
 	gk := s.actors[0]
-	switch x := g.rs.grave.exiled; {
+	switch x := g.rs.gravekeeper.exiled; {
 	case x == 0 || g.nightBlocked(gk):
 		g.cue(gk, "cue.gravekeeper.none", gk)
 	case g.role(x).row().Seen() == WinWolves:

@@ -9,10 +9,12 @@ type guardState struct {
 
 func guardHooks() roleHooks {
 	return roleHooks{
-		nightfall: func(g *Game) { g.rs.guard.tonight = 0 },
-		step:      guardStep,
-		guarded:   func(g *Game, s int) bool { return g.rs.guard.tonight == s },
-		dawn:      func(g *Game) { g.rs.guard.last = g.rs.guard.tonight },
+		night: nightHooks{
+			nightfall: func(g *Game) { g.rs.guard.tonight = 0 },
+			step:      guardStep,
+			guarded:   func(g *Game, s int) bool { return g.rs.guard.tonight == s },
+			dawn:      func(g *Game) { g.rs.guard.last = g.rs.guard.tonight },
+		},
 	}
 }
 

@@ -15,12 +15,19 @@ type halfBloodState struct {
 }
 
 func halfBloodHooks() roleHooks {
-	return roleHooks{step: halfBloodStep, gameOver: halfBloodResult}
+	return roleHooks{
+		night: nightHooks{
+			step: halfBloodStep,
+		},
+		camp: campHooks{
+			gameOver: halfBloodResult,
+		},
+	}
 }
 
 func halfBloodStep(g *Game, s *step, _ StepKind, _ bool) bool {
 	g.modelStep(s, HalfBlood, func(by, model int) {
-		st := &g.rs.half
+		st := &g.rs.halfblood
 		if st.model == nil {
 			st.model = make([]int, g.n+1)
 		}
@@ -50,7 +57,7 @@ func (g *Game) campOf(s int) Winner {
 
 // halfBloodResult records each follower's own result.
 func halfBloodResult(g *Game, w Winner) {
-	st := &g.rs.half
+	st := &g.rs.halfblood
 	for s := 1; s < len(st.model); s++ {
 		m := st.model[s]
 		if m == 0 || g.role(s) != HalfBlood {

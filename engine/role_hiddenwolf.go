@@ -8,7 +8,16 @@ package engine
 // makes the kill alone (hiddenwolf.kills_alone, default on): the wolves'
 // step runs as always, its actor being the hidden wolf.
 
-func hiddenWolfHooks() roleHooks { return roleHooks{wolfStep: hiddenWolfAlone, boom: hiddenWolfBoom} }
+func hiddenWolfHooks() roleHooks {
+	return roleHooks{
+		night: nightHooks{
+			wolfStep: hiddenWolfAlone,
+		},
+		day: dayHooks{
+			boom: hiddenWolfBoom,
+		},
+	}
+}
 
 // hiddenWolfBoom: its BOOM key in an explosion window.
 func hiddenWolfBoom(g *Game, seat int, s *step) error {

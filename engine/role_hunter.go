@@ -3,7 +3,24 @@ package engine
 // 獵人 (rules.md B): shoots when out (RoleInfo.ShotOn); at night the judge
 // shows him whether he could shoot tonight (status gesture).
 
-func hunterHooks() roleHooks { return roleHooks{step: hunterStatus} }
+func hunterHooks() roleHooks {
+	return roleHooks{
+		night: nightHooks{
+			leftOut: func(g *Game, _ StepKind) bool { return g.hunterStepLeftOut() },
+			step:    hunterStatus,
+		},
+		death: deathHooks{
+			// hunter.shoot_causes any_but_poison_grief: every death but poison and grief
+			shotOn: func(g *Game, s int) ([]Cause, bool) {
+				if g.role(s) == Hunter && g.opt.HunterShootCauses == "any_but_poison_grief" {
+					return shotCausesAny(), true
+				}
+				return nil, false
+			},
+			died: hunterShows,
+		},
+	}
+}
 
 // hunterState: the hunters who shot, so showed their card
 // (night.skip_dead_revealed_hunter).
@@ -49,18 +66,10 @@ func (g *Game) canShootTonight(h int) bool {
 	return !(g.ns.poisoned[h] && !g.immuneAtNight(h)) && !g.nightBlocked(h) && !g.griefTonight(h)
 }
 
-// hunterCauses: the deaths after which 獵人 (and the lucky one's gun) may
-// shoot under hunter.shoot_causes; shot is the card's own list.
-func (g *Game) hunterCauses(s int, gun bool, shot []Cause) []Cause {
-	if (gun || g.role(s) == Hunter) && g.opt.HunterShootCauses == "any_but_poison_grief" {
-		return shotCausesAny()
-	}
-	return shot
-}
-
-// hunterShows: seat s shot by day; a 獵人's card is public now.
-func (g *Game) hunterShows(s int) {
-	if g.role(s) == Hunter {
+// hunterShows: a 獵人 shot somebody by day (the seat that died of his
+// shot); his card is public now.
+func hunterShows(g *Game, _ int, c Cause) {
+	if s := g.shooter; c == CauseShot && s > 0 && g.role(s) == Hunter {
 		g.rs.hunter.shown = append(g.rs.hunter.shown, s)
 	}
 }

@@ -4,7 +4,15 @@ package engine
 // vote (and without the badge unless idiot.keeps_badge).
 
 func idiotHooks() roleHooks {
-	return roleHooks{exiled: idiotExiled, reveal: idiotInterject, badge: idiotBadge}
+	return roleHooks{
+		day: dayHooks{
+			reveal: idiotInterject,
+			badge:  idiotBadge,
+		},
+		death: deathHooks{
+			takeOver: func(g *Game, s int, c Cause) bool { return c == CauseExile && idiotExiled(g, s) },
+		},
+	}
 }
 
 // idiotBadge ([003] 警长 "已被票死一次的白痴不能继续担任警长，同样，警徽也不能移交给已被票死一次的白痴";

@@ -7,7 +7,13 @@ type knightState struct {
 	used bool
 }
 
-func knightHooks() roleHooks { return roleHooks{boom: knightBoom} }
+func knightHooks() roleHooks {
+	return roleHooks{
+		day: dayHooks{
+			boom: knightBoom,
+		},
+	}
+}
 
 func knightBoom(g *Game, seat int, s *step) error {
 	if g.silenced(seat) {

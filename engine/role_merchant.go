@@ -48,12 +48,27 @@ func (m *merchantState) holds() bool { return m.lucky > 0 && !m.failed && m.gift
 
 func merchantHooks() roleHooks {
 	return roleHooks{
-		nightfall: func(g *Game) { g.rs.merchant.poison = 0 },
-		actors:    merchantActors,
-		step:      merchantSteps,
-		resolve:   merchantResolve,
-		gun:       luckyGun,
-		spare:     luckySpare,
+		night: nightHooks{
+			nightfall: func(g *Game) { g.rs.merchant.poison = 0 },
+			actors:    merchantActors,
+			step:      merchantSteps,
+			resolve:   merchantResolve,
+			spare:     luckySpare,
+		},
+		death: deathHooks{
+			// the lucky one's gun shoots as 獵人's does (hunter.shoot_causes
+			// too); a card with a shot of its own gets a second one
+			shotOn: func(g *Game, s int) ([]Cause, bool) {
+				if g.role(s).row().ShotOn != nil || !luckyGun(g, s) {
+					return nil, false
+				}
+				if g.opt.HunterShootCauses == "any_but_poison_grief" {
+					return shotCausesAny(), true
+				}
+				return shotCauses(), true
+			},
+			secondShot: func(g *Game, s int) bool { return luckySpare(g, s, StepHunter, true) },
+		},
 	}
 }
 
@@ -208,9 +223,7 @@ func luckyStep(g *Game, s *step, live bool) bool {
 		}
 		m.poison = target
 		g.ns.poisoned[target] = true
-		if h := g.self(target).poisoned; h != nil {
-			h(g, l, target)
-		}
+		g.reachedBy(l, target, CausePoison)
 		g.record(Record{Type: RecAction, Kind: string(ActionPoison), By: l, Target: target, When: g.when()})
 	}
 	return false

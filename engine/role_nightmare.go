@@ -13,19 +13,23 @@ type nightmareState struct {
 
 func nightmareHooks() roleHooks {
 	return roleHooks{
-		nightfall: func(g *Game) { g.rs.fear.tonight = 0 },
-		step:      nightmareStep,
-		blocked:   func(g *Game, s int) bool { return g.rs.fear.tonight == s },
-		dazed:     func(g *Game, s int) bool { return g.rs.fear.tonight == s },
-		noKill: func(g *Game) bool {
-			f := g.rs.fear.tonight
-			return f > 0 && g.role(f) == Werewolf
+		night: nightHooks{
+			nightfall: func(g *Game) { g.rs.nightmare.tonight = 0 },
+			step:      nightmareStep,
+			blocked:   func(g *Game, s int) bool { return g.rs.nightmare.tonight == s },
+			dazed:     func(g *Game, s int) bool { return g.rs.nightmare.tonight == s },
+			noKill: func(g *Game) bool {
+				f := g.rs.nightmare.tonight
+				return f > 0 && g.role(f) == Werewolf
+			},
+			dawn: func(g *Game) { g.rs.nightmare.last = g.rs.nightmare.tonight },
 		},
-		// by day the fear is over: an exiled hunter may shoot
-		noShot: func(g *Game, s int) bool {
-			return g.day == g.night && g.rs.fear.tonight == s && g.seats[s].when == fmt.Sprintf("night-%d", g.night)
+		death: deathHooks{
+			// by day the fear is over: an exiled hunter may shoot
+			noShot: func(g *Game, s int) bool {
+				return g.day == g.night && g.rs.nightmare.tonight == s && g.seats[s].when == fmt.Sprintf("night-%d", g.night)
+			},
 		},
-		dawn: func(g *Game) { g.rs.fear.last = g.rs.fear.tonight },
 	}
 }
 
@@ -34,12 +38,12 @@ func nightmareStep(g *Game, s *step, _ StepKind, _ bool) bool {
 		if !g.living(t) || t == seat {
 			return refuse(ErrBadTarget, Error{Reason: ReasonCannotTarget, Role: Nightmare, Target: t}, "噩夢之影 cannot fear seat %d", t)
 		}
-		if t == g.rs.fear.last {
+		if t == g.rs.nightmare.last {
 			return refuse(ErrRule, Error{Reason: ReasonTwiceRunning, Role: Nightmare, Target: t}, "噩夢之影 cannot fear seat %d two nights running", t)
 		}
 		return nil
 	}, func(actor, target int) {
-		g.rs.fear.tonight = target
+		g.rs.nightmare.tonight = target
 		if target > 0 {
 			g.record(Record{Type: RecAction, Kind: string(ActionFear), By: actor, Target: target, When: g.when()})
 		}

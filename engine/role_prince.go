@@ -8,7 +8,12 @@ type princeState struct {
 }
 
 func princeHooks() roleHooks {
-	return roleHooks{exileResult: princeWindow, reveal: princeReveal}
+	return roleHooks{
+		day: dayHooks{
+			exileResult: princeWindow,
+			reveal:      princeReveal,
+		},
+	}
 }
 
 // princeReveal: his key in his window.

@@ -10,18 +10,26 @@ type pureWhiteState struct {
 
 func pureWhiteHooks() roleHooks {
 	return roleHooks{
-		nightfall: func(g *Game) { g.rs.checks.kills = nil },
-		step:      pureWhiteStep,
-		resolve:   checkDeaths,
+		night: nightHooks{
+			nightfall: func(g *Game) { g.rs.purewhite.kills = nil },
+			step:      pureWhiteStep,
+			resolve:   checkDeaths,
+		},
 	}
 }
 
-func wolfWitchHooks() roleHooks { return roleHooks{step: wolfWitchStep} }
+func wolfWitchHooks() roleHooks {
+	return roleHooks{
+		night: nightHooks{
+			step: wolfWitchStep,
+		},
+	}
+}
 
 func pureWhiteStep(g *Game, s *step, _ StepKind, _ bool) bool {
 	g.exactCheckStep(s, nil, func(_, target int, r Role) {
 		if g.night >= 2 && r.IsWolf() {
-			g.rs.checks.kills = append(g.rs.checks.kills, target)
+			g.rs.purewhite.kills = append(g.rs.purewhite.kills, target)
 		}
 	})
 	return false
@@ -35,14 +43,14 @@ func wolfWitchStep(g *Game, s *step, _ StepKind, _ bool) bool {
 		return nil
 	}, func(_, target int, r Role) {
 		if g.night >= 2 && r == PureWhite {
-			g.rs.checks.kills = append(g.rs.checks.kills, target)
+			g.rs.purewhite.kills = append(g.rs.purewhite.kills, target)
 		}
 	})
 	return false
 }
 
 func checkDeaths(g *Game) {
-	for _, t := range g.rs.checks.kills {
+	for _, t := range g.rs.purewhite.kills {
 		if (g.living(t) || g.seats[t].dying) && !g.immuneAtNight(t) {
 			g.nightDeath(t, CauseCheck)
 		}

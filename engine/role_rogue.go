@@ -15,7 +15,23 @@ type rogueState struct {
 	cause  []Cause // … and the hit that kills him
 }
 
-func rogueHooks() roleHooks { return roleHooks{hit: rogueHit, speechesOver: rogueDies} }
+func rogueHooks() roleHooks {
+	return roleHooks{
+		day: dayHooks{
+			moment: func(g *Game, m dayMoment) {
+				if m == daySpeechesOver {
+					rogueDies(g)
+				}
+			},
+		},
+		death: deathHooks{
+			// poison, a shot or a charm link: the death waits (the knife and the exile kill)
+			takeOver: func(g *Game, s int, c Cause) bool {
+				return (c == CausePoison || c == CauseShot || c == CauseCharm) && rogueHit(g, s, c)
+			},
+		},
+	}
+}
 
 func rogueHit(g *Game, s int, c Cause) bool {
 	if c == CauseCharm {

@@ -10,9 +10,11 @@ type seerState struct {
 
 func seerHooks() roleHooks {
 	return roleHooks{
-		nightfall: func(g *Game) { g.rs.seer.check, g.rs.seer.check2 = 0, 0 },
-		step:      seerStep,
-		closed:    seerResult,
+		night: nightHooks{
+			nightfall: func(g *Game) { g.rs.seer.check, g.rs.seer.check2 = 0, 0 },
+			step:      seerStep,
+			closed:    seerResult,
+		},
 	}
 }
 
@@ -87,7 +89,5 @@ func seerCheck(g *Game, seer, t int) {
 	}
 	g.cue(seer, line, seer, t)
 	g.record(Record{Type: RecCheck, By: seer, Target: t, Result: string(res)})
-	if h := g.self(t).checked; h != nil {
-		h(g, seer, t)
-	}
+	g.reachedBy(seer, t, CauseCheck)
 }

@@ -19,14 +19,22 @@ type silenceElderState struct {
 
 func silenceElderHooks() roleHooks {
 	return roleHooks{
-		nightfall: func(g *Game) {
-			st := &g.rs.silence
-			st.tonight, st.elder, st.say = 0, 0, 0
+		night: nightHooks{
+			nightfall: func(g *Game) {
+				st := &g.rs.silenceelder
+				st.tonight, st.elder, st.say = 0, 0, 0
+			},
+			step: silenceElderStep,
+			dawn: silenceDawn,
 		},
-		step:      silenceElderStep,
-		dawn:      silenceDawn,
-		announce:  silenceAnnounce,
-		mutedLine: silenceMuted,
+		day: dayHooks{
+			moment: func(g *Game, m dayMoment) {
+				if m == dayExile {
+					silenceAnnounce(g)
+				}
+			},
+			mutedLine: silenceMuted,
+		},
 	}
 }
 
@@ -44,7 +52,7 @@ func silenceElderStep(g *Game, s *step, _ StepKind, _ bool) bool {
 		if t != 0 && !g.living(t) {
 			return refuse(ErrBadTarget, Error{Reason: ReasonTargetOut, Target: t}, "seat %d is out", t)
 		}
-		if t != 0 && t == g.rs.silence.last && !g.opt.SilenceRepeat {
+		if t != 0 && t == g.rs.silenceelder.last && !g.opt.SilenceRepeat {
 			return refuse(ErrRule, Error{Reason: ReasonTwiceRunning, Role: SilenceElder, Target: t}, "禁言長老 cannot silence seat %d two nights running", t)
 		}
 		target, chosen = t, true
@@ -53,7 +61,7 @@ func silenceElderStep(g *Game, s *step, _ StepKind, _ bool) bool {
 	s.reset = func() { target, chosen = 0, false }
 	s.done = func() bool { return chosen }
 	s.commit = func() {
-		g.rs.silence.tonight, g.rs.silence.elder = target, s.actors[0]
+		g.rs.silenceelder.tonight, g.rs.silenceelder.elder = target, s.actors[0]
 		if target > 0 {
 			g.record(Record{Type: RecAction, Kind: string(ActionSilence), By: s.actors[0], Target: target, When: g.when()})
 		}
@@ -64,7 +72,7 @@ func silenceElderStep(g *Game, s *step, _ StepKind, _ bool) bool {
 // silenceDawn: the night's deaths are known; the silence holds for the
 // coming day only if the elder and the seat are both alive.
 func silenceDawn(g *Game) {
-	st := &g.rs.silence
+	st := &g.rs.silenceelder
 	st.last = st.tonight
 	st.day, st.seat = 0, 0
 	t := st.tonight
@@ -82,7 +90,7 @@ func silenceDawn(g *Game) {
 // speeches (rules-more.md I9); a seat that went out in that block (a morning
 // shot) is not announced.
 func silenceAnnounce(g *Game) {
-	st := &g.rs.silence
+	st := &g.rs.silenceelder
 	if st.say == 0 || (st.seat == st.say && !g.present(st.say)) {
 		st.say = 0
 		return
@@ -95,7 +103,7 @@ func silenceAnnounce(g *Game) {
 }
 
 func silenceMuted(g *Game, s int, kind SpeechKind) string {
-	st := &g.rs.silence
+	st := &g.rs.silenceelder
 	if st.seat != s || st.day != g.day || g.day != g.night {
 		return ""
 	}

@@ -21,10 +21,14 @@ type stalkerState struct {
 
 func stalkerHooks() roleHooks {
 	return roleHooks{
-		nightfall: func(g *Game) { g.rs.stalk.target = 0 },
-		step:      stalkerStep,
-		voted:     stalkerVoted,
-		resolve:   stalkerDeaths,
+		night: nightHooks{
+			nightfall: func(g *Game) { g.rs.stalker.target = 0 },
+			step:      stalkerStep,
+			resolve:   stalkerDeaths,
+		},
+		day: dayHooks{
+			voted: stalkerVoted,
+		},
 	}
 }
 
@@ -36,14 +40,14 @@ func stalkerVoted(g *Game, kind VoteKind, votes []Vote) {
 	}
 	for _, v := range votes {
 		if g.role(v.Voter) == Stalker {
-			g.rs.stalk.day, g.rs.stalk.vote = g.day, v.Target
+			g.rs.stalker.day, g.rs.stalker.vote = g.day, v.Target
 		}
 	}
 }
 
 // stalkerPrey is the seat the stalker may assassinate tonight (0 = none).
 func (g *Game) stalkerPrey(seat int) int {
-	st := &g.rs.stalk
+	st := &g.rs.stalker
 	if st.used || st.day == 0 || st.day != g.night-1 {
 		return 0
 	}
@@ -78,7 +82,7 @@ func stalkerStep(g *Game, s *step, _ StepKind, live bool) bool {
 		default:
 			return errf(ErrNotNow, "潛行者 keys OK or up (kill) or wave (spare)")
 		}
-		if g.rs.stalk.used {
+		if g.rs.stalker.used {
 			return refuse(ErrRule, Error{Reason: ReasonSkillUsed, Role: Stalker}, "潛行者's 暗殺 is used")
 		}
 		if prey == 0 {
@@ -96,7 +100,7 @@ func stalkerStep(g *Game, s *step, _ StepKind, live bool) bool {
 		if !kill {
 			return
 		}
-		g.rs.stalk.used, g.rs.stalk.target = true, prey
+		g.rs.stalker.used, g.rs.stalker.target = true, prey
 		g.record(Record{Type: RecAction, Kind: string(ActionAssassinate), By: s.actors[0], Target: prey, When: g.when()})
 	}
 	return false
@@ -104,7 +108,7 @@ func stalkerStep(g *Game, s *step, _ StepKind, live bool) bool {
 
 // stalkerDeaths: 暗殺 (H1 (4)); neither the guard nor the antidote stops it.
 func stalkerDeaths(g *Game) {
-	t := g.rs.stalk.target
+	t := g.rs.stalker.target
 	if t == 0 || !(g.living(t) || g.seats[t].dying) || g.immuneAtNight(t) {
 		return
 	}

@@ -17,13 +17,19 @@ type succubusState struct {
 
 func succubusHooks() roleHooks {
 	return roleHooks{
-		step:   succubusStep,
-		closed: succubusClosed,
-		actors: func(g *Game, k StepKind) ([]int, bool) { return pairSeats(g.rs.succubus.pair), k == StepSuccubusLovers },
-		died:   loversDied,
-		ballot: loversBallot,
-		asleep: func(g *Game, s int) bool {
-			return g.opt.SuccubusLaterNights == "asleep" && g.night > 1 && g.role(s) == Succubus
+		night: nightHooks{
+			step:   succubusStep,
+			closed: succubusClosed,
+			actors: func(g *Game, k StepKind) ([]int, bool) { return pairSeats(g.rs.succubus.pair), k == StepSuccubusLovers },
+			asleep: func(g *Game, s int) bool {
+				return g.opt.SuccubusLaterNights == "asleep" && g.night > 1 && g.role(s) == Succubus
+			},
+		},
+		day: dayHooks{
+			ballot: loversBallot,
+		},
+		death: deathHooks{
+			died: loversDied,
 		},
 	}
 }

@@ -20,7 +20,11 @@ type thiefState struct {
 }
 
 func thiefHooks() roleHooks {
-	return roleHooks{step: thiefStep}
+	return roleHooks{
+		night: nightHooks{
+			step: thiefStep,
+		},
+	}
 }
 
 // forbiddenBottom: a bottom the deal may not leave (G10, H9); twoWolves:

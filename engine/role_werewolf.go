@@ -3,7 +3,13 @@ package engine
 // 狼人 (rules.md B): the wolves' step, where every role that wakes with the
 // wolves (RoleInfo.WolvesFrom) points, and the shared kill.
 
-func werewolfHooks() roleHooks { return roleHooks{step: wolvesStep} }
+func werewolfHooks() roleHooks {
+	return roleHooks{
+		night: nightHooks{
+			step: wolvesStep,
+		},
+	}
+}
 
 // wolvesStep: every wolf points; the kill happens only when all of them
 // agree before time runs out, else 空刀. On a night the pack cannot kill (a
@@ -66,7 +72,7 @@ func wolvesStep(g *Game, s *step, _ StepKind, _ bool) bool {
 // noKill: a board role forbids the wolves' kill tonight.
 func (g *Game) noKill() bool {
 	for i := range g.hooks {
-		if h := g.hooks[i].noKill; h != nil && h(g) {
+		if h := g.hooks[i].night.noKill; h != nil && h(g) {
 			return true
 		}
 	}

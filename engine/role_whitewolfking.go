@@ -4,7 +4,14 @@ package engine
 // last words) — not when poisoned last night; a status gesture at night.
 
 func whiteWolfKingHooks() roleHooks {
-	return roleHooks{step: whiteWolfKingStatus, exploded: whiteWolfKingTakes}
+	return roleHooks{
+		night: nightHooks{
+			step: whiteWolfKingStatus,
+		},
+		day: dayHooks{
+			exploded: whiteWolfKingTakes,
+		},
+	}
 }
 
 func whiteWolfKingStatus(g *Game, s *step, _ StepKind, live bool) bool {

@@ -16,14 +16,19 @@ type wildChildState struct {
 }
 
 func wildChildHooks() roleHooks {
-	return roleHooks{step: wildChildStep, nightfall: wildChildTurn}
+	return roleHooks{
+		night: nightHooks{
+			step:      wildChildStep,
+			nightfall: wildChildTurn,
+		},
+	}
 }
 
 // wildChildStep: the child points at another living seat (seed 004 5、
 // "野孩子睁眼后选择任意一名玩家，向法官示意后成为自己的榜样").
 func wildChildStep(g *Game, s *step, _ StepKind, _ bool) bool {
 	g.modelStep(s, WildChild, func(child, model int) {
-		st := &g.rs.child
+		st := &g.rs.wildchild
 		if st.model == nil {
 			st.model = make([]int, g.n+1)
 		}
@@ -70,7 +75,7 @@ func (g *Game) modelStep(s *step, r Role, set func(by, model int), firstSeat, se
 
 // wildChildTurn: at nightfall, every living child whose model is out turns.
 func wildChildTurn(g *Game) {
-	st := &g.rs.child
+	st := &g.rs.wildchild
 	for c := 1; c < len(st.model); c++ {
 		m := st.model[c]
 		if m == 0 || g.role(c) != WildChild || !g.living(c) || g.living(m) {
@@ -91,7 +96,7 @@ func wildChildTurn(g *Game) {
 // ModelOf returns the model a 野孩子 or 混血兒 seat picked (0 = none, or
 // not such a seat), for the judge's god view.
 func (g *Game) ModelOf(s int) int {
-	for _, m := range [][]int{g.rs.child.model, g.rs.half.model} {
+	for _, m := range [][]int{g.rs.wildchild.model, g.rs.halfblood.model} {
 		if s >= 1 && s < len(m) && m[s] > 0 {
 			return m[s]
 		}

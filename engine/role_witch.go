@@ -7,7 +7,13 @@ type witchState struct {
 	antidoteUsed, poisonUsed bool
 }
 
-func witchHooks() roleHooks { return roleHooks{step: witchStep} }
+func witchHooks() roleHooks {
+	return roleHooks{
+		night: nightHooks{
+			step: witchStep,
+		},
+	}
+}
 
 func witchStep(g *Game, s *step, _ StepKind, live bool) bool {
 	w := &g.rs.witch
@@ -92,9 +98,7 @@ func witchStep(g *Game, s *step, _ StepKind, live bool) bool {
 			w.poisonUsed = true
 			g.ns.poison = poison
 			g.ns.poisoned[poison] = true
-			if h := g.self(poison).poisoned; h != nil {
-				h(g, witch, poison)
-			}
+			g.reachedBy(witch, poison, CausePoison)
 			g.record(Record{Type: RecAction, Kind: string(ActionPoison), By: witch, Target: poison, When: g.when()})
 		}
 	}

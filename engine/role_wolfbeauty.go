@@ -12,11 +12,15 @@ type wolfBeautyState struct {
 
 func wolfBeautyHooks() roleHooks {
 	return roleHooks{
-		nightfall: func(g *Game) { g.rs.beauty.tonight = 0 },
-		step:      charmStep,
-		dawn:      func(g *Game) { g.rs.beauty.last = g.rs.beauty.tonight },
-		follow: func(g *Game, b *batch, s int) func() {
-			return func() { g.charmFollow(b, s) }
+		night: nightHooks{
+			nightfall: func(g *Game) { g.rs.wolfbeauty.tonight = 0 },
+			step:      charmStep,
+			dawn:      func(g *Game) { g.rs.wolfbeauty.last = g.rs.wolfbeauty.tonight },
+		},
+		death: deathHooks{
+			follow: func(g *Game, b *batch, s int) func() {
+				return func() { g.charmFollow(b, s) }
+			},
 		},
 	}
 }
@@ -29,12 +33,12 @@ func charmStep(g *Game, s *step, _ StepKind, _ bool) bool {
 		if t == seat {
 			return refuse(ErrBadTarget, Error{Reason: ReasonSelf, Role: WolfBeauty}, "狼美人 cannot charm herself")
 		}
-		if t == g.rs.beauty.last {
+		if t == g.rs.wolfbeauty.last {
 			return refuse(ErrRule, Error{Reason: ReasonTwiceRunning, Role: WolfBeauty, Target: t}, "狼美人 cannot charm seat %d two nights running", t)
 		}
 		return nil
 	}, func(actor, target int) {
-		g.rs.beauty.tonight = target
+		g.rs.wolfbeauty.tonight = target
 		g.record(Record{Type: RecAction, Kind: string(ActionCharm), By: actor, Target: target, When: g.when()})
 	})
 	return false
@@ -42,7 +46,7 @@ func charmStep(g *Game, s *step, _ StepKind, _ bool) bool {
 
 // charmFollow: last night's charmed player dies with her.
 func (g *Game) charmFollow(b *batch, beauty int) {
-	c := g.rs.beauty.last
+	c := g.rs.wolfbeauty.last
 	if c == 0 || !g.present(c) || g.hitTakenOver(c, CauseCharm) {
 		return
 	}

@@ -284,83 +284,44 @@ func (r Role) Camp() Camp { return r.row().Camp() }
 // IsWolf reports whether the role is in the wolf camp.
 func (r Role) IsWolf() bool { return r.row().Side == SideWolf }
 
-// hooksFor returns a role's hooks: its rules, in its own file.
-func hooksFor(r Role) roleHooks {
-	switch r {
-	case Werewolf:
-		return werewolfHooks()
-	case Seer:
-		return seerHooks()
-	case Witch:
-		return witchHooks()
-	case Hunter:
-		return hunterHooks()
-	case Idiot:
-		return idiotHooks()
-	case Guard:
-		return guardHooks()
-	case WhiteWolfKing:
-		return whiteWolfKingHooks()
-	case WolfBeauty:
-		return wolfBeautyHooks()
-	case Knight:
-		return knightHooks()
-	case Dreamweaver:
-		return dreamweaverHooks()
-	case Nightmare:
-		return nightmareHooks()
-	case EvilKnight:
-		return evilKnightHooks()
-	case BloodMoon:
-		return bloodMoonHooks()
-	case DemonHunter:
-		return demonHunterHooks()
-	case EclipseQueen:
-		return eclipseQueenHooks()
-	case Prince:
-		return princeHooks()
-	case WolfWitch:
-		return wolfWitchHooks()
-	case PureWhite:
-		return pureWhiteHooks()
-	case Gargoyle:
-		return gargoyleHooks()
-	case Gravekeeper:
-		return gravekeeperHooks()
-	case Thief:
-		return thiefHooks()
-	case SilenceElder:
-		return silenceElderHooks()
-	case Stalker:
-		return stalkerHooks()
-	case Butterfly:
-		return butterflyHooks()
-	case Demon:
-		return demonHooks()
-	case Fox:
-		return foxHooks()
-	case Gambler:
-		return gamblerHooks()
-	case Merchant:
-		return merchantHooks()
-	case Chief, Elder:
-		return elderHooks()
-	case WildChild:
-		return wildChildHooks()
-	case HalfBlood:
-		return halfBloodHooks()
-	case HiddenWolf:
-		return hiddenWolfHooks()
-	case Bear:
-		return bearHooks()
-	case Rogue:
-		return rogueHooks()
-	case Cupid:
-		return cupidHooks()
-	case Succubus:
-		return succubusHooks()
+// hookRow is a row of the role table's hooks column: a role and the
+// constructor of its hooks, in its own file (nil: traits only, no file).
+type hookRow struct {
+	id    Role
+	hooks func() roleHooks
+}
+
+// roleHooksTab is the role table's hooks column, row for row in roleTab's
+// order (TestHooksColumn holds it to the table and to the role files). It
+// cannot be a field of roleTab: the hooks read the table, and Go refuses
+// the initialization cycle (roleTab refers to hunterHooks refers to roleTab).
+func roleHooksTab() [len(roleTab)]hookRow {
+	return [...]hookRow{
+		{Werewolf, werewolfHooks}, {Villager, nil}, {Seer, seerHooks}, {Witch, witchHooks},
+		{Hunter, hunterHooks}, {Idiot, idiotHooks}, {Guard, guardHooks}, {WolfKing, nil},
+		{WhiteWolfKing, whiteWolfKingHooks}, {WolfBeauty, wolfBeautyHooks}, {Knight, knightHooks},
+		{Dreamweaver, dreamweaverHooks}, {Nightmare, nightmareHooks}, {EvilKnight, evilKnightHooks},
+		{BloodMoon, bloodMoonHooks}, {DemonHunter, demonHunterHooks}, {EclipseQueen, eclipseQueenHooks},
+		{Prince, princeHooks}, {WolfWitch, wolfWitchHooks}, {PureWhite, pureWhiteHooks},
+		{Gargoyle, gargoyleHooks}, {Gravekeeper, gravekeeperHooks},
+		{Thief, thiefHooks}, {SilenceElder, silenceElderHooks}, {Stalker, stalkerHooks},
+		{Butterfly, butterflyHooks}, {Demon, demonHooks}, {Fox, foxHooks}, {Gambler, gamblerHooks},
+		{Merchant, merchantHooks}, {Chief, elderHooks}, {Elder, elderHooks},
+		{WildChild, wildChildHooks}, {HalfBlood, halfBloodHooks}, {HiddenWolf, hiddenWolfHooks},
+		{Bear, bearHooks}, {Rogue, rogueHooks}, {Cupid, cupidHooks}, {Succubus, succubusHooks},
 	}
-	return roleHooks{} // 村民, 狼王: traits only
+}
+
+// hooksFor returns a role's hooks: its rules, in its own file (none for a
+// role of traits only, or one the table does not hold).
+func hooksFor(r Role) roleHooks {
+	tab := roleHooksTab()
+	for i := range tab {
+		if tab[i].id == r && tab[i].hooks != nil {
+			return tab[i].hooks()
+		}
+	}
+	return roleHooks{}
 }
 
 // nightDeathOrder is the order in which the roles' own night deaths resolve,

@@ -85,7 +85,7 @@ func (g *Game) vote(kind VoteKind, voters, targets []int, pk bool, done func(top
 		}
 		g.record(Record{Type: RecVote, Kind: string(kind), Day: g.day, Ballots: &Ballots{Votes: votes, Tally: tally}})
 		for i := range g.hooks {
-			if h := g.hooks[i].voted; h != nil {
+			if h := g.hooks[i].day.voted; h != nil {
 				h(g, kind, votes)
 			}
 		}
