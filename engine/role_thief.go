@@ -100,6 +100,7 @@ func thiefStep(g *Game, s *step, _ StepKind, live bool) bool {
 		return nil
 	}
 	s.reset = func() { choice = forced }
+	s.keys = []Key{{Target: TargetCard}} // the card's word is its name
 	s.done = func() bool { return choice > 0 }
 	s.commit = func() {
 		if forced > 0 {

@@ -78,6 +78,9 @@ func witchStep(g *Game, s *step, _ StepKind, live bool) bool {
 		return nil
 	}
 	s.reset = func() { save, armed, wave, poison = false, false, false, 0 }
+	s.keys = []Key{{Word: "救", Press: []Action{ActUp}}, {Word: "毒", Press: []Action{ActDown}, Target: TargetSeat},
+		{Word: "毒", Target: TargetSeat}, // the seat, once thumbed down
+		{Word: "不用", Press: []Action{ActWave}}, {Word: "不用", Target: TargetZero}}
 	s.done = func() bool { return save || poison > 0 || wave }
 	s.commit = func() {
 		if save {

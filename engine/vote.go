@@ -43,6 +43,7 @@ func (g *Game) vote(kind VoteKind, voters, targets []int, pk bool, done func(top
 		return nil
 	}
 	st.reset = func() { ballot = map[int]int{} }
+	st.keys = []Key{{Target: TargetSeat}, {Word: "棄票", Press: []Action{ActWave}}, {Word: "棄票", Target: TargetZero}}
 	closeVote := func() {
 		g.finish(st)
 		halves := map[int]int{}
