@@ -52,6 +52,17 @@ func (c Choice) Inputs(t int) []Input {
 	return out
 }
 
+// StepKeys are the keys the current step declares, accepted now or not
+// (nil when it takes no seat input): a caller that maps words to inputs
+// (the scenario runner) gives them, and the engine refuses them with its
+// reason when they do not apply now.
+func (g *Game) StepKeys() []Key {
+	if g.cur == nil || g.cur.act == nil {
+		return nil
+	}
+	return append([]Key(nil), g.cur.keys...)
+}
+
 // Choices lists what the seats may key in the current step now, seat by
 // seat in the order of the step's actors, each seat's in its step's order
 // of Keys. Explosions (ActBoom, tried in a window by any seat) are not
