@@ -26,6 +26,11 @@ type Driver struct {
 	timers  map[engine.TimerID]int
 	// Refused counts inputs the engine refused (random players try illegal things).
 	Refused int
+	// Legal: the players choose only among the engine's Choices (legal.go),
+	// and none of their inputs is refused; without it they try illegal
+	// things on purpose (the refusal tests and the golden record use them).
+	Legal   bool
+	legal   []engine.Choice
 	acted   int // the step the players last chose in
 	scratch []int
 	ins     []engine.Input
@@ -128,6 +133,10 @@ func (d *Driver) Play() error {
 func (d *Driver) Tick() error {
 	if seq := d.G.StepSeq(); seq != d.acted {
 		d.acted = seq
+		if d.Legal {
+			d.legalTick()
+			return nil
+		}
 		for _, in := range d.Choices(d.G.Awaiting()) {
 			if err := d.Apply(in); err != nil {
 				d.Refused++

@@ -257,3 +257,39 @@ func TestBotRefusalsAreRules(t *testing.T) {
 		t.Error("no bot input was refused: the checks of refusals above saw nothing")
 	}
 }
+
+// TestLegalBotsRefuseNothing: players that choose only among the engine's
+// Choices (Driver.Legal) play every board to its end, and the engine
+// refuses none of their inputs — the choices are exactly what the steps
+// accept (the engine's TestChoicesAccepted checks the other way round).
+func TestLegalBotsRefuseNothing(t *testing.T) {
+	inputs := 0
+	for _, b := range allBoards(t) {
+		for seed := uint64(1); seed <= 3; seed++ {
+			g := deal(t, b.ID, seed)
+			d := bots.New(g, seed)
+			d.Legal = true
+			d.BeforeApply = func(in engine.Input) {
+				if in.Kind == engine.InSeat {
+					inputs++
+				}
+			}
+			if err := d.Start(); err != nil {
+				t.Fatal(err)
+			}
+			if err := d.Play(); err != nil {
+				t.Fatalf("%s seed %d: %v", b.ID, seed, err)
+			}
+			if over, _ := g.Over(); !over {
+				t.Fatalf("%s seed %d: the game did not end", b.ID, seed)
+			}
+			if d.Refused != 0 {
+				t.Errorf("%s seed %d: %d inputs of legal players refused", b.ID, seed, d.Refused)
+			}
+		}
+	}
+	if inputs < 1000 {
+		t.Fatalf("only %d seat inputs in all the games: the legal players chose too little", inputs)
+	}
+	t.Logf("%d seat inputs, none refused", inputs)
+}

@@ -172,6 +172,8 @@ func (g *Game) skillStep(b *batch, s int) {
 		g.say("skill.target")
 		return nil
 	}
+	st.keys = []Key{{Word: "發動", Press: []Action{ActUp}, Target: TargetSeat}, {Target: TargetSeat},
+		{Word: "不發動", Press: []Action{ActWave}}, {Word: "不發動", Target: TargetZero}}
 	st.after = func() {
 		if in := st.inputs; len(in) > 0 && in[len(in)-1].Action == ActUp {
 			return // the target comes next
@@ -218,6 +220,8 @@ func (g *Game) pointOrWave(st *step, notNow, bad string, may func(seat int) erro
 		*target = t
 		return nil
 	}
+	st.reset, st.noUndo = func() { *target = 0 }, true
+	st.keys = []Key{{Target: TargetSeat}, {Word: "不用", Press: []Action{ActWave}}, {Word: "不用", Target: TargetZero}}
 	return target
 }
 
@@ -293,6 +297,9 @@ func (g *Game) badgeStep(s int) {
 		to, decided = t, true
 		return nil
 	}
+	st.reset, st.noUndo = func() { to, decided = 0, false }, true
+	st.keys = []Key{{Word: "移交", Target: TargetSeat}, {Word: "撕毀", Press: []Action{ActDown}},
+		{Word: "撕毀", Press: []Action{ActWave}}, {Word: "撕毀", Target: TargetZero}}
 	resolve := func() {
 		g.finish(st)
 		if to > 0 {

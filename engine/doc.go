@@ -17,6 +17,11 @@
 //     the script package words for the judge (script.Refusal).
 //   - Awaiting describes what the game waits for (Prompt): the step, its
 //     kind, who may act, the explosion window, whether the pedal advances.
+//   - Choices lists what the seats may key now (Choice: seat, keys,
+//     accepted targets, the word for it), expanded from the keys each step
+//     declares beside its act (StepKeys); every choice is accepted, every
+//     other seat input of the step refused (TestChoicesAccepted). Explosions
+//     (ActBoom) are not choices.
 //   - The same board, deal, seed and inputs give the same effects, byte for
 //     byte (the golden record, testdata/golden-games.txt, pins this).
 //   - No clock, I/O, network, goroutines or mutable globals: time comes in
@@ -62,6 +67,7 @@
 //	input.go       seat, pedal and timer inputs
 //	judge.go       the judge's powers (A13)
 //	step.go        the step a game waits on; Awaiting, Prompt and the judge's views
+//	choices.go     Key, Choice, Choices, StepKeys: what a step accepts, from its declared keys
 //	vocab.go       the typed vocabulary above
 //	io.go          inputs, effects, records, errors
 //	board.go       Board, Step, NightPlan; Cards (the deal's cards, thief.extra_cards)
@@ -103,6 +109,11 @@
 //     phase through the contract — never name the role outside its file;
 //     prefer an existing hook that means the same (a take-over of any
 //     death is deathHooks.takeOver, whatever the cause).
+//     Beside the step's act, declare its keys (s.keys: the gestures, the
+//     target and the word of each thing it takes, e.g. the witch's
+//     救 = ActUp, 毒 = ActDown + a seat); pickStep declares a plain seat.
+//     The scenario runner (scenario/keys.go) and the legal bots
+//     (bots/legal.go) read them: neither names the role.
 //  3. Add its lines to the script catalogue, its board to boards/data, and
 //     scenario files for its rules; the golden record must not change.
 //

@@ -70,6 +70,7 @@ func (g *Game) withdrawal() {
 		return nil
 	}
 	st.reset = func() { hands = map[int]bool{} }
+	st.keys = []Key{{Word: "退水", Press: []Action{ActHand}}}
 	done := func() {
 		g.finish(st)
 		for _, c := range g.onStage() {

@@ -45,6 +45,8 @@ func (g *Game) orderStep(sh int) {
 		}
 		return nil
 	}
+	st.reset, st.noUndo = func() { dir = 1 }, true
+	st.keys = []Key{{Word: "順", Press: []Action{ActUp}}, {Word: "逆", Press: []Action{ActDown}}}
 	done := func() {
 		g.finish(st)
 		g.el.spk.lastDir = dir // sheriff_side_alternating: the other side tomorrow
@@ -116,6 +118,7 @@ func (g *Game) guide() {
 		return nil
 	}
 	st.reset = func() { picks = nil }
+	st.keys = []Key{{Target: TargetSeat}, {Word: "不歸", Press: []Action{ActWave}}, {Word: "不歸", Target: TargetZero}}
 	done := func() {
 		g.finish(st)
 		switch len(picks) {

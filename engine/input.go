@@ -26,13 +26,8 @@ func (g *Game) applySeat(in Input) error {
 	if s == nil || s.act == nil {
 		return refuse(ErrNotNow, Error{Reason: ReasonNoStep, Seat: in.Seat}, "no step takes seat input now")
 	}
-	if !s.isActor(in.Seat) || (!s.outOK && !g.present(in.Seat) && !(s.name == WaitNight && contains(g.exploded, in.Seat))) {
-		return refuse(ErrNotActor, Error{Reason: ReasonNotActor, Seat: in.Seat, Step: s.name,
-			StepKind: s.night, SpeechKind: s.speech, VoteKind: s.vote}, "seat %d does not act in this step (%s)", in.Seat, s.describe())
-	}
-	if s.name == WaitNight && s.night != StepWolves && in.Action != ActWave && g.nightBlocked(in.Seat) {
-		// 噩夢之影's fear, 蝕時狼妃's lock, 血月使徒's seal: 技能被禁止
-		return refuse(ErrRule, Error{Reason: ReasonBlocked, Seat: in.Seat}, "seat %d's skill is blocked tonight (feared, locked or sealed)", in.Seat)
+	if err := g.stepAllows(s, in); err != nil {
+		return err
 	}
 	if err := s.act(in.Seat, in.Action, in.Target); err != nil {
 		return err
@@ -40,6 +35,20 @@ func (g *Game) applySeat(in Input) error {
 	s.inputs = append(s.inputs, in)
 	if s.after != nil {
 		s.after()
+	}
+	return nil
+}
+
+// stepAllows: the seat acts in step s and its skill is not blocked (the
+// checks of a seat input before the step's own act).
+func (g *Game) stepAllows(s *step, in Input) error {
+	if !s.isActor(in.Seat) || (!s.outOK && !g.present(in.Seat) && !(s.name == WaitNight && contains(g.exploded, in.Seat))) {
+		return refuse(ErrNotActor, Error{Reason: ReasonNotActor, Seat: in.Seat, Step: s.name,
+			StepKind: s.night, SpeechKind: s.speech, VoteKind: s.vote}, "seat %d does not act in this step (%s)", in.Seat, s.describe())
+	}
+	if s.name == WaitNight && s.night != StepWolves && in.Action != ActWave && g.nightBlocked(in.Seat) {
+		// 噩夢之影's fear, 蝕時狼妃's lock, 血月使徒's seal: 技能被禁止
+		return refuse(ErrRule, Error{Reason: ReasonBlocked, Seat: in.Seat}, "seat %d's skill is blocked tonight (feared, locked or sealed)", in.Seat)
 	}
 	return nil
 }

@@ -184,3 +184,102 @@ func rootIdent(e ast.Expr) *ast.Ident {
 		}
 	}
 }
+
+// namedOutside are the places outside the engine that still name a role or
+// a night step kind (issue 30 item 2): a list that may only shrink. Each
+// entry is "dir/file engine.Name"; a new one fails the test, and so does
+// an entry no longer found (remove it).
+var namedOutside = map[string]bool{
+	"bots/bots.go engine.StepCupid":               true,
+	"bots/bots.go engine.StepHalfBlood":           true,
+	"bots/bots.go engine.StepLovers":              true,
+	"bots/bots.go engine.StepMerchant":            true,
+	"bots/bots.go engine.StepStalker":             true,
+	"bots/bots.go engine.StepSuccubusLovers":      true,
+	"bots/bots.go engine.StepThief":               true,
+	"bots/bots.go engine.StepWildChild":           true,
+	"bots/bots.go engine.StepWitch":               true,
+	"bots/bots.go engine.StepWolves":              true,
+	"console/judge.go engine.StepLovers":          true,
+	"console/judge.go engine.StepSuccubusLovers":  true,
+	"console/judge.go engine.StepWolves":          true,
+	"console/labels.go engine.StepGargoyleKill":   true,
+	"console/labels.go engine.StepLovers":         true,
+	"console/labels.go engine.StepSuccubusLovers": true,
+	"console/labels.go engine.StepWolves":         true,
+	"console/status.go engine.Chief":              true,
+	"console/status.go engine.Elder":              true,
+	"scenario/parse.go engine.Cupid":              true,
+	"scenario/parse.go engine.Merchant":           true,
+	"scenario/parse.go engine.Seer":               true,
+	"scenario/parse.go engine.Thief":              true,
+	"scenario/run.go engine.Gargoyle":             true,
+	"scenario/run.go engine.Knight":               true,
+	"scenario/run.go engine.StepGargoyleKill":     true,
+	"scenario/run.go engine.StepLucky":            true,
+	"scenario/run.go engine.StepWolves":           true,
+	"scenario/run.go engine.WhiteWolfKing":        true,
+	"scenario/run.go engine.WolfBeauty":           true,
+}
+
+// TestRoleNamedOnlyInEngine: the scenario runner, the bots and the console
+// name no role constant (but 狼人 and 村民) and no night step kind: they
+// read the engine's declarations (Choices, StepKeys, the role table).
+func TestRoleNamedOnlyInEngine(t *testing.T) {
+	_, files := engineFiles(t)
+	names := map[string]bool{}
+	for _, fn := range []string{"roles.go", "steps.go"} {
+		for _, d := range files[fn].Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.CONST {
+				continue
+			}
+			for _, sp := range gd.Specs {
+				vs := sp.(*ast.ValueSpec)
+				if id, ok := vs.Type.(*ast.Ident); !ok || (id.Name != "Role" && id.Name != "StepKind") {
+					continue
+				}
+				for _, n := range vs.Names {
+					names[n.Name] = n.Name != "Werewolf" && n.Name != "Villager"
+				}
+			}
+		}
+	}
+	if len(names) < len(Roles())+len(StepKinds()) {
+		t.Fatalf("found %d role and step-kind constants, want %d", len(names), len(Roles())+len(StepKinds()))
+	}
+	found := map[string]bool{}
+	for _, dir := range []string{"../scenario", "../bots", "../console"} {
+		paths, _ := filepath.Glob(dir + "/*.go")
+		fset := token.NewFileSet()
+		for _, p := range paths {
+			if strings.HasSuffix(p, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(fset, p, nil, parser.SkipObjectResolution)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				sel, ok := n.(*ast.SelectorExpr)
+				if !ok {
+					return true
+				}
+				if x, ok := sel.X.(*ast.Ident); !ok || x.Name != "engine" || !names[sel.Sel.Name] {
+					return true
+				}
+				key := strings.TrimPrefix(p, "../") + " engine." + sel.Sel.Name
+				found[key] = true
+				if !namedOutside[key] {
+					t.Errorf("%s: names engine.%s: read the engine's declarations instead", fset.Position(sel.Pos()), sel.Sel.Name)
+				}
+				return true
+			})
+		}
+	}
+	for key := range namedOutside {
+		if !found[key] {
+			t.Errorf("%s: no longer found: remove it from namedOutside", key)
+		}
+	}
+}

@@ -189,6 +189,7 @@ func (g *Game) pickStep(s *step, who string, check func(seat, t int) error, comm
 		return nil
 	}
 	s.reset = func() { target = 0 }
+	s.keys = []Key{{Target: TargetSeat}}
 	s.done = func() bool { return target > 0 }
 	s.commit = func() { commit(s.actors[0], target) }
 }
@@ -212,6 +213,7 @@ func (g *Game) signup() {
 		return nil
 	}
 	s.reset = func() { hands = map[int]bool{} }
+	s.keys = []Key{{Word: "上警", Press: []Action{ActHand}}}
 	done := func() {
 		var c []int
 		for x := 1; x <= g.n; x++ {

@@ -104,6 +104,7 @@ func cupidStep(g *Game, s *step, k StepKind, _ bool) bool {
 		return nil
 	}
 	s.reset = func() { picks, waved = nil, false }
+	s.keys = []Key{{Target: TargetSeat}, {Word: "不用", Press: []Action{ActWave}}, {Word: "不用", Target: TargetZero}}
 	s.done = func() bool { return len(picks) == 2 || waved }
 	s.commit = func() {
 		if len(picks) == 2 {

@@ -65,6 +65,7 @@ func demonStep(g *Game, s *step, _ StepKind, _ bool) bool {
 		}
 		return pick(seat, a, t)
 	}
+	s.keys = append(s.keys, Key{Word: "不用", Press: []Action{ActWave}})
 	return false
 }
 

@@ -62,6 +62,7 @@ func foxStep(g *Game, s *step, _ StepKind, live bool) bool {
 		return nil
 	}
 	s.reset = func() { target, waved = 0, false }
+	s.keys = []Key{{Target: TargetSeat}, {Word: "不用", Press: []Action{ActWave}}}
 	s.done = func() bool { return target > 0 || waved }
 	s.commit = func() { g.rs.fox.check = target }
 	return false

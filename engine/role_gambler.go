@@ -55,6 +55,7 @@ func gamblerStep(g *Game, s *step, _ StepKind, live bool) bool {
 		return nil
 	}
 	s.reset = func() { target, waved = 0, false }
+	s.keys = []Key{{Target: TargetSeat}, {Word: "不用", Press: []Action{ActWave}}}
 	s.done = func() bool { return target > 0 || waved }
 	s.commit = func() {
 		if target == 0 {

@@ -77,6 +77,7 @@ func (g *Game) gargoyleKillStep(s *step, live bool) {
 		return nil
 	}
 	s.reset = func() { target = -1 }
+	s.keys = []Key{{Target: TargetSeat}, {Word: "空刀", Target: TargetZero}}
 	s.done = func() bool { return target >= 0 || !alone }
 	s.commit = func() {
 		if alone && target > 0 {

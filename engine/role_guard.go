@@ -42,6 +42,7 @@ func guardStep(g *Game, s *step, _ StepKind, _ bool) bool {
 		return nil
 	}
 	s.reset = func() { target, chosen = 0, false }
+	s.keys = []Key{{Target: TargetSeat}, {Word: "不用", Target: TargetZero}, {Word: "不用", Press: []Action{ActWave}}} // 0: the key 0
 	s.done = func() bool { return chosen }
 	s.commit = func() {
 		g.rs.guard.tonight = target

@@ -97,6 +97,11 @@ func merchantSteps(g *Game, s *step, k StepKind, live bool) bool {
 		return true
 	}
 	lucky, gift, none := 0, 0, false
+	// the lucky seat (or not tonight: any_night_after_seer), then the gift's key
+	luckyKeys := []Key{{Target: TargetSeat}, {Word: "不用", Press: []Action{ActWave}}, {Word: "不用", Target: TargetZero}}
+	giftKeys := []Key{{Word: "眼鏡", Target: TargetValue, Value: giftGlasses},
+		{Word: "毒藥", Target: TargetValue, Value: giftPoison}, {Word: "獵槍", Target: TargetValue, Value: giftGun}}
+	s.keys = luckyKeys
 	s.act = func(seat int, a Action, t int) error {
 		if anyNight && lucky == 0 && (a == ActWave || (a == ActTarget && t == 0)) {
 			none = true // [001]: not tonight
@@ -112,7 +117,7 @@ func merchantSteps(g *Game, s *step, k StepKind, live bool) bool {
 			if !g.living(t) {
 				return refuse(ErrBadTarget, Error{Reason: ReasonTargetOut, Target: t}, "seat %d is out", t)
 			}
-			lucky = t
+			lucky, s.keys = t, giftKeys
 			return nil
 		}
 		if t < giftGlasses || t > giftGun {
@@ -121,7 +126,7 @@ func merchantSteps(g *Game, s *step, k StepKind, live bool) bool {
 		gift = t
 		return nil
 	}
-	s.reset = func() { lucky, gift, none = 0, 0, false }
+	s.reset = func() { lucky, gift, none, s.keys = 0, 0, false, luckyKeys }
 	s.done = func() bool { return none || lucky > 0 && gift > 0 }
 	s.commit = func() {
 		merchant := s.actors[0]
@@ -175,6 +180,8 @@ func luckyStep(g *Game, s *step, live bool) bool {
 			}
 			return refuse(ErrRule, Error{Reason: ReasonBlocked, Role: Merchant}, "the lucky one's gift is lost or blocked")
 		}
+		s.reset, s.noUndo = func() {}, true
+		s.keys = []Key{{Word: "不用", Press: []Action{ActWave}}, {Word: "不用", Target: TargetZero}}
 		return false
 	case m.gift == giftGun:
 		line := "cue.lucky.gun.can"
@@ -206,6 +213,7 @@ func luckyStep(g *Game, s *step, live bool) bool {
 		return nil
 	}
 	s.reset = func() { target, chosen = 0, false }
+	s.keys = []Key{{Word: map[int]string{giftGlasses: "驗", giftPoison: "毒"}[m.gift], Target: TargetSeat}, {Word: "不用", Press: []Action{ActWave}}, {Word: "不用", Target: TargetZero}}
 	s.done = func() bool { return chosen }
 	s.commit = func() {
 		if target == 0 {

@@ -95,6 +95,8 @@ func stalkerStep(g *Game, s *step, _ StepKind, live bool) bool {
 		return nil
 	}
 	s.reset = func() { kill, chosen = false, false }
+	s.keys = []Key{{Word: "刺", Press: []Action{ActUp}}, {Word: "刺", Target: TargetSeat},
+		{Word: "不刺", Press: []Action{ActWave}}, {Word: "不刺", Target: TargetZero}}
 	s.done = func() bool { return chosen }
 	s.commit = func() {
 		if !kill {

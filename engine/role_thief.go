@@ -104,6 +104,7 @@ func thiefStep(g *Game, s *step, _ StepKind, live bool) bool {
 		return nil
 	}
 	s.reset = func() { choice = forced }
+	s.keys = []Key{{Target: TargetCard}, {Word: "不用", Press: []Action{ActWave}}} // a card's word is its name; 不用 is refused
 	s.done = func() bool { return choice > 0 }
 	s.commit = func() {
 		if forced > 0 {

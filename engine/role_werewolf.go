@@ -43,6 +43,7 @@ func wolvesStep(g *Game, s *step, _ StepKind, _ bool) bool {
 		return nil
 	}
 	s.reset = func() { point = map[int]int{} }
+	s.keys = []Key{{Target: TargetSeat}, {Word: "空刀", Target: TargetZero}}
 	s.agreed = func() (int, bool) {
 		target := -1
 		for _, a := range s.actors {

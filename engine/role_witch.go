@@ -83,7 +83,7 @@ func witchStep(g *Game, s *step, _ StepKind, live bool) bool {
 		}
 		return nil
 	}
-	s.reset = func() { save, armed, wave, poison = false, false, false, 0 }
+	s.reset, s.keys = func() { save, armed, wave, poison = false, false, false, 0 }, witchKeys()
 	s.done = func() bool { return save || poison > 0 || wave }
 	s.commit = func() {
 		if save {
@@ -103,6 +103,13 @@ func witchStep(g *Game, s *step, _ StepKind, live bool) bool {
 		}
 	}
 	return false
+}
+
+// witchKeys: what her step takes (Choices; the scenario's words).
+func witchKeys() []Key {
+	return []Key{{Word: "救", Press: []Action{ActUp}}, {Word: "毒", Press: []Action{ActDown}, Target: TargetSeat},
+		{Word: "毒", Target: TargetSeat}, // the seat, once thumbed down
+		{Word: "不用", Press: []Action{ActWave}}, {Word: "不用", Target: TargetZero}}
 }
 
 func (g *Game) selfSaveAllowed() bool {

@@ -21,6 +21,8 @@ type step struct {
 	reveal func(seat int)                             // 定序王子 reveals in his window
 	stop   func()                                     // runs when the step finishes, however it ends
 	lines  Step                                       // a night step's board step: its line swaps (Step.Lines)
+	keys   []Key                                      // what the step takes from a seat (Choices)
+	noUndo bool                                       // reset serves Choices only: the judge's undo refuses here
 	timers []timer
 	inputs []Input
 	closed bool
@@ -93,7 +95,7 @@ func (g *Game) finish(s *step) {
 // undo removes the last seat input of the current step (A13).
 func (g *Game) undo() error {
 	s := g.cur
-	if s == nil || len(s.inputs) == 0 || s.reset == nil {
+	if s == nil || len(s.inputs) == 0 || s.reset == nil || s.noUndo {
 		return refuse(ErrNotNow, Error{Reason: ReasonNothingToUndo}, "no seat input to undo in this step")
 	}
 	mark := len(g.out)

@@ -42,7 +42,7 @@ func (g *Game) vote(kind VoteKind, voters, targets []int, pk bool, done func(top
 		ballot[seat] = t
 		return nil
 	}
-	st.reset = func() { ballot = map[int]int{} }
+	st.reset, st.keys = func() { ballot = map[int]int{} }, []Key{{Target: TargetSeat}, {Word: "棄票", Press: []Action{ActWave}}, {Word: "棄票", Target: TargetZero}}
 	closeVote := func() {
 		g.finish(st)
 		halves := map[int]int{}
