@@ -269,10 +269,10 @@ func TestVenue(t *testing.T) {
 		t.Fatalf("default: %+v %v", c.Venue, err)
 	}
 	for src, line := range map[string]int{
-		"[venue]\nscript = \"zh-CN\"\n":              2,
+		"[venue]\nscript = \"zh-CN\"\n":             2,
 		"# a\n[venue]\n\nphonetic = \"bopomofo\"\n": 4,
-		"[venue]\nscript = 1\n":                      2,
-		"[venue]\nfont = \"x\"\n":                    2,
+		"[venue]\nscript = 1\n":                     2,
+		"[venue]\nfont = \"x\"\n":                   2,
 	} {
 		_, err := Parse([]byte(src))
 		ce, ok := err.(*Error)
