@@ -2,6 +2,7 @@ package hans
 
 import (
 	"io"
+	"os"
 	"unicode/utf8"
 )
 
@@ -66,4 +67,17 @@ func cut(data []byte) int {
 		}
 	}
 	return len(data)
+}
+
+// Unwrap is the writer under w.
+func (w *Writer) Unwrap() io.Writer { return w.w }
+
+// File is the file under w (w itself, or under a *Writer), for a command
+// that asks whether its output is a terminal.
+func File(w io.Writer) (*os.File, bool) {
+	if hw, ok := w.(*Writer); ok {
+		w = hw.w
+	}
+	f, ok := w.(*os.File)
+	return f, ok
 }
