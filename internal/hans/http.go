@@ -159,7 +159,7 @@ func switchNav(sc Script) string {
 	} else {
 		hant = `<strong lang="zh-Hant">繁體</strong>`
 	}
-	return `<nav class="script-switch" aria-label="字體 Script">` + hant + ` · ` + hans + `</nav>`
+	return `<nav class="script-switch" aria-label="字體">` + hant + ` · ` + hans + `</nav>`
 }
 
 // withSwitch is an HTML page in the script: its language tag, and (sw)
