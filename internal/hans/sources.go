@@ -12,10 +12,9 @@ import (
 var readerExts = map[string]bool{".go": true, ".html": true, ".js": true, ".css": true, ".board": true, ".toml": true}
 
 // skipDirs are folders whose Chinese no reader of a venue sees: build
-// outputs, tests' data, this package (its table holds the Simplified
-// forms) and the bridge's firmware (it shows lights, no words).
-var skipDirs = map[string]bool{".git": true, "bin": true, "testdata": true, "node_modules": true,
-	"internal/hans": true, "firmware-bridge": true}
+// outputs, tests' data and the bridge's firmware (it shows lights, no
+// words).
+var skipDirs = map[string]bool{".git": true, "bin": true, "testdata": true, "node_modules": true, "firmware-bridge": true}
 
 // SourceFiles lists the files under the module's root whose Chinese a
 // reader sees (every .go file but tests, the pages, scripts, styles,
