@@ -62,17 +62,24 @@ func Visible(page string) string {
 	return b.String()
 }
 
-var word = regexp.MustCompile(`[A-Za-z][A-Za-z'’-]*[A-Za-z]`)
+var (
+	token    = regexp.MustCompile(`[A-Za-z0-9_.'’-]+`)
+	letters  = regexp.MustCompile(`[A-Za-z]{2,}`)
+	command  = regexp.MustCompile("`[^`]*`")
+	codeLike = regexp.MustCompile(`[0-9_.]|[a-z]-[a-z]`)
+)
 
 // Readers' words that are English everywhere: the names of things a
 // technician types or sees on the device.
 var common = []string{"PIN", "HTTPS", "HTTP", "URL", "CSV", "JSON", "ID", "LAN", "USB", "NATS", "TLS", "SHA",
 	"wolftable", "sudo", "systemctl", "journalctl", "Pi", "PK", "ALSA", "GPIO", "SPI", "I2C", "MCP23017", "WS2812",
-	"Opus", "WAV", "WebM", "Ogg", "zip", "MD", "Markdown", "wtj", "md", "txt", "OK", "BOOM", "UP", "DOWN", "FIFO", "CPU", "RSS", "LED"}
+	"Opus", "WAV", "WebM", "Ogg", "zip", "MD", "Markdown", "wtj", "md", "txt", "OK", "BOOM", "UP", "DOWN", "FIFO", "CPU", "RSS", "LED",
+	"MVP", "SVP", "Excel", "UTF", "NKEY", "TOML", "QR", "CA", "DNS", "IP", "Wi-Fi", "WiFi", "tmux"}
 
 // English is the English words of s (two letters or more) but the
-// common names of things (PIN, HTTPS, wolftable…) and allow, each once,
-// sorted.
+// common names of things (PIN, HTTPS, wolftable…), codes (a word with a
+// digit, a dot or an underscore, an id-like-this, a `command`) and
+// allow, each once, sorted.
 func English(s string, allow ...string) []string {
 	ok := map[string]bool{}
 	for _, w := range append(append([]string(nil), common...), allow...) {
@@ -80,10 +87,15 @@ func English(s string, allow ...string) []string {
 	}
 	seen := map[string]bool{}
 	var out []string
-	for _, w := range word.FindAllString(s, -1) {
-		if !ok[strings.ToLower(w)] && !seen[w] {
-			seen[w] = true
-			out = append(out, w)
+	for _, tok := range token.FindAllString(command.ReplaceAllString(s, " "), -1) {
+		if codeLike.MatchString(tok) {
+			continue
+		}
+		for _, w := range letters.FindAllString(tok, -1) {
+			if !ok[strings.ToLower(w)] && !seen[w] {
+				seen[w] = true
+				out = append(out, w)
+			}
 		}
 	}
 	sort.Strings(out)
