@@ -63,10 +63,11 @@ func Visible(page string) string {
 }
 
 var (
-	token    = regexp.MustCompile(`[A-Za-z0-9_.'’-]+`)
+	token    = regexp.MustCompile(`[A-Za-z0-9_.'’/-]+`)
+	flagged  = regexp.MustCompile(`(^|[\s（(])--[a-z][a-z-]*([ =][A-Za-z0-9.:]+)?`)
 	letters  = regexp.MustCompile(`[A-Za-z]{2,}`)
 	command  = regexp.MustCompile("`[^`]*`")
-	codeLike = regexp.MustCompile(`[0-9_.]|[a-z]-[a-z]`)
+	codeLike = regexp.MustCompile(`[0-9_./]|[a-z]-[a-z]|^[0-9a-f]{4}$`)
 )
 
 // Readers' words that are English everywhere: the names of things a
@@ -74,12 +75,14 @@ var (
 var common = []string{"PIN", "HTTPS", "HTTP", "URL", "CSV", "JSON", "ID", "LAN", "USB", "NATS", "TLS", "SHA",
 	"wolftable", "sudo", "systemctl", "journalctl", "Pi", "PK", "ALSA", "GPIO", "SPI", "I2C", "MCP23017", "WS2812",
 	"Opus", "WAV", "WebM", "Ogg", "zip", "MD", "Markdown", "wtj", "md", "txt", "OK", "BOOM", "UP", "DOWN", "FIFO", "CPU", "RSS", "LED",
-	"MVP", "SVP", "Excel", "UTF", "NKEY", "TOML", "QR", "CA", "DNS", "IP", "Wi-Fi", "WiFi", "tmux"}
+	"MVP", "SVP", "CRC", "Excel", "UTF", "NKEY", "TOML", "QR", "CA", "DNS", "IP", "Wi-Fi", "WiFi", "tmux"}
 
 // English is the English words of s (two letters or more) but the
 // common names of things (PIN, HTTPS, wolftable…), codes (a word with a
-// digit, a dot or an underscore, an id-like-this, a `command`) and
-// allow, each once, sorted.
+// digit, a dot, a slash or an underscore: a path, a key; a group of
+// four hex digits of a fingerprint; an
+// id-like-this; a `command`; a --flag and its value) and allow, each
+// once, sorted.
 func English(s string, allow ...string) []string {
 	ok := map[string]bool{}
 	for _, w := range append(append([]string(nil), common...), allow...) {
@@ -87,7 +90,7 @@ func English(s string, allow ...string) []string {
 	}
 	seen := map[string]bool{}
 	var out []string
-	for _, tok := range token.FindAllString(command.ReplaceAllString(s, " "), -1) {
+	for _, tok := range token.FindAllString(flagged.ReplaceAllString(command.ReplaceAllString(s, " "), " "), -1) {
 		if codeLike.MatchString(tok) {
 			continue
 		}
