@@ -49,6 +49,8 @@
 //	table = ""             # this table's name at the desk
 //	creds = ""             # the credentials file `wolftable desk table add` printed
 //
+//	[venue]                # script = "hant" | "hans", phonetic = "pinyin" | "zhuyin" (venue.go)
+//
 //	[pedal_actions]        # what each pedal press does
 //	short = "advance"      # advance | repeat | pause
 //	long = "repeat"
@@ -84,6 +86,7 @@ type Config struct {
 	Console Console
 	Pedal   Pedal
 	Desk    Desk
+	Venue   Venue
 	Path    string // the file it came from ("" = defaults)
 
 	catalog *boards.Catalog // the boards of game.boards_dir, read by Validate
@@ -279,6 +282,7 @@ type file struct {
 	Console *Console          `toml:"console"`
 	Actions *Pedal            `toml:"pedal_actions"`
 	Desk    *Desk             `toml:"desk"`
+	Venue   *Venue            `toml:"venue"`
 }
 
 // Load reads a file; a missing file at the default path gives the defaults.
@@ -315,7 +319,7 @@ func Parse(data []byte) (*Config, error) {
 	c := Default()
 	tab := c.Table.Sections()
 	f := file{Table: &tab.Table, Pedal: &tab.Pedal, GPIO: &tab.GPIO, Serial: &tab.Serial,
-		Game: &c.Game, Voice: &c.Voice, Journal: &c.Journal, Console: &c.Console, Actions: &c.Pedal, Desk: &c.Desk}
+		Game: &c.Game, Voice: &c.Voice, Journal: &c.Journal, Console: &c.Console, Actions: &c.Pedal, Desk: &c.Desk, Venue: &c.Venue}
 	at := hw.ReadPositions(data) // where each key is written, for the problems found after the decode
 	dec := toml.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -394,6 +398,9 @@ func (c *Config) Validate() error {
 		return &Error{Key: "console.pin_hash", Msg: want("console.pin_hash") + " / want sha256:<64 hex digits>"}
 	}
 	if err := c.validateConsoleTLS(); err != nil {
+		return err
+	}
+	if err := c.validateVenue(); err != nil {
 		return err
 	}
 	for _, kv := range [][2]string{{"pedal_actions.short", c.Pedal.Short}, {"pedal_actions.long", c.Pedal.Long}, {"pedal_actions.double", c.Pedal.Double}} {

@@ -257,3 +257,35 @@ func TestDeployConfigDefaults(t *testing.T) {
 		t.Fatalf("only %d documented keys checked", checked)
 	}
 }
+
+// TestVenue: [venue] script and phonetic are read; a bad value is
+// refused in Chinese with the file's line; ScriptOf reads the file.
+func TestVenue(t *testing.T) {
+	c, err := Parse([]byte("[venue]\nscript = \"hans\"\nphonetic = \"zhuyin\"\n"))
+	if err != nil || c.Venue.Script != "hans" || c.Venue.Phonetic != "zhuyin" {
+		t.Fatalf("%+v %v", c, err)
+	}
+	if c, err := Parse(nil); err != nil || c.Venue.Script != "" {
+		t.Fatalf("default: %+v %v", c.Venue, err)
+	}
+	for src, line := range map[string]int{
+		"[venue]\nscript = \"zh-CN\"\n":             2,
+		"# a\n[venue]\n\nphonetic = \"bopomofo\"\n": 4,
+		"[venue]\nscript = 1\n":                     2,
+		"[venue]\nfont = \"x\"\n":                   2,
+	} {
+		_, err := Parse([]byte(src))
+		ce, ok := err.(*Error)
+		if !ok || ce.Line != line || !startsChinese(ce.Msg) || !strings.HasPrefix(ce.Key, "venue.") {
+			t.Errorf("%q: %v (want line %d)", src, err, line)
+		}
+	}
+	dir := t.TempDir()
+	p := filepath.Join(dir, "c.toml")
+	if err := os.WriteFile(p, []byte("[venue]\nscript = \"hans\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if ScriptOf(p) != "hans" || ScriptOf(filepath.Join(dir, "none.toml")) != "hant" {
+		t.Error("ScriptOf")
+	}
+}

@@ -14,7 +14,7 @@ import (
 
 // sections are the configuration file's sections, in the order of the
 // documentation.
-var sections = []string{"table", "pedal", "gpio", "serial", "game", "voice", "journal", "console", "pedal_actions"}
+var sections = []string{"table", "pedal", "gpio", "serial", "game", "voice", "journal", "console", "pedal_actions", "venue"}
 
 // wants says, for a venue technician, what each key takes. Indexes of
 // arrays are left out of the key ("gpio.expanders.address").
@@ -77,6 +77,9 @@ var wants = map[string]string{
 	"pedal_actions.short":    `要是 "advance"、"repeat" 或 "pause"`,
 	"pedal_actions.long":     `要是 "advance"、"repeat" 或 "pause"`,
 	"pedal_actions.double":   `要是 "advance"、"repeat" 或 "pause"`,
+	"venue":                  "要是一個段落：[venue]",
+	"venue.script":           `要是 "hant"（繁體）或 "hans"（简体）`,
+	"venue.phonetic":         `要是 "pinyin"（拼音）或 "zhuyin"（注音）`,
 }
 
 var index = regexp.MustCompile(`\[[0-9]+\]`)

@@ -264,7 +264,7 @@ func TestLinkChecksHostStall(t *testing.T) {
 		t.Errorf("explained: %+v", c)
 	}
 	slow := append(rtts, timed{took: 300 * time.Millisecond, stalled: 10 * time.Millisecond}, timed{took: 200 * time.Millisecond})
-	if c := rttCheck("heartbeat", slow, 0, "idle"); c.Status != Fail || c.Warning != "" || !strings.Contains(c.Detail, "2 over the 100ms limit") {
+	if c := rttCheck("heartbeat", slow, 0, "idle"); c.Status != Fail || c.Warning != "" || !strings.Contains(c.Detail, "2 次超過 100ms 的上限") {
 		t.Errorf("not explained: %+v", c)
 	}
 

@@ -213,10 +213,10 @@ func Command(args []string, env Env) int {
 				// The table owns the screen: warnings go to the report only.
 				logger = slog.New(slog.DiscardHandler)
 			}
-			opts.Target = &VirtualTarget{Table: vt, Detail: "virtual table (interactive)"}
+			opts.Target = &VirtualTarget{Table: vt, Detail: "虛擬桌（互動）"}
 		} else {
 			vt, err = virtual.New(env.Stdin, stdout, virtual.WithSeats(tcfg.Seats), virtual.WithStyle(virtual.Plain))
-			opts.Target = &VirtualTarget{Table: vt, Detail: "virtual table (plain lines on stdin)"}
+			opts.Target = &VirtualTarget{Table: vt, Detail: "虛擬桌（由標準輸入逐行操作）"}
 		}
 		if err != nil {
 			fmt.Fprintln(stderr, "wolftable selftest: virtual table:", err)
@@ -256,7 +256,7 @@ func Command(args []string, env Env) int {
 	if *emulate {
 		who = "機器人技術人員（模擬）"
 	}
-	progress(fmt.Sprintf("wolftable 自我檢測：%s，%d 個座位，%s", opts.Target.Mode(), tcfg.Seats, who))
+	progress(fmt.Sprintf("wolftable 自我檢測：%s，%d 個座位，%s", modeWord(opts.Target.Mode()), tcfg.Seats, who))
 	rep := Run(ctx, opts)
 	if vt != nil {
 		vt.Close() // Run closed it already; this gives the terminal back if it did not open

@@ -235,7 +235,7 @@ func NewRobot(b *Bench) *Robot {
 
 // Name implements Technician.
 func (*Robot) Name() string {
-	return "robot (emulated: presses the emulator's keys and pedal, reads its LEDs back, listens at the emulated sound card)"
+	return "機器人（模擬：按模擬器的鍵與踏板，讀回它的燈號，聽模擬的音效卡）"
 }
 
 // Pace implements Technician.

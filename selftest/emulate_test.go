@@ -149,7 +149,7 @@ func TestEmulatedFaults(t *testing.T) {
 		{"missing-key:3:7", Problem{Component: CompKeys, Seat: 3, Key: "7"}, "沒有收到"},
 		{"bouncy-key:4:OK", Problem{Component: CompKeys, Seat: 4, Key: "OK"}, "彈跳：按一下收到 2 次"},
 		{"stuck-key:5:UP", Problem{Component: CompKeys, Seat: 5, Key: "UP"}, "卡住（一直按著）"},
-		{"no-link", Problem{Component: CompLink}, "找到橋接板：no device at"},
+		{"no-link", Problem{Component: CompLink}, "沒有裝置：橋接板插上了嗎？"},
 		{"no-speaker", Problem{Component: CompSpeaker}, "oto/ALSA"},
 	}
 	// The runs go three at a time: they mostly wait on the emulated

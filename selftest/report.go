@@ -302,7 +302,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	fmt.Fprintf(&b, "wolftable 自我檢測：%s\n\n", verdict)
 	fmt.Fprintf(&b, "  桌子        %s\n", r.Table)
-	fmt.Fprintf(&b, "  模式        %s，%d 個座位\n", r.Mode, r.Seats)
+	fmt.Fprintf(&b, "  模式        %s，%d 個座位\n", modeWord(r.Mode), r.Seats)
 	if r.Emulated {
 		faults := "無"
 		if len(r.Faults) > 0 {
@@ -358,11 +358,4 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }

@@ -150,7 +150,7 @@ func (r *runner) run(ctx context.Context) {
 	if r.o.Soak > 0 && r.o.Target.Mode() != string(hw.ModeVirtual) {
 		soak = fmt.Sprintf("，壓測 %v", r.o.Soak)
 	}
-	r.tell("[連線]    檢查連線（%s%s）", r.o.Target.Mode(), soak)
+	r.tell("[連線]    檢查連線（%s%s）", modeWord(r.o.Target.Mode()), soak)
 	f, checks, ok := r.o.Target.CheckLink(ctx)
 	r.addAll(CompLink, checks)
 	r.f = f

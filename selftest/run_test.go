@@ -562,7 +562,7 @@ func TestPlayedCheck(t *testing.T) {
 		{2 * time.Second, Pass},        // late, not fast: the stall watch judges that
 	} {
 		c := playedCheck(540*time.Millisecond, tc.took)
-		if c.Status != tc.want || (c.Status == Fail && !strings.Contains(c.Detail, "does not play at 16000 Hz")) {
+		if c.Status != tc.want || (c.Status == Fail && !strings.Contains(c.Detail, "沒有以 16000 Hz 播放")) {
 			t.Errorf("took %v: %+v", tc.took, c)
 		}
 	}

@@ -219,13 +219,13 @@ func (s *Speaker) PlayTest(ctx context.Context) []Check {
 		time.Sleep(20 * time.Millisecond)
 	}
 	if err := s.sp.Err(); err != nil {
-		return append(checks, Check{Name: "sound device", Status: Fail, Detail: "oto/ALSA: " + err.Error()})
+		return append(checks, Check{Name: "sound device", Status: Fail, Detail: "音效裝置打不開（oto/ALSA）：" + err.Error()})
 	}
 	if !s.sp.Playing() {
 		return append(checks, Check{Name: "sound device", Status: Fail,
-			Detail: fmt.Sprintf("the sound device has not opened in %v (ALSA's open hangs: a busy device?)", time.Since(s.opened).Round(100*time.Millisecond))})
+			Detail: fmt.Sprintf("音效裝置 %v 內沒有打開（ALSA 卡在開啟：裝置被占用？）", time.Since(s.opened).Round(100*time.Millisecond))})
 	}
-	checks = append(checks, Check{Name: "sound device", Status: Pass, Detail: fmt.Sprintf("opened by oto on ALSA (read-ahead %v)", s.sp.ReadAhead())})
+	checks = append(checks, Check{Name: "sound device", Status: Pass, Detail: fmt.Sprintf("已打開（ALSA；預先緩衝 %v）", s.sp.ReadAhead())})
 
 	mark := s.log.count()
 	length := s.clips.tone.Duration()
@@ -243,11 +243,11 @@ func (s *Speaker) PlayTest(ctx context.Context) []Check {
 	took := time.Since(start)
 	switch {
 	case ctx.Err() != nil:
-		return append(checks, Check{Name: "test line", Status: NotRun, Detail: "interrupted"})
+		return append(checks, Check{Name: "test line", Status: NotRun, Detail: "中斷"})
 	case err != nil:
-		checks = append(checks, Check{Name: "test line", Status: Fail, Detail: fmt.Sprintf("did not finish within %v", length+3*time.Second)})
+		checks = append(checks, Check{Name: "test line", Status: Fail, Detail: fmt.Sprintf("%v 內沒有播完", length+3*time.Second)})
 	case s.sp.Err() != nil:
-		checks = append(checks, Check{Name: "test line", Status: Fail, Detail: "the device failed while playing: oto/ALSA: " + s.sp.Err().Error()})
+		checks = append(checks, Check{Name: "test line", Status: Fail, Detail: "播放中裝置故障（oto/ALSA）：" + s.sp.Err().Error()})
 	default:
 		checks = append(checks, playedCheck(length, took))
 	}
@@ -281,14 +281,14 @@ func (s *Speaker) underruns(mark int) Check {
 	var c Check
 	switch {
 	case len(stalls) > 0:
-		c = Check{Name: "underruns", Status: Fail, Detail: "the device stopped pulling samples: " + strings.Join(stalls, "; ")}
+		c = Check{Name: "underruns", Status: Fail, Detail: "裝置停止取樣：" + strings.Join(stalls, "；")}
 	case len(notes) > 0:
-		c = Check{Name: "underruns", Status: Pass, Detail: "no stall; the device's period is longer than asked, read-ahead raised: " + strings.Join(notes, "; ")}
+		c = Check{Name: "underruns", Status: Pass, Detail: "沒有斷音；裝置的週期比要求的長，已加大預先緩衝：" + strings.Join(notes, "；")}
 	default:
-		c = Check{Name: "underruns", Status: Pass, Detail: "no stall while playing"}
+		c = Check{Name: "underruns", Status: Pass, Detail: "播放中沒有斷音"}
 	}
 	if len(busy) > 0 {
-		c.Detail += fmt.Sprintf(" (the device was quiet while the host stalled %v: %s)", round(busyStalled), strings.Join(busy, "; "))
+		c.Detail += fmt.Sprintf("（主機停頓 %v 時裝置沒有聲音：%s）", round(busyStalled), strings.Join(busy, "；"))
 		c.Warning = hostBusy(CompSpeaker, "音效裝置曾停止取樣 ("+strings.Join(busy, "; ")+")", busyStalled).Message
 	}
 	return c
@@ -420,10 +420,10 @@ func (c *SoundCard) Close() error { return c.fifo.Close() }
 // opened takes the first 100 ms or so at once into its empty buffers: the
 // emulated card has shown a 540 ms line "played" in 391 ms.
 func playedCheck(length, took time.Duration) Check {
-	detail := fmt.Sprintf("%v line played in %v", length.Round(time.Millisecond), took.Round(time.Millisecond))
+	detail := fmt.Sprintf("%v 的測試語句播了 %v", length.Round(time.Millisecond), took.Round(time.Millisecond))
 	if took < length/2 {
 		return Check{Name: "test line", Status: Fail, Detail: detail + fmt.Sprintf(
-			": too fast, the sound device does not play at %d Hz (ALSA's default device must convert the rate: a plug, dmix or PipeWire)", pack.SampleRate)}
+			"：太快了，音效裝置沒有以 %d Hz 播放（ALSA 的預設裝置要轉換取樣率：plug、dmix 或 PipeWire）", pack.SampleRate)}
 	}
 	return Check{Name: "test line", Status: Pass, Detail: detail}
 }

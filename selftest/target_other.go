@@ -36,7 +36,7 @@ func (v *VirtualTarget) CheckLink(context.Context) (Features, []Check, bool) {
 		keys[i] = hw.Keys()
 	}
 	f := Features{Table: v.Detail, Seats: n, Private: true, Pedal: true, Keys: keys}
-	return f, []Check{{Name: "table", Status: Pass, Detail: v.Detail + ": no hardware link to test"}}, true
+	return f, []Check{{Name: "table", Status: Pass, Detail: v.Detail + "：沒有硬體連線可測"}}, true
 }
 
 // Open implements Target.

@@ -62,7 +62,7 @@ func (s *SerialTarget) CheckLink(ctx context.Context) (Features, []Check, bool) 
 	}
 	if cfg.Port != "" {
 		if _, err := os.Stat(cfg.Port); err != nil {
-			checks = append(checks, Check{Name: "bridge found", Status: Fail, Detail: fmt.Sprintf("no device at %s: is the bridge plugged in? (%v)", cfg.Port, err)})
+			checks = append(checks, Check{Name: "bridge found", Status: Fail, Detail: fmt.Sprintf("%s 沒有裝置：橋接板插上了嗎？（%v）", cfg.Port, err)})
 			return f, checks, false
 		}
 	}
@@ -73,7 +73,7 @@ func (s *SerialTarget) CheckLink(ctx context.Context) (Features, []Check, bool) 
 	switch {
 	case err == nil:
 	case errors.Is(err, serial.ErrNoBridge):
-		checks = append(checks, Check{Name: "bridge found", Status: Fail, Detail: err.Error() + ": is it plugged in?"})
+		checks = append(checks, Check{Name: "bridge found", Status: Fail, Detail: "橋接板插上了嗎？" + err.Error()})
 		return f, checks, false
 	case errors.As(err, &he):
 		checks = append(checks, Check{Name: "bridge found", Status: Pass, Detail: he.Port},
@@ -89,23 +89,20 @@ func (s *SerialTarget) CheckLink(ctx context.Context) (Features, []Check, bool) 
 		return f, checks, false
 	}
 	s.info = info
-	f.Table = info.String()
+	f.Table = fmt.Sprintf("座位面板橋接板，韌體 %v，%d 個座位，在 %s", info.Firmware, info.Seats, info.Port)
 	f.Seats = info.Seats
 	found := info.Port
 	if cfg.Port == "" {
-		found += " (" + where + ")"
+		found += "（" + where + "）"
 	}
-	caps := strings.Join(info.Capabilities(), " ")
-	if caps == "" {
-		caps = "none"
-	}
+	caps := capWords(info.Capabilities())
 	checks = append(checks, Check{Name: "bridge found", Status: Pass, Detail: found},
-		Check{Name: "hello", Status: Pass, Detail: fmt.Sprintf("firmware %v, protocol %d (host %d), %d seats, %d keys per seat, options: %s",
+		Check{Name: "hello", Status: Pass, Detail: fmt.Sprintf("韌體 %v，協定 %d（主機 %d），%d 個座位，每座 %d 個鍵，選項：%s",
 			info.Firmware, info.Protocol, protocol.LatestVersion, info.Seats, info.KeysPerSeat, caps)})
 	f.Private = info.Caps&protocol.CapPrivateLED != 0
 	f.Pedal = info.Caps&protocol.CapPedal != 0
 	if !f.Pedal {
-		f.NoPedal = "the bridge reports no pedal (its Hello lacks the pedal option): wire the pedal to the bridge"
+		f.NoPedal = "橋接板回報沒有踏板（它的 Hello 沒有 pedal 選項）：請把踏板接到橋接板"
 	}
 	keys := hw.Keys()[:min(max(info.KeysPerSeat, 0), len(hw.Keys()))]
 	f.Keys = make([][]hw.Key, info.Seats)
@@ -128,14 +125,14 @@ func (s *SerialTarget) CheckLink(ctx context.Context) (Features, []Check, bool) 
 		checks = append(checks, Check{Name: "heartbeat", Status: Fail, Detail: err.Error()})
 		return f, checks, false
 	}
-	checks = append(checks, rttCheck("heartbeat", res.rtts, res.lost, "idle"))
+	checks = append(checks, rttCheck("heartbeat", res.rtts, res.lost, "閒置時"))
 	if s.Soak > 0 {
 		checks = append(checks, soakCheck(s.Soak, &res))
-		checks = append(checks, rttCheck("heartbeat, load", res.loadRTTs, res.loadLost, "during the soak"))
+		checks = append(checks, rttCheck("heartbeat, load", res.loadRTTs, res.loadLost, "負載測試中"))
 	}
 	checks = append(checks, countersCheck(&res))
 	if res.keys == nil {
-		checks = append(checks, Check{Name: "raw contacts", Status: Fail, Detail: "the bridge did not answer SelfTestDumpKeys"})
+		checks = append(checks, Check{Name: "raw contacts", Status: Fail, Detail: "橋接板沒有回答按鍵接點的查詢（SelfTestDumpKeys）"})
 	} else {
 		var closed []string
 		for seat := 1; seat <= int(res.keys.Seats); seat++ {
@@ -143,13 +140,13 @@ func (s *SerialTarget) CheckLink(ctx context.Context) (Features, []Check, bool) 
 			for i, k := range keys {
 				if bits&(1<<i) != 0 {
 					f.ClosedAtStart = append(f.ClosedAtStart, SeatKey{seat, k})
-					closed = append(closed, fmt.Sprintf("seat %d %v", seat, k))
+					closed = append(closed, fmt.Sprintf("%d號 %v", seat, k))
 				}
 			}
 		}
-		d := "no key contact closed at the start"
+		d := "開始時沒有閉合的按鍵接點"
 		if len(closed) > 0 {
-			d = "closed at the start (stuck, see keys): " + strings.Join(closed, ", ")
+			d = "開始時已閉合（卡住了，見按鍵）：" + strings.Join(closed, "、")
 		}
 		checks = append(checks, Check{Name: "raw contacts", Status: Pass, Detail: d})
 	}
@@ -158,7 +155,7 @@ func (s *SerialTarget) CheckLink(ctx context.Context) (Features, []Check, bool) 
 
 func rttCheck(name string, rtts []timed, lost int, when string) Check {
 	if len(rtts) == 0 {
-		return Check{Name: name, Status: Fail, Detail: fmt.Sprintf("no ping answered (%d sent, %s)", lost, when)}
+		return Check{Name: name, Status: Fail, Detail: fmt.Sprintf("%s沒有任何心跳回應（送出 %d 個）", when, lost)}
 	}
 	lo, hi := rtts[0].took, rtts[0].took
 	var sum, busyStalled time.Duration
@@ -175,21 +172,21 @@ func rttCheck(name string, rtts []timed, lost int, when string) Check {
 		}
 	}
 	avg := sum / time.Duration(len(rtts))
-	c := Check{Name: name, Status: Pass, Detail: fmt.Sprintf("round trip min %v, avg %v, max %v over %d pings %s",
-		ms(lo), ms(avg), ms(hi), len(rtts), when)}
+	c := Check{Name: name, Status: Pass, Detail: fmt.Sprintf("%s %d 次心跳往返：最快 %v，平均 %v，最慢 %v",
+		when, len(rtts), ms(lo), ms(avg), ms(hi))}
 	switch {
 	case lost > 0:
 		c.Status = Fail
-		c.Detail += fmt.Sprintf("; %d ping%s unanswered", lost, plural(lost))
+		c.Detail += fmt.Sprintf("；%d 次沒有回應", lost)
 	case slow*10 > len(rtts):
 		// One late answer is the host being busy; many are the link.
 		c.Status = Fail
-		c.Detail += fmt.Sprintf("; %d over the %v limit", slow, MaxRTT)
+		c.Detail += fmt.Sprintf("；%d 次超過 %v 的上限", slow, MaxRTT)
 	case slow > 0:
-		c.Detail += fmt.Sprintf(" (%d over %v: the host was busy)", slow, MaxRTT)
+		c.Detail += fmt.Sprintf("（%d 次超過 %v：主機忙碌）", slow, MaxRTT)
 	}
 	if busy > 0 {
-		c.Detail += fmt.Sprintf(" (%d over %v while the host stalled %v)", busy, MaxRTT, ms(busyStalled))
+		c.Detail += fmt.Sprintf("（%d 次超過 %v，其間主機停頓 %v）", busy, MaxRTT, ms(busyStalled))
 		what := "閒置時的心跳"
 		if name != "heartbeat" {
 			what = "負載測試中的心跳"
@@ -212,33 +209,33 @@ func soakCheck(d time.Duration, res *rawResult) Check {
 	if res.soak > 0 {
 		rate = float64(res.acked) / res.soak.Seconds()
 	}
-	c := Check{Name: "soak", Status: Pass, Detail: fmt.Sprintf("%v of full-rate light frames: %d sent, %d acknowledged (%.0f/s)", d, res.sent, res.acked, rate)}
+	c := Check{Name: "soak", Status: Pass, Detail: fmt.Sprintf("全速燈號幀 %v：送出 %d，確認 %d（每秒 %.0f 幀）", d, res.sent, res.acked, rate)}
 	switch {
 	case res.soakErr != nil:
 		c.Status = Fail
-		c.Detail += "; " + res.soakErr.Error()
+		c.Detail += "；" + res.soakErr.Error()
 	case res.acked < res.sent:
 		c.Status = Fail
-		c.Detail += fmt.Sprintf("; %d never acknowledged", res.sent-res.acked)
+		c.Detail += fmt.Sprintf("；%d 幀始終沒有確認", res.sent-res.acked)
 	case rate < MinSoakRate:
 		// The rate over the time the host ran: a host that stalled sent
 		// nothing meanwhile.
 		ran := res.soak - res.soakStalled
 		if ran > 0 && float64(res.acked)/ran.Seconds() >= MinSoakRate {
-			c.Detail += fmt.Sprintf(" (%.0f/s over the %v the host ran)", float64(res.acked)/ran.Seconds(), ms(ran))
+			c.Detail += fmt.Sprintf("（主機運行的 %v 內每秒 %.0f 幀）", ms(ran), float64(res.acked)/ran.Seconds())
 			c.Warning = hostBusy(CompLink, fmt.Sprintf("燈號負載測試每秒只確認 %.0f 幀（低於 %d；扣除停頓後每秒 %.0f 幀）",
 				rate, MinSoakRate, float64(res.acked)/ran.Seconds()), res.soakStalled).Message
 			break
 		}
 		c.Status = Fail
-		c.Detail += fmt.Sprintf("; under %d/s", MinSoakRate)
+		c.Detail += fmt.Sprintf("；低於每秒 %d 幀", MinSoakRate)
 	}
 	return c
 }
 
 func countersCheck(res *rawResult) Check {
 	if !res.afterOK {
-		return Check{Name: "counters", Status: Fail, Detail: "the bridge did not answer StatsRequest after the soak"}
+		return Check{Name: "counters", Status: Fail, Detail: "負載測試後橋接板沒有回答計數的查詢（StatsRequest）"}
 	}
 	b := protocol.Stats{
 		CRCErrors:      res.after.CRCErrors - res.before.CRCErrors,
@@ -252,7 +249,7 @@ func countersCheck(res *rawResult) Check {
 		Overruns:  res.decAfter.Overruns - res.decBefore.Overruns,
 	}
 	c := Check{Name: "counters", Status: Pass, Detail: fmt.Sprintf(
-		"bridge: %d CRC errors, %d malformed, %d overruns, %d queue overflows; host: %d CRC errors, %d malformed, %d overruns (since the bridge booted: %d CRC, %d overruns; up %v)",
+		"橋接板：CRC 錯誤 %d、格式錯誤 %d、溢位 %d、佇列滿 %d；主機：CRC 錯誤 %d、格式錯誤 %d、溢位 %d（橋接板開機以來：CRC 錯誤 %d、溢位 %d；已開機 %v）",
 		b.CRCErrors, b.Malformed, b.Overruns, b.QueueOverflows, h.CRCErrors, h.Malformed, h.Overruns,
 		res.after.CRCErrors, res.after.Overruns, (time.Duration(res.after.UptimeMillis) * time.Millisecond).Round(time.Second))}
 	if b.CRCErrors+b.Malformed+b.Overruns+b.QueueOverflows+h.CRCErrors+h.Malformed+h.Overruns > 0 {
@@ -286,25 +283,25 @@ func (s *SerialTarget) Finish(hw.Table) []Check {
 	}
 	st := s.table.Stats()
 	c := Check{Name: "driver", Status: Pass, Detail: fmt.Sprintf(
-		"%d connection%s; %d key events (%d retransmissions dropped); %d light frames sent, %d acknowledged; host decoder: %d CRC errors, %d malformed, %d overruns",
-		st.Connects, plural(st.Connects), st.KeyEvents, st.Duplicates, st.LightsSent, st.LightsAcked,
+		"連線 %d 次；按鍵事件 %d 個（丟棄重送 %d 個）；燈號幀送出 %d、確認 %d；主機解碼：CRC 錯誤 %d、格式錯誤 %d、溢位 %d",
+		st.Connects, st.KeyEvents, st.Duplicates, st.LightsSent, st.LightsAcked,
 		st.Decoder.CRCErrors, st.Decoder.Malformed, st.Decoder.Overruns)}
 	var bad []string
 	if st.Connects > 1 {
-		bad = append(bad, fmt.Sprintf("reconnected %d times", st.Connects-1))
+		bad = append(bad, fmt.Sprintf("重新連線 %d 次", st.Connects-1))
 	}
 	if st.Decoder.CRCErrors+st.Decoder.Overruns > 0 {
-		bad = append(bad, "line errors")
+		bad = append(bad, "線路有錯誤")
 	}
 	if st.Synthesized > 0 {
-		bad = append(bad, fmt.Sprintf("%d key edges lost for good", st.Synthesized))
+		bad = append(bad, fmt.Sprintf("%d 個按鍵變化永久遺失", st.Synthesized))
 	}
 	if st.Dropped+st.TxDropped > 0 {
-		bad = append(bad, fmt.Sprintf("%d events and %d frames dropped", st.Dropped, st.TxDropped))
+		bad = append(bad, fmt.Sprintf("丟棄 %d 個事件與 %d 幀", st.Dropped, st.TxDropped))
 	}
 	if len(bad) > 0 {
 		c.Status = Fail
-		c.Detail += "; " + strings.Join(bad, ", ")
+		c.Detail += "；" + strings.Join(bad, "、")
 	}
 	return []Check{c}
 }

@@ -73,7 +73,7 @@ type Human struct {
 var _ Technician = Human{}
 
 // Name implements Technician.
-func (Human) Name() string { return "human (on the table's own keys and pedal)" }
+func (Human) Name() string { return "真人（用桌子自己的按鍵與踏板）" }
 
 // Pace implements Technician: each colour shows for 700 ms; prompts wait
 // Wait.

@@ -46,3 +46,33 @@ func zhPedalNames(ps []string) string {
 	}
 	return strings.Join(out, "、")
 }
+
+// capWords are a bridge's options (its Hello's capabilities) in words.
+func capWords(caps []string) string {
+	words := map[string]string{"private-led": "私人指示燈", "pedal": "踏板"}
+	var out []string
+	for _, c := range caps {
+		if w, ok := words[c]; ok {
+			c = w
+		}
+		out = append(out, c)
+	}
+	if len(out) == 0 {
+		return "無"
+	}
+	return strings.Join(out, "、")
+}
+
+// modeWord is a table's mode ([table] mode) in words; the report's
+// JSON keeps the config's value.
+func modeWord(mode string) string {
+	switch mode {
+	case "serial":
+		return "座位面板橋接板（USB 序列埠）"
+	case "gpio":
+		return "Pi 的腳位（GPIO）"
+	case "virtual":
+		return "虛擬桌"
+	}
+	return mode
+}

@@ -59,3 +59,30 @@ func TestListGroups(t *testing.T) {
 		}
 	}
 }
+
+// TestListZhuyin (issue 31 item 4): a venue that reads zhuyin ([venue]
+// phonetic = "zhuyin") gets each clip's 注音; others get pinyin alone.
+func TestListZhuyin(t *testing.T) {
+	for _, ph := range []string{"", "pinyin", "zhuyin"} {
+		s, err := Open(t.TempDir(), Options{Phonetic: ph})
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, c := range s.List().Clips {
+			if c.ID != "line.game.start.1" {
+				continue
+			}
+			found = true
+			if want := ph == "zhuyin"; strings.HasPrefix(c.Zhuyin, "ㄒㄩㄢˇ ㄕㄡˇ") != want || (c.Zhuyin == "") == want {
+				t.Errorf("phonetic %q: zhuyin %q", ph, c.Zhuyin)
+			}
+			if !strings.HasPrefix(c.Marks, "xuǎn shǒu") {
+				t.Errorf("phonetic %q: marks %q", ph, c.Marks)
+			}
+		}
+		if !found {
+			t.Fatal("no line.game.start.1")
+		}
+	}
+}

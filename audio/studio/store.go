@@ -68,6 +68,7 @@ type Studio struct {
 	now func() time.Time
 
 	override string
+	phonetic string // Options.Phonetic
 
 	mu       sync.Mutex
 	scanned  bool            // takes holds every file of the working pack
@@ -98,6 +99,9 @@ type Options struct {
 	// default pack (false), outside the studio's lock: the table reloads
 	// its voice.
 	OnChange func(a Active, on bool)
+	// Phonetic is the venue's reading aid ([venue] phonetic): "zhuyin"
+	// gives each clip its 注音 (ClipState.Zhuyin); else pinyin alone.
+	Phonetic string
 }
 
 // Open opens (and makes, the first time) the studio in dir: dir/studio is
@@ -108,7 +112,7 @@ func Open(dir string, o Options) (*Studio, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Studio{dir: dir, b: b, log: o.Log, now: o.Now, onChange: o.OnChange, override: o.Override, takes: map[string]take{}}
+	s := &Studio{dir: dir, b: b, log: o.Log, now: o.Now, onChange: o.OnChange, override: o.Override, phonetic: o.Phonetic, takes: map[string]take{}}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -219,10 +223,11 @@ type ClipState struct {
 	ID        string   `json:"id"`
 	Kind      string   `json:"kind"` // line, seat, count
 	Text      string   `json:"text"`
-	Pinyin    string   `json:"pinyin"`        // tone digits, as the voice tools write it: xuan3 shou3
-	Marks     string   `json:"pinyin_marks"`  // with tone marks, as a reader reads it: xuǎn shǒu
-	Group     string   `json:"group"`         // the part of the script (groups.go)
-	Sub       string   `json:"sub,omitempty"` // in the night: the role whose step it is (or 共用)
+	Pinyin    string   `json:"pinyin"`           // tone digits, as the voice tools write it: xuan3 shou3
+	Marks     string   `json:"pinyin_marks"`     // with tone marks, as a reader reads it: xuǎn shǒu
+	Zhuyin    string   `json:"zhuyin,omitempty"` // 注音 where the venue reads it (Options.Phonetic): ㄒㄩㄢˇ ㄕㄡˇ
+	Group     string   `json:"group"`            // the part of the script (groups.go)
+	Sub       string   `json:"sub,omitempty"`    // in the night: the role whose step it is (or 共用)
 	Lines     []string `json:"lines"`
 	Suggested float64  `json:"suggested"` // seconds
 	// State is missing (no take), ok, warning (plays, with a warning) or
@@ -264,6 +269,9 @@ func (s *Studio) List() Listing {
 		cs := ClipState{ID: c.ID, Kind: c.Kind.String(), Text: c.Text, Pinyin: c.Pinyin, Marks: voice.ToneMarks(c.Pinyin), Lines: c.Lines,
 			Suggested: c.Suggested().Seconds(), State: "missing", Notes: []Note{}}
 		cs.Group, cs.Sub = groupOf(c.ID, cs.Kind)
+		if s.phonetic == "zhuyin" {
+			cs.Zhuyin = voice.Zhuyin(c.Pinyin)
+		}
 		if t, ok := s.takes[c.ID]; ok {
 			l.Recorded++
 			cs.State = stateOf(t.findings)

@@ -21,6 +21,7 @@ import (
 
 	"wolftable/desk"
 	"wolftable/desk/deskserver"
+	"wolftable/internal/hans"
 	"wolftable/journal"
 )
 
@@ -28,7 +29,7 @@ const usage = `wolftable desk — the tournament desk (賽事總台)
 
 usage:
   wolftable desk --data DIR [--nats ADDR] [--http ADDR] [--https ADDR] [--config FILE] [--pack NAME|FILE]
-        [--cluster URLS --cluster-creds FILE --replicas N] [--feed-delay D] [--title NAME] [--verbose]
+        [--cluster URLS --cluster-creds FILE --replicas N] [--feed-delay D] [--title NAME] [--script hant|hans] [--verbose]
                     start the desk: prints "desk: nats://HOST:PORT" and "desk: http://HOST:PORT/"
                     --nats   the embedded NATS server's address (default :4222)
                     --http   the web page's address (default :8090)
@@ -37,6 +38,8 @@ usage:
                     --pack   the scoring pack: default, league, or a TOML file
                     --cluster  a venue's NATS cluster instead of the embedded server
                     --feed-delay  the audience feed's delay (/feed/TABLE; default 60s)
+                    --script  the pages' script: hant (繁體, default) or hans (简体); each
+                             browser may switch (繁體 · 简体 on the pages)
                     --title  the tournament's name, on every page (e.g. "2026 冬季聯賽")
   wolftable desk table add NAME --data DIR [--pubkey KEY|FILE] [--url URL]
                     register a table; prints its credentials file (for the table's --desk-creds)
@@ -82,6 +85,25 @@ type fileConfig struct {
 	ClusterCreds string `toml:"cluster_creds"`
 	Replicas     int    `toml:"replicas"`
 	Title        string `toml:"title"`
+	Script       string `toml:"script"` // hant | hans
+}
+
+// readFileConfig reads --config ("" = none).
+func readFileConfig(path string) (fileConfig, error) {
+	var fc fileConfig
+	if path == "" {
+		return fc, nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fc, err
+	}
+	dec := toml.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&fc); err != nil {
+		return fc, fmt.Errorf("%s: %v", path, err)
+	}
+	return fc, nil
 }
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -123,6 +145,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	clusterCreds := fs.String("cluster-creds", "", "the desk's credentials on the cluster (default DATA/desk.creds)")
 	replicas := fs.Int("replicas", 0, "replicas of the records stream (a cluster: 3)")
 	title := fs.String("title", "", "the tournament's name, on every page")
+	script := fs.String("script", "", "the pages' script: hant (繁體, the default) or hans (简体)")
 	feedDelay := fs.Duration("feed-delay", deskserver.DefaultFeedDelay, "the audience feed's delay (/feed/TABLE)")
 	verbose := fs.Bool("verbose", false, "log every record")
 	if err := fs.Parse(args); err != nil {
@@ -132,19 +155,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "desk: 多了參數 %q / unexpected argument\n\n%s", fs.Arg(0), usage)
 		return 2
 	}
-	var fc fileConfig
-	if *conf != "" {
-		b, err := os.ReadFile(*conf)
-		if err != nil {
-			fmt.Fprintln(stderr, "desk:", err)
-			return 2
-		}
-		dec := toml.NewDecoder(bytes.NewReader(b))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&fc); err != nil {
-			fmt.Fprintf(stderr, "desk: %s: %v\n", *conf, err)
-			return 2
-		}
+	fc, err := readFileConfig(*conf)
+	if err != nil {
+		fmt.Fprintln(stderr, "desk:", err)
+		return 2
 	}
 	pick := func(flagV *string, fileV string) string {
 		if *flagV != "" {
@@ -153,7 +167,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return fileV
 	}
 	o := deskserver.Options{Data: pick(data, fc.Data), NATS: pick(natsAddr, fc.NATS), HTTP: pick(httpAddr, fc.HTTP), HTTPS: pick(httpsAddr, fc.HTTPS),
-		External: pick(cluster, fc.Cluster), Replicas: fc.Replicas, FeedDelay: *feedDelay, Title: pick(title, fc.Title)}
+		External: pick(cluster, fc.Cluster), Replicas: fc.Replicas, FeedDelay: *feedDelay, Title: pick(title, fc.Title), Script: hans.Script(pick(script, fc.Script))}
 	if *feedDelay <= 0 {
 		fmt.Fprint(stderr, "desk: --feed-delay 要大於 0 / must be more than 0\n\n"+usage)
 		return 2

@@ -46,32 +46,32 @@ func cmdConfig(args []string, stdout, stderr io.Writer) int {
 	b, _ := c.Board()
 	src := c.Path
 	if src == "" {
-		src = "(defaults: no file)"
+		src = "（沒有設定檔：全部用預設值）"
 	}
-	fmt.Fprintf(stdout, "config %s: ok\n", src)
-	fmt.Fprintf(stdout, "  table:   %d seats, mode %s\n", c.Table.Seats, c.Table.Mode)
-	fmt.Fprintf(stdout, "  board:   %s %s, deal %s\n", b.ID, b.Name, c.Game.Deal)
+	fmt.Fprintf(stdout, "設定 %s：沒有問題\n", src)
+	fmt.Fprintf(stdout, "  桌子：   %d 個座位，%s\n", c.Table.Seats, modeWords[string(c.Table.Mode)])
+	fmt.Fprintf(stdout, "  板子：   %s %s，%s\n", b.ID, b.Name, dealWord(c.Game.Deal))
 	if cat, err := c.Boards(); err == nil {
 		if venue, err := cat.Venue(); err == nil && len(venue) > 0 {
-			fmt.Fprintf(stdout, "  venue:   %d boards in %s\n", len(venue), cat.Dir)
+			fmt.Fprintf(stdout, "  本店：   %s 裡有 %d 個板子\n", cat.Dir, len(venue))
 		}
 	}
 	pack := c.Voice.Pack
 	if pack == "" {
-		pack = "embedded default"
+		pack = "內建語音"
 	}
-	fmt.Fprintf(stdout, "  voice:   %s, volume %.2f\n", pack, c.Voice.Volume)
-	fmt.Fprintf(stdout, "  journal: %s (resume %v)\n", c.Journal.Dir, c.Journal.Resume)
-	fmt.Fprintf(stdout, "  console: %s\n", c.Console.Listen)
+	fmt.Fprintf(stdout, "  語音：   %s，音量 %.2f\n", pack, c.Voice.Volume)
+	fmt.Fprintf(stdout, "  日誌：   %s（%s）\n", c.Journal.Dir, map[bool]string{true: "開機時續局", false: "開機時不續局"}[c.Journal.Resume])
+	fmt.Fprintf(stdout, "  主控台： %s\n", c.Console.Listen)
 	if a := c.TLSAddr(); a != "" {
-		cert := "self-signed in " + c.StateDirPath()
+		cert := "自簽憑證，在 " + c.StateDirPath()
 		if c.Console.TLSCert != "" {
 			cert = c.Console.TLSCert
 		}
-		fmt.Fprintf(stdout, "  https:   %s (%s)\n", a, cert)
+		fmt.Fprintf(stdout, "  HTTPS：  %s（%s）\n", a, cert)
 	}
 	if c.Desk.URL != "" {
-		fmt.Fprintf(stdout, "  desk:    %s as table %s\n", c.Desk.URL, c.Desk.Table)
+		fmt.Fprintf(stdout, "  總台：   %s，本桌桌名 %s\n", c.Desk.URL, c.Desk.Table)
 	}
 	for _, n := range notes {
 		fmt.Fprintf(stdout, "  注意：%s\n", n)
@@ -80,4 +80,15 @@ func cmdConfig(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, "  硬體（座位燈、按鍵、踏板、喇叭）不在此檢查：請執行 sudo wolftable selftest")
 	}
 	return 0
+}
+
+// modeWords are [table] mode's values in words.
+var modeWords = map[string]string{"virtual": "虛擬桌（沒有硬體）", "gpio": "Pi 的腳位（GPIO）", "serial": "座位面板橋接板（USB 序列埠）"}
+
+// dealWord is [game] deal in words.
+func dealWord(deal string) string {
+	if deal == "manual" {
+		return "裁判在主控台輸入發牌"
+	}
+	return "隨機發牌"
 }

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
 	"time"
 
 	"wolftable/boards"
@@ -17,6 +16,7 @@ import (
 	"wolftable/hw"
 	"wolftable/hw/virtual"
 	"wolftable/internal/cliflag"
+	"wolftable/internal/hans"
 )
 
 // consoleSetup is what startConsoleWith needs of the config.
@@ -33,6 +33,7 @@ type consoleSetup struct {
 	seats    int
 	studio   http.Handler // the voice studio's API; nil = none
 	journals string       // the journals folder, for the judge's history of games; "" = none
+	script   hans.Script  // the venue's script ([venue] script)
 }
 
 func consoleSetupFrom(c *config.Config, speed float64) consoleSetup {
@@ -40,7 +41,7 @@ func consoleSetupFrom(c *config.Config, speed float64) consoleSetup {
 	cat, _ := c.Boards() // read and checked by the config's Validate
 	return consoleSetup{addr: k.Listen, tlsAddr: c.TLSAddr(), pinHash: k.PINHash, stateDir: c.StateDirPath(),
 		certFile: k.TLSCert, keyFile: k.TLSKey, hosts: k.Hosts, redirect: c.RedirectsHTTP(), speed: speed,
-		boards: cat, seats: c.Table.Seats, journals: c.Journal.Dir}
+		boards: cat, seats: c.Table.Seats, journals: c.Journal.Dir, script: c.Venue.Script}
 }
 
 // startConsoleWith serves the judge console: HTTP on cs.addr (or a
@@ -101,10 +102,10 @@ func startConsoleWith(ctx context.Context, cs consoleSetup, host *gameHost, stdo
 		return nil, nil, err
 	}
 	// timeouts; the listeners refuse non-LAN peers and cap each address
-	plain := con.HTTPServer()
+	plain := webServer(con, cs.script)
 	servers = append(servers, plain)
 	if tlsLn != nil {
-		secure := con.HTTPServer()
+		secure := webServer(con, cs.script)
 		secure.TLSConfig = console.TLSConfig(cert)
 		servers = append(servers, secure)
 		go secure.ServeTLS(con.Listener(tlsLn), "", "")
@@ -143,8 +144,16 @@ func certNote(src console.CertSource) string {
 	return ""
 }
 
+// webServer is the console's server (its timeouts), answering in the
+// venue's script.
+func webServer(con *console.Server, sc hans.Script) *http.Server {
+	srv := con.HTTPServer()
+	srv.Handler = console.InScript(srv.Handler, sc)
+	return srv
+}
+
 func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+	f, ok := hans.File(w)
 	return ok && virtual.IsTerminal(int(f.Fd()))
 }
 

@@ -53,7 +53,7 @@ func TestServeMovesDamagedJournalAside(t *testing.T) {
 	if resultLine(out) == "" {
 		t.Fatalf("serve did not play a new game over the damaged journal:\n%s", out)
 	}
-	if !strings.Contains(string(out), "moved aside to "+damaged+".damaged-") {
+	if !strings.Contains(string(out), "已移到 "+damaged+".damaged-") {
 		t.Errorf("the log does not report the move:\n%s", out)
 	}
 	aside, _ := filepath.Glob(damaged + ".damaged-*")
@@ -75,7 +75,7 @@ func TestServeMovesDamagedJournalAside(t *testing.T) {
 	}
 	// The next start finds nothing to resume and deals again: no loop.
 	again := runToEnd(t, bin, args, nil)
-	if resultLine(again) == "" || strings.Contains(string(again), "moved aside") {
+	if resultLine(again) == "" || strings.Contains(string(again), "已移到") {
 		t.Fatalf("the second start:\n%s", again)
 	}
 }
@@ -109,7 +109,7 @@ func TestServeStartsUnstartedJournal(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := runToEnd(t, bin, []string{"serve", "--once", "--bots", "--mute", "--speed", "200", "--seed", "21", "--clock", "20:00", "--config", conf}, nil)
-	if resultLine(out) == "" || !strings.Contains(string(out), "had not started; it starts as dealt") {
+	if resultLine(out) == "" || !strings.Contains(string(out), "發好牌的對局還沒開始；照發好的牌開始") {
 		t.Fatalf("serve over an unstarted journal:\n%s", out)
 	}
 	played, _ := journal.Locate(dir, filepath.Base(path)) // finished: in the archive

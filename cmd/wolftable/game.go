@@ -52,9 +52,9 @@ func tableKey(dir string, out io.Writer) (ed25519.PrivateKey, error) {
 	}
 	pub := key.Public().(ed25519.PublicKey)
 	if created {
-		fmt.Fprintf(out, "journal: made the table's signing key %s; its public key, for the organiser to register (`wolftable record pubkey`):\n%s\n", path, journal.FormatPublicKey(pub))
+		fmt.Fprintf(out, "日誌：已產生本桌的簽章金鑰 %s；它的公鑰，給主辦單位登記（`wolftable record pubkey`）：\n%s\n", path, journal.FormatPublicKey(pub))
 	} else {
-		fmt.Fprintf(out, "journal: signing key %s (public key %s)\n", path, journal.KeyFingerprint([32]byte(pub)))
+		fmt.Fprintf(out, "日誌：簽章金鑰 %s（公鑰指紋 %s）\n", path, journal.KeyFingerprint([32]byte(pub)))
 	}
 	return key, nil
 }
@@ -152,7 +152,7 @@ func newOrResumed(dir string, resume bool, b *engine.Board, seed uint64, deal, b
 			if merr != nil {
 				return nil, fmt.Errorf("the unfinished journal %s cannot be resumed (%v), and %v", u.Path, err, merr)
 			}
-			fmt.Fprintf(log, "journal: the unfinished journal %s cannot be resumed: %v\njournal: moved aside to %s (`wolftable record verify` shows the damage); a new game is dealt\n", u.Path, err, moved)
+			fmt.Fprintf(log, "日誌：未結束的日誌 %s 無法續局：%v\n日誌：已移到 %s（`wolftable record verify` 顯示損壞處）；重新發牌開新局\n", u.Path, err, moved)
 			notice = fmt.Sprintf("上一局的日誌損壞，無法續局：已改名保存為 %s（未刪除），改開新局。", filepath.Base(moved))
 		}
 	}
@@ -170,7 +170,7 @@ func newOrResumed(dir string, resume bool, b *engine.Board, seed uint64, deal, b
 			return nil, err
 		}
 		tg.writer = w
-		fmt.Fprintf(log, "journal: %s\n", w.Path())
+		fmt.Fprintf(log, "日誌：%s\n", w.Path())
 	}
 	return tg, nil
 }
@@ -231,10 +231,10 @@ func tidyJournals(dir string, log io.Writer) error {
 		return err
 	}
 	if n := len(t.Archived); n > 0 {
-		fmt.Fprintf(log, "journal: %d finished journal(s) moved into %s\n", n, filepath.Join(dir, journal.ArchiveDir))
+		fmt.Fprintf(log, "日誌：%d 份已結束的日誌移到 %s\n", n, filepath.Join(dir, journal.ArchiveDir))
 	}
 	for _, e := range t.Failed {
-		fmt.Fprintf(log, "journal: a finished journal stays at the top of the folder: %v\n", e)
+		fmt.Fprintf(log, "日誌：有已結束的日誌留在資料夾頂層：%v\n", e)
 	}
 	return nil
 }
@@ -297,7 +297,7 @@ func resumeJournal(path string, speed float64, log io.Writer, get journal.BoardS
 		// Dealt but never started (the power went while the table waited for
 		// the pedal): the same game, journaled so far, starts as a new one
 		// would — a restored game that never started would never start.
-		fmt.Fprintf(log, "journal: %s: the dealt game had not started; it starts as dealt\n", path)
+		fmt.Fprintf(log, "日誌：%s：發好牌的對局還沒開始；照發好的牌開始\n", path)
 		return &tableGame{board: b, deal: h.Deal, bottom: h.Bottom, seed: h.Seed, game: g, writer: w}, nil
 	}
 	fmt.Fprintf(log, "resuming journal %s (%d records%s)\n", path, len(j.Records), map[bool]string{true: ", torn tail dropped"}[j.TornTail])

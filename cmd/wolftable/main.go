@@ -89,6 +89,12 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	return inScript(args, stdout, stderr, func(stdout, stderr io.Writer) int { return runIn(args, stdout, stderr) })
+}
+
+// runIn runs the command of args; run writes its output in the venue's
+// script (script.go).
+func runIn(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return 2

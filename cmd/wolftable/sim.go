@@ -243,7 +243,7 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 		if tui != nil {
 			out = &banner
 		}
-		con, stopConsole, err := startConsoleWith(context.Background(), consoleSetup{addr: *consoleAddr, speed: speed, boards: cat, seats: b.Players, journals: *jdir}, gr.host, out, log)
+		con, stopConsole, err := startConsoleWith(context.Background(), consoleSetup{addr: *consoleAddr, speed: speed, boards: cat, seats: b.Players, journals: *jdir, script: venueScript(args)}, gr.host, out, log)
 		if err != nil {
 			fmt.Fprintln(stderr, "sim: console:", err)
 			return 2

@@ -114,7 +114,7 @@ func closeVoice(v daemon.Voice) {
 // that cannot be opened (a folder the daemon may not write) is logged and
 // the console goes on without it.
 func openStudio(ctx context.Context, c *config.Config, lv *lateVoice, log *slog.Logger, out io.Writer) http.Handler {
-	o := studio.Options{Log: log, Override: c.Voice.Pack}
+	o := studio.Options{Log: log, Override: c.Voice.Pack, Phonetic: c.Venue.Phonetic}
 	if lv != nil {
 		vs := &voiceSwitch{lv: lv, open: func(ctx context.Context) daemon.Voice { return openTableVoice(ctx, c, log, out) }}
 		o.OnChange = func(studio.Active, bool) { vs.change(ctx) }

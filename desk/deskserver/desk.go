@@ -18,6 +18,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"wolftable/desk"
+	"wolftable/internal/hans"
 	"wolftable/internal/webguard"
 )
 
@@ -45,6 +46,9 @@ type Options struct {
 	RefusedList    int
 	// Title is the tournament's name, on every page ("" = 賽事總台).
 	Title string
+	// Script is the pages' script: hant (繁體, "") or hans (简体); a
+	// browser may switch (script.go).
+	Script hans.Script
 	// FeedDelay is the audience feed's delay (default DefaultFeedDelay).
 	FeedDelay time.Duration
 	Broker    BrokerOptions
@@ -106,6 +110,9 @@ func Start(o Options) (*Desk, error) {
 	if o.StreamMaxBytes == 0 {
 		o.StreamMaxBytes = DefaultStreamMaxBytes
 	}
+	if _, err := hans.ParseScript(string(o.Script)); err != nil {
+		return nil, fmt.Errorf("--script: %w", err)
+	}
 	st, err := desk.OpenStore(o.Data, nil)
 	if err != nil {
 		return nil, err
@@ -138,7 +145,7 @@ func Start(o Options) (*Desk, error) {
 		d.Close()
 		return nil, fmt.Errorf("--http %s: %w", o.HTTP, err)
 	}
-	d.srv = webguard.NewServer(d.Handler(), webguard.DefaultLimits, o.Log)
+	d.srv = webguard.NewServer(d.Web(), webguard.DefaultLimits, o.Log)
 	d.wg.Add(1)
 	go func() {
 		defer d.wg.Done()

@@ -28,7 +28,7 @@ func (d *Desk) startHTTPS() error {
 	if d.httpsLn, err = net.Listen("tcp", d.opts.HTTPS); err != nil {
 		return fmt.Errorf("--https %s: %w", d.opts.HTTPS, err)
 	}
-	d.srvTLS = webguard.NewServer(d.Handler(), webguard.DefaultLimits, d.log)
+	d.srvTLS = webguard.NewServer(d.Web(), webguard.DefaultLimits, d.log)
 	d.srvTLS.TLSConfig = &tls.Config{MinVersion: tls.VersionTLS12, Certificates: []tls.Certificate{cert}}
 	d.wg.Add(1)
 	go func() {

@@ -163,7 +163,8 @@
         el('span', { class: 'clip-text' }, c.text),
         el('span', { class: 'clip-state' })),
       el('div', { class: 'clip-meta hint' },
-        el('span', { class: 'clip-pinyin', lang: 'zh-Latn-pinyin' }, c.pinyin_marks || c.pinyin), ' · ',
+        c.zhuyin ? el('span', { class: 'clip-pinyin', lang: 'zh-Bopo' }, c.zhuyin)
+          : el('span', { class: 'clip-pinyin', lang: 'zh-Latn-pinyin' }, c.pinyin_marks || c.pinyin), ' · ',
         el('span', {}, '建議約 ' + c.suggested.toFixed(1) + ' 秒')),
       // the internal names, for the technician: out of the way
       el('details', { class: 'clip-detail hint' },
@@ -179,7 +180,7 @@
 
   function update(li, c) {
     li.dataset.state = c.state;
-    li.dataset.search = (c.text + ' ' + c.pinyin + ' ' + (c.pinyin_marks || '') + ' ' + toneless(c.pinyin_marks || '') + ' ' + c.id).toLowerCase();
+    li.dataset.search = (c.text + ' ' + c.pinyin + ' ' + (c.pinyin_marks || '') + ' ' + toneless(c.pinyin_marks || '') + ' ' + (c.zhuyin || '') + ' ' + c.id).toLowerCase();
     const st = li.querySelector('.clip-state');
     st.textContent = stateWord[c.state] + (c.seconds ? '（' + c.seconds.toFixed(1) + ' 秒）' : '');
     st.className = 'clip-state state-' + c.state;

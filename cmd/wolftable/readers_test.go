@@ -1,0 +1,105 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"wolftable/internal/hans"
+	"wolftable/internal/hans/hanstest"
+)
+
+// readerCommands are the commands a judge, a technician or an organiser
+// reads, after a game played into the journals folder J.
+var readerCommands = [][]string{
+	{"record", "show", "J/*"},
+	{"record", "verify", "J/*", "--pubkey", "PUB"},
+	{"record", "list", "J"},
+	{"config", "check", "--config", "CFG", "--no-paths"},
+}
+
+// keyLabels are the seat panels' printed key labels, which the self-test
+// names as the panel shows them.
+var keyLabels = []string{"OK", "CLR", "UP", "DOWN", "WAVE", "HAND", "BOOM"}
+
+// TestNoEnglishForReaders (issue 31 items 8 and 9): in both scripts
+// ($WOLFTABLE_SCRIPT, as [venue] script), a whole sim game and the
+// commands that read its journal, and the emulated self-test, speak
+// Chinese: no
+// English word but the names of things (PIN, HTTPS…), codes (ids, keys
+// of options, hashes) and the machine-read result line; in hans, nothing
+// Traditional is left.
+func TestNoEnglishForReaders(t *testing.T) {
+	bin := buildBinary(t) // the self-test in a process of its own: one sound device a process
+	for _, sc := range []hans.Script{hans.Traditional, hans.Simplified} {
+		t.Run(string(sc), func(t *testing.T) {
+			t.Setenv(scriptEnv, string(sc))
+			dir := t.TempDir()
+			var out, errb bytes.Buffer
+			if code := run([]string{"sim", "--bots", "--no-tui", "--voice", "off", "--speed", "5000", "--seed", "3", "--journal", dir}, &out, &errb); code != 0 {
+				t.Fatalf("sim: exit %d\n%s", code, errb.String())
+			}
+			readerCheck(t, sc, "sim", out.String()+errb.String())
+			files, _ := filepath.Glob(filepath.Join(dir, "archive", "*", "*.wtj")) // finished: archived
+			if len(files) != 1 {
+				t.Fatalf("journals: %v", files)
+			}
+			cfg := filepath.Join(t.TempDir(), "config.toml")
+			if err := os.WriteFile(cfg, []byte("[venue]\nscript = \""+string(sc)+"\"\n[journal]\ndir = \""+dir+"\"\n[desk]\nurl = \"nats://192.0.2.5:4222\"\ntable = \"T1\"\ncreds = \"/etc/wolftable/desk.creds\"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var pub bytes.Buffer
+			if code := run([]string{"record", "pubkey", "--key", filepath.Join(filepath.Dir(dir), "table.key")}, &pub, &errb); code != 0 {
+				t.Fatalf("record pubkey: %d %s", code, errb.String())
+			}
+			for _, cmd := range readerCommands {
+				args := make([]string, len(cmd))
+				for i, a := range cmd {
+					args[i] = strings.NewReplacer("J/*", files[0], "J", dir, "PUB", strings.TrimSpace(pub.String()), "CFG", cfg).Replace(a)
+				}
+				var out, errb bytes.Buffer
+				if code := run(args, &out, &errb); code != 0 {
+					t.Errorf("%v: exit %d\n%s", cmd, code, lastLines(out.String()+errb.String(), 20))
+				}
+				readerCheck(t, sc, strings.Join(cmd[:2], " "), out.String()+errb.String())
+			}
+			st := exec.Command(bin, "selftest", "--emulate", "--soak", "300ms")
+			st.Env = append(os.Environ(), scriptEnv+"="+string(sc))
+			rep, err := st.CombinedOutput()
+			if err != nil {
+				t.Errorf("selftest --emulate: %v\n%s", err, lastLines(string(rep), 20))
+			}
+			readerCheck(t, sc, "selftest", string(rep))
+		})
+	}
+}
+
+// readerCheck: text has no English line for its reader and is in the
+// script sc.
+func readerCheck(t *testing.T, sc hans.Script, what, text string) {
+	t.Helper()
+	if !strings.ContainsFunc(text, func(r rune) bool { return r >= 0x4e00 && r <= 0x9fff }) {
+		t.Errorf("%s: no Chinese at all:\n%s", what, lastLines(text, 10))
+	}
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(l, "result: ") { // machine-read (README)
+			continue
+		}
+		if strings.HasPrefix(l, "time=") && strings.Contains(l, " level=") { // the log, in English by the house rule
+			continue
+		}
+		if en := hanstest.English(l, keyLabels...); len(en) > 0 {
+			t.Errorf("%s: English %q in %q", what, en, l)
+		}
+	}
+	tr := hanstest.Traditional(text)
+	if sc == hans.Simplified && tr != "" {
+		t.Errorf("%s in hans has Traditional characters %q", what, tr)
+	}
+	if sc == hans.Traditional && tr == "" {
+		t.Errorf("%s in hant has no Traditional character", what)
+	}
+}
