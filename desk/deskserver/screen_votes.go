@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"wolftable/desk"
-	"wolftable/engine"
 )
 
 // The votes and exiles of a table's delayed status, in words for the
@@ -53,7 +52,7 @@ func voteWords(s *desk.Status, name func(int) string) ([]ScreenVote, []ScreenExi
 	var votes []ScreenVote
 	for _, v := range s.Votes {
 		title := fmt.Sprintf("第 %d 天放逐投票", v.Day)
-		if engine.VoteKind(v.Kind) == engine.VoteExilePK {
+		if v.Kind == "exile-pk" { // engine.VoteExilePK (desk.Status.Check allows exile and exile-pk only)
 			title = fmt.Sprintf("第 %d 天放逐 PK 投票", v.Day)
 		}
 		by := map[int][]int{}
