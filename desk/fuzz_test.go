@@ -23,6 +23,8 @@ func FuzzStatusCheck(f *testing.F) {
 		`{"seats":9,"result":"好人","link_up":true,"outbox":2}`,
 		`{"seats":12,"phase":"night-999"}`,
 		`{"seats":-1}`,
+		`{"seats":6,"votes":[{"day":1,"kind":"exile","targets":[2,0,2,2,1,0]}],"exiles":[{"day":1,"seat":2}]}`,
+		`{"seats":6,"votes":[{"day":1,"kind":"exile","targets":[7]}],"exiles":[{"day":0,"seat":9}]}`,
 		`[]`,
 	} {
 		f.Add([]byte(s))
@@ -42,6 +44,24 @@ func FuzzStatusCheck(f *testing.F) {
 		}
 		if len(s.BoardName)+len(s.Board)+len(s.Game)+len(s.Link)+len(s.Phase)+len(s.Result) > 512 {
 			t.Fatalf("accepted long text: %+v", s)
+		}
+		if len(s.Votes) > desk.MaxStatusVotes || len(s.Exiles) > desk.MaxStatusExiles {
+			t.Fatalf("accepted %d votes and %d exiles", len(s.Votes), len(s.Exiles))
+		}
+		for _, v := range s.Votes {
+			if len(v.Targets) != s.Seats {
+				t.Fatalf("accepted a vote of %d ballots for %d seats", len(v.Targets), s.Seats)
+			}
+			for _, x := range v.Targets {
+				if x < 0 || x > s.Seats {
+					t.Fatalf("accepted a ballot for seat %d of %d", x, s.Seats)
+				}
+			}
+		}
+		for _, e := range s.Exiles {
+			if e.Seat < 0 || e.Seat > s.Seats {
+				t.Fatalf("accepted an exile of seat %d of %d", e.Seat, s.Seats)
+			}
 		}
 	})
 }

@@ -22,44 +22,76 @@ import (
 // then takes its place in round 1 (the replay); the decisions, rounds and
 // starts survive a reopen, and Recompute gives the same games.
 func TestRounds(t *testing.T) {
-	data := registered(t)
+	d := newRoundsDesk(t)
+	roundsFirst(t, d)
+	roundsSecond(t, d)
+	roundsVoid(t, d)
+	roundsReopen(t, d)
+}
+
+// roundsDesk is TestRounds's desk: its store, its clock (now, in CST)
+// and the hash of each game ingested, by seed.
+type roundsDesk struct {
+	data   string
+	cst    *time.Location
+	now    time.Time
+	s      *desk.Store
+	jdir   string
+	hashes map[uint64]string
+}
+
+func newRoundsDesk(t *testing.T) *roundsDesk {
 	cst := time.FixedZone("CST", 8*3600)
-	now := time.Date(2026, 12, 5, 13, 0, 0, 0, cst)
-	open := func() *desk.Store {
-		s, err := desk.OpenStore(data, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.Now = func() time.Time { return now }
-		return s
+	d := &roundsDesk{data: registered(t), cst: cst, now: time.Date(2026, 12, 5, 13, 0, 0, 0, cst),
+		jdir: t.TempDir(), hashes: map[uint64]string{}}
+	d.s = d.open(t)
+	return d
+}
+
+// open opens the desk's store on its clock.
+func (d *roundsDesk) open(t *testing.T) *desk.Store {
+	t.Helper()
+	s, err := desk.OpenStore(d.data, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	s := open()
-	jdir := t.TempDir()
-	hashes := map[uint64]string{}
-	ingest := func(table string, seed uint64) {
-		t.Helper()
-		k := key(1)
-		if table == "T2" {
-			k = key(2)
-		}
-		p := desktest.Play(t, jdir, "seer-witch-hunter-idiot", seed, k, 0)
-		b, _ := os.ReadFile(p)
-		if out, err := s.Ingest(desk.Subject(table, desk.KindRecord), "", filepath.Base(p), b); out != desk.Stored || err != nil {
-			t.Fatalf("ingest %s %d: %v %v", table, seed, out, err)
-		}
-		for _, g := range append(s.Games(), s.Late()...) {
-			if g.GameID == "t"+strconv.FormatUint(seed, 10) {
-				hashes[seed] = g.Hash
-			}
+	s.Now = func() time.Time { return d.now }
+	return s
+}
+
+// ingest plays the game of seed signed by table's key and stores it.
+func (d *roundsDesk) ingest(t *testing.T, table string, seed uint64) {
+	t.Helper()
+	k := key(1)
+	if table == "T2" {
+		k = key(2)
+	}
+	p := desktest.Play(t, d.jdir, "seer-witch-hunter-idiot", seed, k, 0)
+	b, _ := os.ReadFile(p)
+	if out, err := d.s.Ingest(desk.Subject(table, desk.KindRecord), "", filepath.Base(p), b); out != desk.Stored || err != nil {
+		t.Fatalf("ingest %s %d: %v %v", table, seed, out, err)
+	}
+	for _, g := range append(d.s.Games(), d.s.Late()...) {
+		if g.GameID == "t"+strconv.FormatUint(seed, 10) {
+			d.hashes[seed] = g.Hash
 		}
 	}
-	round := func(seed uint64) (int, string) {
-		g, ok := s.Game(hashes[seed])
-		if !ok {
-			t.Fatalf("game %d not stored", seed)
-		}
-		return g.Round, g.Late
+}
+
+// round is the round and the late flag of the game of seed.
+func (d *roundsDesk) round(t *testing.T, seed uint64) (int, string) {
+	t.Helper()
+	g, ok := d.s.Game(d.hashes[seed])
+	if !ok {
+		t.Fatalf("game %d not stored", seed)
 	}
+	return g.Round, g.Late
+}
+
+// roundsFirst: round 1 for T1 (two games), never with an unregistered
+// table nor T1 twice; T1's third game is extra, T2's outside any round.
+func roundsFirst(t *testing.T, d *roundsDesk) {
+	s := d.s
 	if _, err := s.OpenRound([]string{"T1", "T9"}, 2); err == nil {
 		t.Fatal("a round with a table never registered")
 	}
@@ -70,68 +102,87 @@ func TestRounds(t *testing.T) {
 	if _, err := s.OpenRound([]string{"T1", "T2"}, 0); err == nil {
 		t.Fatal("T1 in two open rounds")
 	}
-	ingest("T1", 1) // 15:00
-	ingest("T1", 2) // 16:00
-	ingest("T1", 3) // 17:00: a third game of a two-game round
-	ingest("T2", 4) // 18:00: T2 is in no round
-	if n, late := round(1); n != 1 || late != "" {
+	d.ingest(t, "T1", 1) // 15:00
+	d.ingest(t, "T1", 2) // 16:00
+	d.ingest(t, "T1", 3) // 17:00: a third game of a two-game round
+	d.ingest(t, "T2", 4) // 18:00: T2 is in no round
+	if n, late := d.round(t, 1); n != 1 || late != "" {
 		t.Errorf("T1's first game: round %d, late %q", n, late)
 	}
-	if n, _ := round(2); n != 1 {
+	if n, _ := d.round(t, 2); n != 1 {
 		t.Errorf("T1's second game: round %d", n)
 	}
-	if n, late := round(3); n != 0 || !strings.Contains(late, "多出來的一局") {
+	if n, late := d.round(t, 3); n != 0 || !strings.Contains(late, "多出來的一局") {
 		t.Errorf("T1's third game: round %d, late %q", n, late)
 	}
-	if n, late := round(4); n != 0 || !strings.Contains(late, "沒有進行中的輪次") {
+	if n, late := d.round(t, 4); n != 0 || !strings.Contains(late, "沒有進行中的輪次") {
 		t.Errorf("T2's game outside any round: round %d, late %q", n, late)
 	}
-	now = time.Date(2026, 12, 5, 18, 30, 0, 0, cst)
+}
+
+// roundsSecond: round 1 closed, round 2 (both tables, the default count)
+// opened; the game the desk heard start in round 2 is in it.
+func roundsSecond(t *testing.T, d *roundsDesk) {
+	s := d.s
+	d.now = time.Date(2026, 12, 5, 18, 30, 0, 0, d.cst)
 	if _, err := s.CloseRound(1); err != nil {
 		t.Fatal(err)
 	}
-	now = time.Date(2026, 12, 5, 20, 0, 0, 0, cst)
+	d.now = time.Date(2026, 12, 5, 20, 0, 0, 0, d.cst)
 	r2, err := s.OpenRound([]string{"T2", "T1"}, 0)
 	if err != nil || r2.N != 2 || r2.Games != desk.DefaultRoundGames {
 		t.Fatalf("round 2: %+v %v", r2, err)
 	}
 	// seed 1005: the journal says 19:00 (between the rounds); the desk heard it start at 21:00
-	if err := s.NoteStart("T1", "t1005", time.Date(2026, 12, 5, 21, 0, 0, 0, cst)); err != nil {
+	if err := s.NoteStart("T1", "t1005", time.Date(2026, 12, 5, 21, 0, 0, 0, d.cst)); err != nil {
 		t.Fatal(err)
 	}
-	ingest("T1", 1005)
-	if n, late := round(1005); n != 2 {
+	d.ingest(t, "T1", 1005)
+	if n, late := d.round(t, 1005); n != 2 {
 		t.Errorf("the game the desk heard start in round 2: round %d, late %q", n, late)
 	}
-	// a judge's error: game 2 is voided, the extra game 3 replaces it
-	if _, err := s.Void(hashes[2], ""); err == nil {
+}
+
+// t1Games is how many games T1/1 has in st's standings under the default pack.
+func t1Games(t *testing.T, st *desk.Store) int {
+	t.Helper()
+	pack, err := desk.LoadPack("default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range desk.Standings(pack, st.Games()) {
+		if r.Player == "T1/1" {
+			return r.Games
+		}
+	}
+	return -1
+}
+
+// roundsVoid: a judge's error. Game 2 is voided (never without a reason),
+// the extra game 3 replaces it in round 1 (not before: the round is
+// full), T2's early game goes to round 2; the voided game stays listed
+// and leaves the standings, and the organiser's log says it all.
+func roundsVoid(t *testing.T, d *roundsDesk) {
+	s := d.s
+	if _, err := s.Void(d.hashes[2], ""); err == nil {
 		t.Error("a void without a reason")
 	}
-	if _, err := s.Decide(hashes[3], true, 1); err == nil {
+	if _, err := s.Decide(d.hashes[3], true, 1); err == nil {
 		t.Error("a third game accepted into a full two-game round")
 	}
-	if _, err := s.Void(hashes[2], "裁判發錯牌，重賽"); err != nil {
+	if _, err := s.Void(d.hashes[2], "裁判發錯牌，重賽"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.DecideNote(hashes[3], true, 1, "第 2 局的重賽"); err != nil {
+	if _, err := s.DecideNote(d.hashes[3], true, 1, "第 2 局的重賽"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.DecideNote(hashes[4], true, 2, "T2 提早開局"); err != nil {
+	if _, err := s.DecideNote(d.hashes[4], true, 2, "T2 提早開局"); err != nil {
 		t.Fatal(err)
 	}
-	pack, _ := desk.LoadPack("default")
-	games := func(st *desk.Store) int {
-		for _, r := range desk.Standings(pack, st.Games()) {
-			if r.Player == "T1/1" {
-				return r.Games
-			}
-		}
-		return -1
-	}
-	if n := games(s); n != 3 { // games 1, 3 and 1005; 2 voided
+	if n := t1Games(t, s); n != 3 { // games 1, 3 and 1005; 2 voided
 		t.Errorf("T1/1 has %d games in the standings, want 3 (the voided game left out)", n)
 	}
-	if g, _ := s.Game(hashes[2]); g.Void != "裁判發錯牌，重賽" || g.Round != 1 {
+	if g, _ := s.Game(d.hashes[2]); g.Void != "裁判發錯牌，重賽" || g.Round != 1 {
 		t.Errorf("the voided game: %+v", g)
 	}
 	log, _ := s.LogEntries("")
@@ -145,18 +196,23 @@ func TestRounds(t *testing.T) {
 			t.Errorf("the organiser's log lacks %q:\n%s", w, all)
 		}
 	}
-	s = open()
+}
+
+// roundsReopen: the rounds, the decisions and the starts survive a
+// reopen, and Recompute gives the same games.
+func roundsReopen(t *testing.T, d *roundsDesk) {
+	s := d.open(t)
 	if rs := s.Rounds(); len(rs) != 2 || rs[0].Open() || !rs[1].Open() {
 		t.Errorf("rounds reopened: %+v", rs)
 	}
-	if n := games(s); n != 3 {
+	if n := t1Games(t, s); n != 3 {
 		t.Errorf("reopened: T1/1 has %d games", n)
 	}
 	re, err := s.Recompute()
 	if err != nil || js(re) != js(s.Games()) {
 		t.Fatalf("recompute: %v\n%s\n%s", err, js(re), js(s.Games()))
 	}
-	if err := s.NoteStart("T1", "t1005", now); err != nil { // heard again: the first start stays
+	if err := s.NoteStart("T1", "t1005", d.now); err != nil { // heard again: the first start stays
 		t.Fatal(err)
 	}
 	if c := s.RoundCount(2); c["T1"] != 1 || c["T2"] != 1 {

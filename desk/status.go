@@ -27,6 +27,10 @@ type Status struct {
 	Link      string    `json:"link,omitempty"`
 	Outbox    int       `json:"outbox"` // finished journals the desk has not acknowledged
 	At        time.Time `json:"at"`     // when the table sent it (the heartbeat)
+	// Votes and Exiles are the counted exile votes and the days' exiles,
+	// as announced at the table (status_votes.go).
+	Votes  []PublicVote  `json:"votes,omitempty"`
+	Exiles []PublicExile `json:"exiles,omitempty"`
 }
 
 // Event is a start, end or penalty message (wolftable.table.<name>.start
@@ -103,6 +107,9 @@ func (s Status) Check() error {
 		if err := checkText(f.name, f.v, f.max); err != nil {
 			return err
 		}
+	}
+	if err := s.checkVotes(); err != nil {
+		return err
 	}
 	return checkResult(s.Result)
 }

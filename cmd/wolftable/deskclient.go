@@ -256,6 +256,10 @@ func (ds *deskStatus) apply(x *engine.Effect) bool {
 		case engine.RecResult:
 			ds.s.Result = r.Result
 			return true
+		case engine.RecVote: // the ballots, as announced at the table
+			return ds.s.AddVote(r)
+		case engine.RecExile:
+			return ds.s.AddExile(r)
 		}
 	}
 	return false
@@ -272,7 +276,7 @@ func (ds *deskStatus) start() {
 
 func (ds *deskStatus) snapshot() desk.Status {
 	ds.alive()
-	s := ds.s
+	s := ds.s.CopyVotes()
 	s.Alive = append([]int(nil), ds.s.Alive...)
 	return s
 }

@@ -49,6 +49,49 @@ func TestBrowserDeskPages(t *testing.T) {
 	if path == "" {
 		t.Skip("no Chromium: apt-get install chromium (or set WOLFTABLE_CHROMIUM)")
 	}
+	d, hash, pin := browserDesk(t)
+	srv := httptest.NewServer(d.Handler())
+	defer srv.Close()
+	b := newDeskBrowser(t, path)
+	pages := map[string]string{"desk": "/", "players": "/players", "rounds": "/rounds", "game": "/game/" + hash, "plan": "/rounds/1/plan"}
+	order := []string{"desk", "players", "rounds", "game", "plan"}
+	for _, width := range []int64{390, 1920} {
+		b.do("viewport", chromedp.EmulateViewport(width, 900))
+		for _, name := range order {
+			b.do("open "+name, chromedp.Navigate(srv.URL+pages[name]), chromedp.WaitReady("body"))
+			b.check(name, width)
+		}
+	}
+	for _, width := range []int64{390, 1920} { // the audience screen: pushed, no reload
+		b.do("viewport", chromedp.EmulateViewport(width, 1080))
+		b.do("open /screen", chromedp.Navigate(srv.URL+"/screen"), chromedp.WaitReady(`body[data-ready="1"]`))
+		if n := b.eval(`[document.querySelectorAll('.screen-table').length, document.querySelectorAll('.screen-name').length]`); n[0] != 2 || n[1] != 12 {
+			t.Errorf("/screen at %d px: %v tables and names, want 2 and 12", width, n)
+		}
+		b.check("screen", width)
+	}
+	b.do("log in", chromedp.EmulateViewport(390, 900), chromedp.Navigate(srv.URL+"/"), chromedp.SendKeys(`input[name="pin"]`, pin),
+		chromedp.Click(`form[action="/login"] button`), chromedp.WaitVisible(`form[action="/logout"]`))
+	for _, width := range []int64{390, 1920} {
+		b.do("viewport", chromedp.EmulateViewport(width, 900))
+		for _, name := range order {
+			b.do("open "+name, chromedp.Navigate(srv.URL+pages[name]), chromedp.WaitReady("body"))
+			b.check("operator-"+name, width)
+		}
+		b.do("a void without a reason", chromedp.Navigate(srv.URL+pages["game"]), chromedp.WaitReady("body"),
+			chromedp.Evaluate[chromedp.Void](`(() => { const f = document.querySelector('form[action$="/void"]'); f.querySelector('input[name=reason]').removeAttribute('required'); f.submit(); })()`),
+			chromedp.WaitVisible(`h1.bad`))
+		b.check("operator-refusal", width)
+	}
+}
+
+// browserDesk is TestBrowserDeskPages's desk: twelve registered players
+// seated at T1, a round open for T1 and T2 with a proposed plan, T1's
+// game stored and T2's refused (the wrong key), T1 playing with a public
+// feed an hour old, T2 last seen 26 s ago. It returns the desk, the hash
+// of T1's game and the operator's PIN.
+func browserDesk(t *testing.T) (*Desk, string, string) {
+	t.Helper()
 	data, _ := setup(t, 2)
 	var csv, seats strings.Builder
 	for i := 1; i <= 12; i++ {
@@ -92,90 +135,82 @@ func TestBrowserDeskPages(t *testing.T) {
 				feed: []feedEntry{{time.Now().Add(-time.Hour), desk.Status{Seats: 12, Phase: "day-2", Alive: []int{1, 2, 3, 5, 8, 12}, Sheriff: 5, BoardName: "預女獵愚"}}}},
 			"T2": {name: "T2", lastSeen: time.Now().Add(-26 * time.Second)},
 		}}
-	srv := httptest.NewServer(d.Handler())
-	defer srv.Close()
+	return d, hash, pin
+}
 
-	alloc, cancel := chromedp.NewExecAllocator(context.Background(),
+// deskBrowser is a headless Chromium for the desk's pages, and where
+// its screenshots go (the test's artefacts).
+type deskBrowser struct {
+	t     *testing.T
+	ctx   context.Context
+	dir   string
+	shots int
+}
+
+// newDeskBrowser starts the Chromium at path (headless, no sandbox, no
+// GPU); the test's cleanup stops it.
+func newDeskBrowser(t *testing.T, path string) *deskBrowser {
+	t.Helper()
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
 		chromedp.ExecPath(path), chromedp.Flag("headless", true), chromedp.Flag("no-sandbox", true), chromedp.Flag("disable-gpu", true),
 		chromedp.Flag("disable-dev-shm-usage", true), chromedp.UserDataDir(t.TempDir()), chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
 		chromedp.WindowSize(1920, 1080))
-	defer cancel()
+	t.Cleanup(cancelAlloc)
 	ctx, cancel := chromedp.NewContext(alloc)
-	defer cancel()
+	t.Cleanup(cancel)
 	if err := chromedp.Do(ctx); err != nil { // starts the browser
 		t.Fatal(err)
 	}
-	dir := t.ArtifactDir()
-	t.Logf("screenshots in %s", dir)
-	do := func(what string, actions ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		tctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-		defer cancel()
-		if err := chromedp.Do(tctx, actions...); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
+	b := &deskBrowser{t: t, ctx: ctx, dir: t.ArtifactDir()}
+	t.Logf("screenshots in %s", b.dir)
+	return b
+}
+
+// do runs actions, the test failing on an error.
+func (b *deskBrowser) do(what string, actions ...chromedp.Action[chromedp.Void]) {
+	b.t.Helper()
+	tctx, cancel := context.WithTimeout(b.ctx, 60*time.Second)
+	defer cancel()
+	if err := chromedp.Do(tctx, actions...); err != nil {
+		b.t.Fatalf("%s: %v", what, err)
 	}
-	eval := func(js string) []float64 {
-		t.Helper()
-		tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		defer cancel()
-		v, err := chromedp.Run(tctx, chromedp.Evaluate[[]float64](js))
-		if err != nil {
-			t.Fatalf("%s: %v", js, err)
-		}
-		return v
+}
+
+// eval evaluates js, an array of numbers, in the page.
+func (b *deskBrowser) eval(js string) []float64 {
+	b.t.Helper()
+	tctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(tctx, chromedp.Evaluate[[]float64](js))
+	if err != nil {
+		b.t.Fatalf("%s: %v", js, err)
 	}
-	shots := 0
-	check := func(name string, width int64) {
-		t.Helper()
-		tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		png, err := chromedp.Run(tctx, chromedp.FullScreenshot(100))
-		cancel()
-		if err != nil {
-			t.Fatal(err)
-		}
-		shots++
-		os.WriteFile(filepath.Join(dir, fmt.Sprintf("%02d-%s-%d.png", shots, name, width)), png, 0o644)
-		w := eval(`[document.documentElement.scrollWidth, window.innerWidth, document.querySelectorAll('nav a[href="/"]').length]`)
-		if w[0] > w[1] {
-			t.Errorf("%s at %d px: the page is %.0f px wide", name, width, w[0])
-		}
-		if w[2] == 0 && name != "screen" { // the projector's page has no nav
-			t.Errorf("%s at %d px: no way back to the desk", name, width)
-		}
-		em := eval(`[parseFloat(getComputedStyle(document.body).fontSize), Math.min(1e9, ...[...document.querySelectorAll('td,th')].filter(e => e.offsetParent).map(e => e.getBoundingClientRect().width))]`)
-		if em[1] < 2*em[0] {
-			t.Errorf("%s at %d px: a table column %.0f px wide (under two characters of %.0f px)", name, width, em[1], em[0])
-		}
+	return v
+}
+
+// check saves the page's screenshot as name at width and fails the test
+// if the page is wider than the window, has no way back to the desk (but
+// the projector's /screen), or a table column under two characters.
+func (b *deskBrowser) check(name string, width int64) {
+	t := b.t
+	t.Helper()
+	tctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
+	png, err := chromedp.Run(tctx, chromedp.FullScreenshot(100))
+	cancel()
+	if err != nil {
+		t.Fatal(err)
 	}
-	pages := map[string]string{"desk": "/", "players": "/players", "rounds": "/rounds", "game": "/game/" + hash, "plan": "/rounds/1/plan"}
-	order := []string{"desk", "players", "rounds", "game", "plan"}
-	for _, width := range []int64{390, 1920} {
-		do("viewport", chromedp.EmulateViewport(width, 900))
-		for _, name := range order {
-			do("open "+name, chromedp.Navigate(srv.URL+pages[name]), chromedp.WaitReady("body"))
-			check(name, width)
-		}
+	b.shots++
+	os.WriteFile(filepath.Join(b.dir, fmt.Sprintf("%02d-%s-%d.png", b.shots, name, width)), png, 0o644)
+	w := b.eval(`[document.documentElement.scrollWidth, window.innerWidth, document.querySelectorAll('nav a[href="/"]').length]`)
+	if w[0] > w[1] {
+		t.Errorf("%s at %d px: the page is %.0f px wide", name, width, w[0])
 	}
-	for _, width := range []int64{390, 1920} { // the audience screen: pushed, no reload
-		do("viewport", chromedp.EmulateViewport(width, 1080))
-		do("open /screen", chromedp.Navigate(srv.URL+"/screen"), chromedp.WaitReady(`body[data-ready="1"]`))
-		if n := eval(`[document.querySelectorAll('.screen-table').length, document.querySelectorAll('.screen-name').length]`); n[0] != 2 || n[1] != 12 {
-			t.Errorf("/screen at %d px: %v tables and names, want 2 and 12", width, n)
-		}
-		check("screen", width)
+	if w[2] == 0 && !strings.HasSuffix(name, "screen") { // the projector's page has no nav
+		t.Errorf("%s at %d px: no way back to the desk", name, width)
 	}
-	do("log in", chromedp.EmulateViewport(390, 900), chromedp.Navigate(srv.URL+"/"), chromedp.SendKeys(`input[name="pin"]`, pin),
-		chromedp.Click(`form[action="/login"] button`), chromedp.WaitVisible(`form[action="/logout"]`))
-	for _, width := range []int64{390, 1920} {
-		do("viewport", chromedp.EmulateViewport(width, 900))
-		for _, name := range order {
-			do("open "+name, chromedp.Navigate(srv.URL+pages[name]), chromedp.WaitReady("body"))
-			check("operator-"+name, width)
-		}
-		do("a void without a reason", chromedp.Navigate(srv.URL+pages["game"]), chromedp.WaitReady("body"),
-			chromedp.Evaluate[chromedp.Void](`(() => { const f = document.querySelector('form[action$="/void"]'); f.querySelector('input[name=reason]').removeAttribute('required'); f.submit(); })()`),
-			chromedp.WaitVisible(`h1.bad`))
-		check("operator-refusal", width)
+	em := b.eval(`[parseFloat(getComputedStyle(document.body).fontSize), Math.min(1e9, ...[...document.querySelectorAll('td,th')].filter(e => e.offsetParent).map(e => e.getBoundingClientRect().width))]`)
+	if em[1] < 2*em[0] {
+		t.Errorf("%s at %d px: a table column %.0f px wide (under two characters of %.0f px)", name, width, em[1], em[0])
 	}
 }

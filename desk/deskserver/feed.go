@@ -128,7 +128,9 @@ func (d *Desk) feedPage(w http.ResponseWriter, r *http.Request) {
 		for n := 1; n <= min(s.Seats, desk.MaxSeats); n++ { // validated on arrival; bounded here too
 			seats = append(seats, feedSeat{N: n, Lit: lit[n], Sheriff: s.Sheriff == n})
 		}
-		data["Status"] = map[string]any{"BoardName": s.BoardName, "PhaseWords": phaseWords(s.Phase), "Result": s.Result, "Seats": seats}
+		votes, exiles := voteWords(s, func(n int) string { return "" }) // the feed page names no one (seats only)
+		data["Status"] = map[string]any{"BoardName": s.BoardName, "PhaseWords": phaseWords(s.Phase), "Result": s.Result, "Seats": seats,
+			"Votes": votes, "Exiles": exiles}
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	if err := feedTmpl.Execute(w, data); err != nil {

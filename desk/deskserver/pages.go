@@ -242,5 +242,7 @@ var feedTmpl = template.Must(template.New("feed").Parse(head + `
 {{with .Status}}
 <p>{{.BoardName}}　{{.PhaseWords}}{{if .Result}}　結果：{{.Result}}{{end}}</p>
 <div>{{range .Seats}}<span class="seat{{if not .Lit}} off{{end}}{{if .Sheriff}} sheriff{{end}}">{{.N}}</span>{{end}}</div>
+{{range .Exiles}}<p class="exile">{{.Words}}</p>{{end}}
+{{range .Votes}}<h2>{{.Title}}</h2>{{range .Lines}}<p>{{.}}</p>{{end}}{{end}}
 {{else}}<p>尚無畫面（還沒有比延遲更早的狀態）</p>{{end}}
 </body></html>`))

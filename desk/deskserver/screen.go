@@ -28,12 +28,14 @@ type Screen struct {
 
 // ScreenTable is a table on the audience screen.
 type ScreenTable struct {
-	Name        string       `json:"name"`
-	State       string       `json:"state"` // 尚無畫面, 等待開局, 對局中：第2夜, 已結束：好人
-	BoardName   string       `json:"board_name,omitempty"`
-	Seats       []ScreenSeat `json:"seats,omitempty"`
-	Result      string       `json:"result,omitempty"`
-	Fingerprint string       `json:"fingerprint,omitempty"` // the record's, once over
+	Name        string        `json:"name"`
+	State       string        `json:"state"` // 尚無畫面, 等待開局, 對局中：第2夜, 已結束：好人
+	BoardName   string        `json:"board_name,omitempty"`
+	Seats       []ScreenSeat  `json:"seats,omitempty"`
+	Result      string        `json:"result,omitempty"`
+	Fingerprint string        `json:"fingerprint,omitempty"` // the record's, once over
+	Votes       []ScreenVote  `json:"votes,omitempty"`       // the counted exile votes (screen_votes.go)
+	Exiles      []ScreenExile `json:"exiles,omitempty"`
 }
 
 // ScreenSeat is a seat on the audience screen.
@@ -67,6 +69,12 @@ func (d *Desk) ScreenAt(now time.Time) Screen {
 				}
 				st.Seats = append(st.Seats, seat)
 			}
+			st.Votes, st.Exiles = voteWords(s, func(n int) string {
+				if n >= 1 && n <= len(st.Seats) {
+					return st.Seats[n-1].Player
+				}
+				return ""
+			})
 			if s.Result != "" {
 				for _, e := range p.Events {
 					if e.Fingerprint != "" && (s.Game == "" || e.Game == "" || e.Game == s.Game) {

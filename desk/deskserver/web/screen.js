@@ -28,6 +28,17 @@
         seats.appendChild(seat);
       });
       card.appendChild(seats);
+      if (t.exiles && t.exiles.length) {
+        var ex = el("ul", "screen-exiles");
+        t.exiles.forEach(function (e) { ex.appendChild(el("li", "screen-exile", e.words)); });
+        card.appendChild(ex);
+      }
+      (t.votes || []).forEach(function (v) {
+        var box = el("div", "screen-vote");
+        box.appendChild(el("h3", "", v.title));
+        (v.lines || []).forEach(function (l) { box.appendChild(el("p", "", l)); });
+        card.appendChild(box);
+      });
       if (t.fingerprint) card.appendChild(el("p", "dim", "指紋 " + t.fingerprint));
       tables.appendChild(card);
     });
