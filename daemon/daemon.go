@@ -338,24 +338,6 @@ func (d *Daemon) poke() {
 	}
 }
 
-// due is something scheduled: an engine timer or a player's move.
-type due struct {
-	at    time.Time
-	rank  int // equal times: timers (0), then the moves by their rank
-	timer engine.TimerID
-	move  *move
-}
-
-func (a due) before(b due) bool {
-	if !a.at.Equal(b.at) {
-		return a.at.Before(b.at)
-	}
-	if a.rank != b.rank {
-		return a.rank < b.rank
-	}
-	return a.timer < b.timer
-}
-
 // runDue handles everything whose time has come, earliest first: one
 // order, however late the goroutine runs (a timer and a player's move due
 // close together never swap).
