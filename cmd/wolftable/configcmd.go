@@ -81,3 +81,10 @@ func cmdConfig(args []string, stdout, stderr io.Writer) int {
 	}
 	return 0
 }
+
+var configCommand = &cliflag.Command{
+	Name:       "config",
+	ShortUsage: "config check [--config FILE] [--no-paths]",
+	ShortHelp:  "validate the configuration",
+	Exec:       cmdConfig,
+}

@@ -83,8 +83,12 @@ func (c *Command) FlagSet(bin string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-func (c *Command) find(name string) *Command {
-	for _, s := range c.Subcommands {
+func (c *Command) find(name string) *Command { return Find(c.Subcommands, name) }
+
+// Find is the command of cmds named name (or with name among its
+// aliases), nil if none.
+func Find(cmds []*Command, name string) *Command {
+	for _, s := range cmds {
 		if s.Name == name {
 			return s
 		}
@@ -179,8 +183,14 @@ func (c *Command) visible() []*Command {
 	return out
 }
 
+// writeUsageLines writes each line of usage after bin; a line that starts
+// with a space continues the one before it.
 func writeUsageLines(b *strings.Builder, bin, usage, indent string) {
 	for _, l := range strings.Split(strings.TrimRight(usage, "\n"), "\n") {
+		if strings.HasPrefix(l, " ") {
+			fmt.Fprintf(b, "%s      %s\n", indent, strings.TrimSpace(l))
+			continue
+		}
 		fmt.Fprintf(b, "%s%s %s\n", indent, bin, strings.TrimSpace(l))
 	}
 }
