@@ -28,6 +28,11 @@ type Command struct {
 	// the positional arguments only (flags may come anywhere among them)
 	// and a bad flag or -h prints the generated usage (exit 2, 0 for -h).
 	Flags func(fs *flag.FlagSet)
+	// Define, instead of Flags and Exec, defines the command's flags on
+	// fs and returns what runs it with them: its flag values live in the
+	// one run (commands run at once share nothing). Exec gets the
+	// positional arguments, as with Flags.
+	Define func(fs *flag.FlagSet) (exec func(args []string, stdout, stderr io.Writer) int)
 	// Exec runs the command with what follows its name (or, with Flags,
 	// its positional arguments) and returns the exit status.
 	Exec func(args []string, stdout, stderr io.Writer) int
@@ -52,17 +57,24 @@ func (c *Command) Run(bin string, args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 	}
-	if c.Exec == nil {
+	if c.Exec == nil && c.Define == nil {
 		if len(args) > 0 {
 			fmt.Fprintf(stderr, "%s: unknown command %q\n\n", strings.TrimSpace(bin+" "+c.Name), args[0])
 		}
 		fmt.Fprint(stderr, c.Usage(bin))
 		return 2
 	}
-	if c.Flags == nil {
+	if c.Flags == nil && c.Define == nil {
 		return c.Exec(args, stdout, stderr)
 	}
-	fs := c.FlagSet(bin, stderr)
+	exec := c.Exec
+	var fs *flag.FlagSet
+	fs = NewFunc(c.Name, stderr, func() string { return c.usageOf(bin, fs) })
+	if c.Define != nil {
+		exec = c.Define(fs)
+	} else {
+		c.Flags(fs)
+	}
 	pos, err := Interspersed(fs, args)
 	if err == flag.ErrHelp {
 		return 0
@@ -70,14 +82,19 @@ func (c *Command) Run(bin string, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return 2
 	}
-	return c.Exec(pos, stdout, stderr)
+	return exec(pos, stdout, stderr)
 }
 
-// FlagSet is c's flag set, made with New: its usage is c's generated one.
-func (c *Command) FlagSet(bin string, stderr io.Writer) *flag.FlagSet {
-	var fs *flag.FlagSet
-	fs = NewFunc(c.Name, stderr, func() string { return c.usageOf(bin, fs) })
-	if c.Flags != nil {
+// flags is a flag set with c's flags defined, for its usage; nil when c
+// has none.
+func (c *Command) flags() *flag.FlagSet {
+	if c.Flags == nil && c.Define == nil {
+		return nil
+	}
+	fs := flag.NewFlagSet(c.Name, flag.ContinueOnError)
+	if c.Define != nil {
+		c.Define(fs)
+	} else {
 		c.Flags(fs)
 	}
 	return fs
@@ -105,12 +122,7 @@ func Find(cmds []*Command, name string) *Command {
 // value, default and help, from its FlagSet) and its subcommands, each
 // with its own usage lines, help and flags.
 func (c *Command) Usage(bin string) string {
-	var fs *flag.FlagSet
-	if c.Flags != nil {
-		fs = flag.NewFlagSet(c.Name, flag.ContinueOnError)
-		c.Flags(fs)
-	}
-	return c.usageOf(bin, fs)
+	return c.usageOf(bin, c.flags())
 }
 
 func (c *Command) usageOf(bin string, fs *flag.FlagSet) string {
@@ -162,9 +174,7 @@ func (c *Command) writeSummary(b *strings.Builder, bin, indent string) {
 	if c.ShortUsage != "" {
 		writeUsageLines(b, bin, c.ShortUsage, indent)
 		writeIndented(b, c.ShortHelp, indent+"    ")
-		if c.Flags != nil {
-			fs := flag.NewFlagSet(c.Name, flag.ContinueOnError)
-			c.Flags(fs)
+		if fs := c.flags(); fs != nil {
 			writeFlags(b, fs, indent+"    ")
 		}
 	}
