@@ -174,3 +174,12 @@ func showBoard(w io.Writer, b *engine.Board) {
 		fmt.Fprintf(w, "  %-28s %s\n", k, v)
 	}
 }
+
+var boardsCommand = &cliflag.Command{
+	Name:       "boards",
+	ShortUsage: "boards [--config FILE] [--dir DIR]\nboards show ID [--config FILE] [--dir DIR]\nboards check DIR",
+	ShortHelp: "list the boards (id, name, players, composition; 〔本店〕 = the venue's);\n" +
+		"show: one board's night order with timings, options;\n" +
+		"check: a venue's boards folder (file:line of every problem)",
+	Exec: cmdBoards,
+}

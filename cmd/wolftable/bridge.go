@@ -523,3 +523,13 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	defer l.mu.Unlock()
 	return l.w.Write(p)
 }
+
+var bridgeCommand = &cliflag.Command{
+	Name: "bridge",
+	ShortUsage: "bridge emulate --link PATH [--seats N]\nbridge probe --port PATH\nbridge watch --port PATH\n" +
+		"bridge lights --port PATH 3=red 5=green all=off",
+	ShortHelp: "the seat-panel bridge: its emulator behind a pty; probe: handshake, print the\n" +
+		"bridge's hello as JSON; watch: key and pedal events as JSON lines; lights: set\n" +
+		"lights and exit once acknowledged (wolftable bridge help: every flag)",
+	Exec: cmdBridge,
+}

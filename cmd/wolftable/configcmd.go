@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 
@@ -20,17 +21,21 @@ func loadConfig(path string) (*config.Config, error) {
 	return config.Load(defaultConfigPath, false)
 }
 
-func cmdConfig(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] != "check" {
-		fmt.Fprintln(stderr, "usage: wolftable config check [--config FILE] [--no-paths]")
-		return 2
+// configCheck is `wolftable config check`: the flags, then configCheckRun.
+func configCheck(fs *flag.FlagSet) func(args []string, stdout, stderr io.Writer) int {
+	path := fs.String("config", "", "config `FILE` (default "+defaultConfigPath+" if present)")
+	noPaths := fs.Bool("no-paths", false, "check the file only, not what it names on this machine (journal folder,\nvoice pack, desk credentials, console state and addresses: a config for\nanother machine)")
+	return func(args []string, stdout, stderr io.Writer) int {
+		if len(args) > 0 {
+			return 2
+		}
+		return configCheckRun(path, noPaths, stdout, stderr)
 	}
-	fs := cliflag.New("config check", usage, stderr)
-	path := fs.String("config", "", "config file (default "+defaultConfigPath+" if present)")
-	noPaths := fs.Bool("no-paths", false, "check the file only, not what it names on this machine (journal folder, voice pack, desk credentials, console state and addresses: a config for another machine)")
-	if pos, err := cliflag.Interspersed(fs, args[1:]); err != nil || len(pos) > 0 {
-		return 2
-	}
+}
+
+// configCheckRun validates the config at path (and, unless noPaths, what
+// it names on this machine) and prints what it found.
+func configCheckRun(path *string, noPaths *bool, stdout, stderr io.Writer) int {
 	c, err := loadConfig(*path)
 	if err == nil && !*noPaths {
 		err = c.CheckPaths() // the journal folder and the voice pack exist
@@ -91,4 +96,14 @@ func dealWord(deal string) string {
 		return "裁判在主控台輸入發牌"
 	}
 	return "隨機發牌"
+}
+
+var configCommand = &cliflag.Command{
+	Name: "config",
+	Subcommands: []*cliflag.Command{{
+		Name:       "check",
+		ShortUsage: "config check [--config FILE] [--no-paths]",
+		ShortHelp:  "validate the configuration",
+		Define:     configCheck,
+	}},
 }

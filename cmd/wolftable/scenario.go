@@ -196,3 +196,10 @@ func collect(args []string) ([]string, error) {
 	sort.Strings(files)
 	return files, nil
 }
+
+var scenarioCommand = &cliflag.Command{
+	Name:       "scenario",
+	ShortUsage: "scenario run FILE [--json]\nscenario check DIR|FILE...",
+	ShortHelp:  "run: play a scenario; print the transcript or JSON lines;\ncheck: run every .wolf file; summary \"N passed, M failed\"",
+	Exec:       cmdScenario,
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"os"
+	"wolftable/internal/cliflag"
 
 	"wolftable/selftest"
 )
@@ -17,4 +18,11 @@ func cmdSelftest(args []string, stdout, stderr io.Writer) int {
 		Software:      "wolftable " + version,
 		DefaultConfig: defaultConfigPath,
 	})
+}
+
+var selftestCommand = &cliflag.Command{
+	Name:       "selftest",
+	ShortUsage: "selftest [--config F] [--report F] | --emulate [--fault KIND:SEAT[:KEY]]...",
+	ShortHelp:  "the technician's hardware self-test (wolftable selftest -h)",
+	Exec:       cmdSelftest,
 }

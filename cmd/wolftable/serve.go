@@ -336,3 +336,26 @@ func watchdog(ctx context.Context, d *daemon.Daemon, log *slog.Logger) {
 		}
 	}
 }
+
+var serveCommand = &cliflag.Command{
+	Name: "serve",
+	ShortUsage: "serve [--config FILE] [--once] [--autostart] [--mute]\n" +
+		"  [--speed N] [--seed N] [--clock HH:MM] [--bots]\n" +
+		"  [--desk URL --table NAME --desk-creds FILE]",
+	ShortHelp: "the table daemon (systemd: Type=notify); --once: one game; --autostart: start\n" +
+		"without the pedal; --mute: no voice; tests and demos: faster timers, a fixed\n" +
+		"deal, the wall clock, random players; --desk: report to the tournament desk\n" +
+		"(config [desk])",
+	Exec: cmdServe,
+}
+
+// serveUsage is serve's usage: it lists every flag of the command
+// (TestUsageListsEveryFlag).
+const serveUsage = `  wolftable serve [--config FILE]       the table daemon (systemd: Type=notify)
+        [--once] [--autostart] [--mute]  one game; start without the pedal; no voice
+        [--speed N] [--seed N] [--clock HH:MM] [--bots]
+                                        tests and demos: faster timers, a fixed deal,
+                                        the wall clock, random players
+        [--desk URL --table NAME --desk-creds FILE]
+                                        report to the tournament desk (config [desk])
+`

@@ -303,3 +303,21 @@ func simHeader(stdout io.Writer, tg *tableGame, speed float64) {
 		fmt.Fprintf(stdout, "底牌：%s\n", strings.Join(cards, " "))
 	}
 }
+
+var simCommand = &cliflag.Command{
+	Name: "sim",
+	ShortUsage: "sim [--bots] [--no-tui] [--speed N] [--seed N] [--clock HH:MM] [--board ID] [--boards-dir DIR]\n" +
+		"  [--journal DIR] [--new] [--voice on|off|auto] [--cues=false] [--console ADDR]\n" +
+		"  [--desk URL --table NAME --desk-creds FILE]",
+	ShortHelp: "a whole game on the simulated table; --desk reports it to the tournament desk\n(needs --journal)",
+	Exec:      cmdSim,
+}
+
+// simUsage is sim's usage: it lists every flag of the command
+// (TestUsageListsEveryFlag).
+const simUsage = `  wolftable sim [--bots] [--no-tui] [--speed N] [--seed N] [--clock HH:MM] [--board ID] [--boards-dir DIR]
+        [--journal DIR] [--new] [--voice on|off|auto] [--cues=false] [--console ADDR]
+        [--desk URL --table NAME --desk-creds FILE]
+                                        a whole game on the simulated table; --desk reports it
+                                        to the tournament desk (needs --journal)
+`

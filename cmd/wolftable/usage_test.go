@@ -19,11 +19,11 @@ import (
 func TestUsageListsEveryFlag(t *testing.T) {
 	type made struct {
 		fs    *flag.FlagSet
-		usage string
+		usage func() string
 	}
 	var mu sync.Mutex
 	var sets []made
-	hook := func(fs *flag.FlagSet, usage string) {
+	hook := func(fs *flag.FlagSet, usage func() string) {
 		mu.Lock()
 		sets = append(sets, made{fs, usage})
 		mu.Unlock()
@@ -51,7 +51,7 @@ func TestUsageListsEveryFlag(t *testing.T) {
 		}
 		for _, m := range got {
 			m.fs.VisitAll(func(*flag.Flag) { flags++ })
-			if missing := cliflag.InUsage(m.fs, m.usage); len(missing) > 0 {
+			if missing := cliflag.InUsage(m.fs, m.usage()); len(missing) > 0 {
 				t.Errorf("wolftable %s: the usage text does not mention %s", strings.Join(c, " "), strings.Join(missing, " "))
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"sync"
 	"time"
+	"wolftable/internal/cliflag"
 
 	"wolftable/audio/studio"
 	"wolftable/audio/voice"
@@ -126,4 +127,11 @@ func openStudio(ctx context.Context, c *config.Config, lv *lateVoice, log *slog.
 		return nil
 	}
 	return st.Handler()
+}
+
+var voiceCommand = &cliflag.Command{
+	Name:       "voice",
+	ShortUsage: "voice script [--format csv|md] | check DIR | say LINE [SEATS] | export DIR | generate DIR",
+	ShortHelp:  "the judge's voice: recording checklist, pack check, audition (wolftable voice help)",
+	Exec:       cmdVoice,
 }

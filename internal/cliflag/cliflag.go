@@ -36,15 +36,16 @@ func New(name, usage string, stderr io.Writer) *flag.FlagSet {
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, usage) }
 	if made := Made.Load(); made != nil {
-		(*made)(fs, usage)
+		(*made)(fs, func() string { return usage })
 	}
 	return fs
 }
 
-// Made, when a test sets it, is called with every flag set New makes and
-// the usage text that goes with it, before the flags are defined (read
-// them after the command returned).
-var Made atomic.Pointer[func(fs *flag.FlagSet, usage string)]
+// Made, when a test sets it, is called with every flag set New (or
+// NewFunc) makes and what gives the usage text that goes with it, before
+// the flags are defined (read them, and call usage, after the command
+// returned).
+var Made atomic.Pointer[func(fs *flag.FlagSet, usage func() string)]
 
 // InUsage reports the flags of fs that usage does not mention as --name
 // (or -name for a one-letter flag).
