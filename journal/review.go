@@ -65,6 +65,10 @@ type SeatReview struct {
 	Out     bool    `json:"out"`
 	Deaths  []Death `json:"deaths,omitempty"`
 	Penalty float64 `json:"penalty,omitempty"` // points deducted, in total
+	// Player and PlayerID are who the header's seat draw seats here (none
+	// without a draw).
+	Player   string `json:"player,omitempty"`
+	PlayerID string `json:"player_id,omitempty"`
 }
 
 // Death is one cause of a seat going out.
@@ -144,7 +148,11 @@ func NewReview(j *Journal, get BoardSource) (*Review, error) {
 		}
 	}
 	for i, r := range h.Deal {
-		rv.Deal = append(rv.Deal, SeatReview{Seat: i + 1, Role: string(r), Name: r.Name(), Camp: campName(r.Camp())})
+		sr := SeatReview{Seat: i + 1, Role: string(r), Name: r.Name(), Camp: campName(r.Camp())}
+		if i < len(h.Draw) {
+			sr.Player, sr.PlayerID = h.Draw[i].Name, h.Draw[i].PlayerID
+		}
+		rv.Deal = append(rv.Deal, sr)
 	}
 	for _, r := range h.Bottom {
 		rv.Bottom = append(rv.Bottom, CardReview{Role: string(r), Name: r.Name(), Camp: campName(r.Camp())})

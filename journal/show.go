@@ -92,6 +92,9 @@ func (rv *Review) render(md bool) string {
 		}
 		kv("底牌", strings.Join(names, "、"))
 	}
+	if line := drawLine(rv.Deal); line != "" {
+		kv("座位", line)
+	}
 	kv("種子", strconv.FormatUint(rv.Seed, 10))
 	kv("軟體", fmt.Sprintf("%s（日誌格式 %d）", rv.Software, rv.Format))
 	kv("建檔", rv.stamp(rv.Created))
@@ -320,3 +323,15 @@ func padRole(name string) string {
 }
 
 func mdEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+
+// drawLine is the seat draw as one line ("1號 王小明、2號 …"), "" when
+// the header has none.
+func drawLine(seats []SeatReview) string {
+	var parts []string
+	for _, s := range seats {
+		if s.Player != "" {
+			parts = append(parts, fmt.Sprintf("%d號 %s", s.Seat, s.Player))
+		}
+	}
+	return strings.Join(parts, "、")
+}
