@@ -147,13 +147,7 @@ func NewReview(j *Journal, get BoardSource) (*Review, error) {
 			rv.SignedBy = FormatPublicKey(end.PublicKey[:])
 		}
 	}
-	for i, r := range h.Deal {
-		sr := SeatReview{Seat: i + 1, Role: string(r), Name: r.Name(), Camp: campName(r.Camp())}
-		if i < len(h.Draw) {
-			sr.Player, sr.PlayerID = h.Draw[i].Name, h.Draw[i].PlayerID
-		}
-		rv.Deal = append(rv.Deal, sr)
-	}
+	rv.Deal = seatReviews(h)
 	for _, r := range h.Bottom {
 		rv.Bottom = append(rv.Bottom, CardReview{Role: string(r), Name: r.Name(), Camp: campName(r.Camp())})
 	}
@@ -263,4 +257,18 @@ func campName(c engine.Camp) string {
 		return "god"
 	}
 	return "unknown"
+}
+
+// seatReviews are the header's seats: each one's card and, with a seat
+// draw, its player.
+func seatReviews(h *Header) []SeatReview {
+	var out []SeatReview
+	for i, r := range h.Deal {
+		sr := SeatReview{Seat: i + 1, Role: string(r), Name: r.Name(), Camp: campName(r.Camp())}
+		if i < len(h.Draw) {
+			sr.Player, sr.PlayerID = h.Draw[i].Name, h.Draw[i].PlayerID
+		}
+		out = append(out, sr)
+	}
+	return out
 }

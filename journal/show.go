@@ -85,16 +85,7 @@ func (rv *Review) render(md bool) string {
 		fmt.Fprintf(&b, "復盤 %s\n", rv.Game)
 	}
 	kv("板子", fmt.Sprintf("%s（%s），%d 人，桌 %d 座", rv.BoardName, rv.Board, rv.Players, rv.Seats))
-	if len(rv.Bottom) > 0 {
-		names := make([]string, len(rv.Bottom))
-		for i, c := range rv.Bottom {
-			names[i] = c.Name
-		}
-		kv("底牌", strings.Join(names, "、"))
-	}
-	if line := drawLine(rv.Deal); line != "" {
-		kv("座位", line)
-	}
+	rv.cardLines(kv)
 	kv("種子", strconv.FormatUint(rv.Seed, 10))
 	kv("軟體", fmt.Sprintf("%s（日誌格式 %d）", rv.Software, rv.Format))
 	kv("建檔", rv.stamp(rv.Created))
@@ -334,4 +325,19 @@ func drawLine(seats []SeatReview) string {
 		}
 	}
 	return strings.Join(parts, "、")
+}
+
+// cardLines are the 底牌 and 座位 (the seat draw) lines, when the game
+// has them.
+func (rv *Review) cardLines(kv func(k, v string)) {
+	if len(rv.Bottom) > 0 {
+		names := make([]string, len(rv.Bottom))
+		for i, c := range rv.Bottom {
+			names[i] = c.Name
+		}
+		kv("底牌", strings.Join(names, "、"))
+	}
+	if line := drawLine(rv.Deal); line != "" {
+		kv("座位", line)
+	}
 }
