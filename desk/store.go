@@ -73,6 +73,11 @@ type Seat struct {
 	Side    string  `json:"side,omitempty"`
 	Out     bool    `json:"out"`
 	Penalty float64 `json:"penalty,omitempty"` // 扣分 given on the console, in total
+	// DrawnID and DrawnName are who the signed journal's seat draw seats
+	// here (journal.Header.Draw): they win over the round's plan and
+	// players.csv (docs/rules-decisions.md). Empty without a draw.
+	DrawnID   string `json:"drawn_id,omitempty"`
+	DrawnName string `json:"drawn_name,omitempty"`
 }
 
 // Refusal is a record the desk did not count, and why (Chinese).
@@ -381,7 +386,8 @@ func (s *Store) verifyKeys(table string, data []byte, keys []ed25519.PublicKey) 
 		g.Ended = end.Wall
 	}
 	for _, sr := range rv.Deal {
-		g.Seats = append(g.Seats, Seat{Seat: sr.Seat, Role: sr.Role, RoleName: sr.Name, Camp: sr.Camp, Side: sr.Side, Out: sr.Out, Penalty: sr.Penalty})
+		g.Seats = append(g.Seats, Seat{Seat: sr.Seat, Role: sr.Role, RoleName: sr.Name, Camp: sr.Camp, Side: sr.Side, Out: sr.Out, Penalty: sr.Penalty,
+			DrawnID: sr.PlayerID, DrawnName: sr.Player})
 	}
 	return g, nil
 }
@@ -467,20 +473,7 @@ func (s *Store) finish(list []Game, awards map[string]Award) []Game {
 		seats := make([]Seat, len(g.Seats))
 		copy(seats, g.Seats)
 		for k := range seats {
-			key := fmt.Sprintf("%s/%d", g.Table, seats[k].Seat)
-			seats[k].Player, seats[k].PlayerID = key, ""
-			if id, ok := plans.at(g.Round, g.Table, seats[k].Seat); ok {
-				seats[k].Player, seats[k].PlayerID = id, id
-				if p, ok := players[id]; ok {
-					seats[k].Player = p.Name
-				}
-			} else if v, ok := s.seats[key]; ok {
-				if p, ok := players[v]; ok {
-					seats[k].Player, seats[k].PlayerID = p.Name, p.ID
-				} else {
-					seats[k].Player = v // an older players.csv: the name itself
-				}
-			}
+			s.credit(g, &seats[k], plans, players)
 		}
 		g.Seats = seats
 	}

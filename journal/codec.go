@@ -102,7 +102,44 @@ func encodeHeader(b []byte, h *Header) []byte {
 			b = appendString(b, string(r))
 		}
 	}
+	if h.Format >= formatDraw {
+		b = appendDraw(b, h)
+	}
 	return b
+}
+
+// appendDraw encodes a format 4 header's seat draw: manual (0 or 1), the
+// count, then each seat's number, player id and name.
+func appendDraw(b []byte, h *Header) []byte {
+	manual := byte(0)
+	if h.DrawManual {
+		manual = 1
+	}
+	b = append(b, manual)
+	b = binary.AppendUvarint(b, uint64(len(h.Draw)))
+	for _, d := range h.Draw {
+		b = binary.AppendUvarint(b, uint64(d.Seat))
+		b = appendString(b, d.PlayerID)
+		b = appendString(b, d.Name)
+	}
+	return b
+}
+
+// decodeDraw decodes what appendDraw wrote.
+func (d *decoder) draw(h *Header) {
+	switch d.byte1() {
+	case 0:
+	case 1:
+		h.DrawManual = true
+	default:
+		d.fail(errors.New("seat draw: manual flag is neither 0 nor 1"))
+	}
+	n := d.count(maxSeats)
+	for i := 0; i < n && d.err == nil; i++ {
+		seat := d.count(maxSeats)
+		id := d.str()
+		h.Draw = append(h.Draw, Drawn{Seat: seat, PlayerID: id, Name: d.str()})
+	}
 }
 
 // encodeRecord is the body of a record after the header.
@@ -227,6 +264,20 @@ func (d *decoder) int() int {
 }
 
 // count reads a list length bounded by limit.
+// byte1 reads one byte.
+func (d *decoder) byte1() byte {
+	if d.err != nil {
+		return 0
+	}
+	if len(d.b) == 0 {
+		d.fail(errShort)
+		return 0
+	}
+	v := d.b[0]
+	d.b = d.b[1:]
+	return v
+}
+
 func (d *decoder) count(limit int) int {
 	v := d.uvarint()
 	if v > uint64(limit) {
@@ -302,6 +353,9 @@ func decodeHeader(body []byte) (Header, error) {
 		for i := 0; i < n && d.err == nil; i++ {
 			h.Bottom = append(h.Bottom, engine.Role(d.str()))
 		}
+	}
+	if f >= formatDraw {
+		d.draw(&h)
 	}
 	if d.err != nil {
 		return h, d.err

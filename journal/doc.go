@@ -15,13 +15,14 @@
 // Show prints the game record a tournament files (復盤); Verify and
 // Command implement `wolftable record verify|show`.
 //
-// # File format, version 3
+// # File format, version 4
 //
 // Version 2 is version 1 with the end record's signature (below); version 3
-// is version 2 with the bottom cards at the end of the header. This package
-// reads all three; it writes 3 for a game with bottom cards and 2 for any
-// other, so those journals stay byte for byte what a version-2 build
-// writes and reads. A build that reads only older versions refuses a newer
+// is version 2 with the bottom cards at the end of the header; version 4 is
+// version 3 with the seat draw (who sits at each seat) after them. This
+// package reads all four; it writes 4 for a game with a seat draw, 3 for
+// one with bottom cards and 2 for any other, so those journals stay byte
+// for byte what a version-2 build writes and reads. A build that reads only older versions refuses a newer
 // journal by its header (*VersionError).
 //
 // A journal is the 8 bytes of Magic, "\x89WTJ\r\n\x1a\n", then records,
@@ -63,7 +64,13 @@
 //	text     the start's zone name (may be empty)
 //	uvarint  B (0..2), then B × text: the bottom cards, the role ids of the
 //	         cards dealt beyond the seats (engine.Config.Bottom) — version 3
-//	         only; a version 1 or 2 header ends after the zone name
+//	         and up; a version 1 or 2 header ends after the zone name
+//	byte     the seat draw was taken by hand (1) or drawn at random by the
+//	         table (0) — version 4 only, as the next field
+//	uvarint  D (0 or P), then D × (uvarint seat, text player id, text name):
+//	         the seat draw, seats 1..P in order; a player id (may be empty,
+//	         at most 64 bytes) at most once. The end record's signature
+//	         covers it with the rest of the header.
 //
 // Every other record (kinds 2..5) starts with
 //

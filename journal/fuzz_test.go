@@ -216,6 +216,11 @@ func FuzzRecordBody(f *testing.F) {
 		h3.Format, h3.Bottom = 3, bottom
 		f.Add(encodeHeader(nil, &h3))
 	}
+	for _, manual := range []bool{false, true} { // format 4: the seat draw after the bottom cards
+		h4 := h.WithDraw(drawOf(len(h.Deal)), manual)
+		h4.Draw[2].PlayerID = ""
+		f.Add(encodeHeader(nil, &h4))
+	}
 	for i := range recs {
 		f.Add(encodeRecord(nil, &recs[i]))
 	}

@@ -42,6 +42,9 @@ var (
 // base is the fake wall clock's start: a venue in UTC+8.
 var base = time.Date(2026, 11, 29, 20, 15, 3, 0, time.FixedZone("CST", 8*3600))
 
+// testHeaderHook changes the header playJournal writes (a test's seat draw).
+var testHeaderHook = func(h Header) Header { return h }
+
 // played is a bot game journaled the way the runtime journals one.
 type played struct {
 	path    string
@@ -79,7 +82,7 @@ func playJournalOn(t testing.TB, dir string, b *engine.Board, seed uint64, end b
 		return g
 	}
 	g, rt := newGame(), newGame() // the bots' game and the runtime's
-	h := HeaderForCards(b, deal, bottom, seed, b.Players, base, "test-1.0")
+	h := testHeaderHook(HeaderForCards(b, deal, bottom, seed, b.Players, base, "test-1.0"))
 	h.GameID = fmt.Sprintf("%.20s-%d", board, seed)
 	w, err := Create(dir, h)
 	if err != nil {

@@ -14,18 +14,25 @@ import (
 
 // FormatVersion is the newest version of the file format this package
 // writes and reads (doc.go). Format 2 added the end record's signature;
-// format 3 adds the bottom cards to the header. Create writes format 3 only
-// for a game with bottom cards and format 2 for any other, so a journal
-// without bottom cards stays readable by builds that know format 2; format
-// 1 journals (unsigned) are still read.
-const FormatVersion = 3
+// format 3 adds the bottom cards to the header; format 4 the seat draw
+// (who sits at each seat). Create writes the lowest format that holds the
+// header: 4 only for a game with a draw, 3 for one with bottom cards, 2 for
+// any other, so a journal without them stays readable by builds that know
+// format 2; format 1 journals (unsigned) are still read.
+const FormatVersion = 4
 
 // formatBottom is the first format whose header holds the bottom cards.
 const formatBottom = 3
 
+// formatDraw is the first format whose header holds the seat draw.
+const formatDraw = 4
+
 // formatFor is the format Create writes for h: the lowest that holds it.
 func formatFor(h *Header) int {
-	if len(h.Bottom) > 0 {
+	switch {
+	case len(h.Draw) > 0:
+		return formatDraw
+	case len(h.Bottom) > 0:
 		return formatBottom
 	}
 	return 2
@@ -83,6 +90,78 @@ type Header struct {
 	// Bottom are the bottom cards: the cards dealt beyond the seats
 	// (engine.Config.Bottom; a thief picks from them). Format 3 and up.
 	Bottom []engine.Role
+	// Draw is the seat draw: who sits at each seat, by seat (Draw[i] is
+	// seat i+1, every seat of the deal once), or none (a casual game, an
+	// older journal). It is in the header, so the end record's signature
+	// covers it. Format 4 and up.
+	Draw []Drawn
+	// DrawManual: the draw was taken as the players drew it (paper
+	// numbers), not drawn at random by the table.
+	DrawManual bool
+}
+
+// Drawn is one seat of a seat draw: the player who sits there.
+type Drawn struct {
+	Seat     int    // 1..len(Deal)
+	PlayerID string // the desk's player id; may be empty (a name typed at the table)
+	Name     string // the player's name as the table showed it
+}
+
+// WithDraw is h with the seat draw d (and how it was taken) and the format
+// that holds it; nil d removes the draw.
+func (h Header) WithDraw(d []Drawn, manual bool) Header {
+	h.Draw = append([]Drawn(nil), d...)
+	if len(d) == 0 {
+		h.Draw = nil
+		manual = false
+	}
+	h.DrawManual = manual
+	if h.Format == 0 || h.Format < formatFor(&h) {
+		h.Format = formatFor(&h)
+	}
+	return h
+}
+
+// maxPlayerID bounds a drawn player's id, in bytes.
+const maxPlayerID = 64
+
+// checkDraw validates a header's seat draw.
+func (h *Header) checkDraw() error {
+	if (len(h.Draw) > 0 || h.DrawManual) && h.Format < formatDraw {
+		return fmt.Errorf("a seat draw in a format %d header (a draw needs format %d)", h.Format, formatDraw)
+	}
+	if h.DrawManual && len(h.Draw) == 0 {
+		return fmt.Errorf("a manual seat draw without seats")
+	}
+	if len(h.Draw) == 0 {
+		return nil
+	}
+	if len(h.Draw) != len(h.Deal) {
+		return fmt.Errorf("a seat draw of %d seats for %d players", len(h.Draw), len(h.Deal))
+	}
+	ids := map[string]int{}
+	for i, d := range h.Draw {
+		if d.Seat != i+1 {
+			return fmt.Errorf("seat draw entry %d is seat %d (want the seats in order, each once)", i+1, d.Seat)
+		}
+		if err := checkText(fmt.Sprintf("name of seat %d", d.Seat), d.Name, false); err != nil {
+			return err
+		}
+		if err := checkText(fmt.Sprintf("player id of seat %d", d.Seat), d.PlayerID, true); err != nil {
+			return err
+		}
+		if len(d.PlayerID) > maxPlayerID {
+			return fmt.Errorf("player id of seat %d is longer than %d bytes", d.Seat, maxPlayerID)
+		}
+		if d.PlayerID == "" {
+			continue
+		}
+		if at, ok := ids[d.PlayerID]; ok {
+			return fmt.Errorf("player %q drawn at seats %d and %d", d.PlayerID, at, d.Seat)
+		}
+		ids[d.PlayerID] = d.Seat
+	}
+	return nil
 }
 
 // Record is one record after the header.
@@ -292,6 +371,9 @@ func (h *Header) check() error {
 		if err := checkText(fmt.Sprintf("bottom card %d", i+1), string(r), false); err != nil {
 			return err
 		}
+	}
+	if err := h.checkDraw(); err != nil {
+		return err
 	}
 	return checkTime("start time", h.Start)
 }

@@ -65,6 +65,10 @@ type SeatReview struct {
 	Out     bool    `json:"out"`
 	Deaths  []Death `json:"deaths,omitempty"`
 	Penalty float64 `json:"penalty,omitempty"` // points deducted, in total
+	// Player and PlayerID are who the header's seat draw seats here (none
+	// without a draw).
+	Player   string `json:"player,omitempty"`
+	PlayerID string `json:"player_id,omitempty"`
 }
 
 // Death is one cause of a seat going out.
@@ -143,9 +147,7 @@ func NewReview(j *Journal, get BoardSource) (*Review, error) {
 			rv.SignedBy = FormatPublicKey(end.PublicKey[:])
 		}
 	}
-	for i, r := range h.Deal {
-		rv.Deal = append(rv.Deal, SeatReview{Seat: i + 1, Role: string(r), Name: r.Name(), Camp: campName(r.Camp())})
-	}
+	rv.Deal = seatReviews(h)
 	for _, r := range h.Bottom {
 		rv.Bottom = append(rv.Bottom, CardReview{Role: string(r), Name: r.Name(), Camp: campName(r.Camp())})
 	}
@@ -255,4 +257,18 @@ func campName(c engine.Camp) string {
 		return "god"
 	}
 	return "unknown"
+}
+
+// seatReviews are the header's seats: each one's card and, with a seat
+// draw, its player.
+func seatReviews(h *Header) []SeatReview {
+	var out []SeatReview
+	for i, r := range h.Deal {
+		sr := SeatReview{Seat: i + 1, Role: string(r), Name: r.Name(), Camp: campName(r.Camp())}
+		if i < len(h.Draw) {
+			sr.Player, sr.PlayerID = h.Draw[i].Name, h.Draw[i].PlayerID
+		}
+		out = append(out, sr)
+	}
+	return out
 }

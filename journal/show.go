@@ -85,13 +85,7 @@ func (rv *Review) render(md bool) string {
 		fmt.Fprintf(&b, "復盤 %s\n", rv.Game)
 	}
 	kv("板子", fmt.Sprintf("%s（%s），%d 人，桌 %d 座", rv.BoardName, rv.Board, rv.Players, rv.Seats))
-	if len(rv.Bottom) > 0 {
-		names := make([]string, len(rv.Bottom))
-		for i, c := range rv.Bottom {
-			names[i] = c.Name
-		}
-		kv("底牌", strings.Join(names, "、"))
-	}
+	rv.cardLines(kv)
 	kv("種子", strconv.FormatUint(rv.Seed, 10))
 	kv("軟體", fmt.Sprintf("%s（日誌格式 %d）", rv.Software, rv.Format))
 	kv("建檔", rv.stamp(rv.Created))
@@ -320,3 +314,30 @@ func padRole(name string) string {
 }
 
 func mdEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+
+// drawLine is the seat draw as one line ("1號 王小明、2號 …"), "" when
+// the header has none.
+func drawLine(seats []SeatReview) string {
+	var parts []string
+	for _, s := range seats {
+		if s.Player != "" {
+			parts = append(parts, fmt.Sprintf("%d號 %s", s.Seat, s.Player))
+		}
+	}
+	return strings.Join(parts, "、")
+}
+
+// cardLines are the 底牌 and 座位 (the seat draw) lines, when the game
+// has them.
+func (rv *Review) cardLines(kv func(k, v string)) {
+	if len(rv.Bottom) > 0 {
+		names := make([]string, len(rv.Bottom))
+		for i, c := range rv.Bottom {
+			names[i] = c.Name
+		}
+		kv("底牌", strings.Join(names, "、"))
+	}
+	if line := drawLine(rv.Deal); line != "" {
+		kv("座位", line)
+	}
+}

@@ -183,6 +183,17 @@ func (s *Summary) Write(w io.Writer) {
 		}
 		fmt.Fprintf(w, "底牌     %s\n", strings.Join(names, "、"))
 	}
+	if len(h.Draw) > 0 {
+		parts := make([]string, len(h.Draw))
+		for i, d := range h.Draw {
+			parts[i] = fmt.Sprintf("%d號 %s", d.Seat, d.Name)
+		}
+		how := "桌上隨機抽"
+		if h.DrawManual {
+			how = "手動登錄"
+		}
+		fmt.Fprintf(w, "座位     %s（%s）\n", strings.Join(parts, "、"), how)
+	}
 	fmt.Fprintf(w, "建檔     %s\n", h.Start.Format("2006-01-02 15:04:05 -07:00"))
 	fmt.Fprintf(w, "紀錄     %d 筆（開頭、%d 個輸入、%d 個被拒絕", s.Records, s.Inputs, s.Refused)
 	if s.Started {

@@ -88,3 +88,16 @@ func (d *Desk) onAsk(m *nats.Msg) {
 		d.log.Debug("desk: an answer to a table", "table", table, "err", err)
 	}
 }
+
+// onRoster answers a table's roster question (desk.KindRoster) from the
+// open round's locked plan, for the asking table only.
+func (d *Desk) onRoster(m *nats.Msg) {
+	table, kind := desk.SubjectTable(m.Subject)
+	if table == "" || kind != desk.KindRoster || m.Reply == "" || len(m.Data) > desk.MaxLiveBytes {
+		return
+	}
+	body, _ := json.Marshal(d.Store.Roster(table))
+	if err := m.Respond(body); err != nil {
+		d.log.Debug("desk: a roster to a table", "table", table, "err", err)
+	}
+}

@@ -203,11 +203,14 @@ func (d *Desk) subscribe() error {
 		}
 		sub.SetPendingLimits(4096, 8<<20) // a flood is dropped, not queued
 	}
-	sub, err := d.nc.Subscribe("wolftable.table.*."+desk.KindAsk, d.onAsk)
-	if err == nil {
+	for k, f := range map[string]nats.MsgHandler{desk.KindAsk: d.onAsk, desk.KindRoster: d.onRoster} {
+		sub, err := d.nc.Subscribe("wolftable.table.*."+k, f)
+		if err != nil {
+			return err
+		}
 		sub.SetPendingLimits(4096, 8<<20)
 	}
-	return err
+	return nil
 }
 
 // Counts are the records stored, received again and refused since the start.

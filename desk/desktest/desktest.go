@@ -21,6 +21,13 @@ import (
 // penalty from the console before the start. It returns the journal's path.
 func Play(t testing.TB, dir, board string, seed uint64, key ed25519.PrivateKey, penaltySeat int) string {
 	t.Helper()
+	return PlayDrawn(t, dir, board, seed, key, penaltySeat, nil)
+}
+
+// PlayDrawn is Play with the seat draw draw in the journal's header (nil:
+// none).
+func PlayDrawn(t testing.TB, dir, board string, seed uint64, key ed25519.PrivateKey, penaltySeat int, draw []journal.Drawn) string {
+	t.Helper()
 	b, err := boards.Get(board)
 	if err != nil {
 		t.Fatal(err)
@@ -36,6 +43,9 @@ func Play(t testing.TB, dir, board string, seed uint64, key ed25519.PrivateKey, 
 	base := time.Date(2026, 12, 5, 14, 0, 0, 0, time.FixedZone("CST", 8*3600)).Add(time.Duration(seed%1000) * time.Hour)
 	h := journal.HeaderForCards(b, deal, bottom, seed, b.Players, base, "desktest")
 	h.GameID = fmt.Sprintf("t%d", seed)
+	if draw != nil {
+		h = h.WithDraw(draw, false)
+	}
 	w, err := journal.Create(dir, h)
 	if err != nil {
 		t.Fatal(err)
