@@ -17,7 +17,7 @@ import (
 // full, and the repeated pairs stay far below a plan that ignores the
 // history (the same seed without it), the least possible in round 2; few
 // players get a seat they had before. It is fast enough for a
-// desk (under 2 s for the four rounds).
+// desk (BenchmarkProposePlan times one plan; a test does not time it).
 func TestProposePlanSpreadsOpponents(t *testing.T) {
 	var players, tables []string
 	for i := 1; i <= 96; i++ {
@@ -79,9 +79,7 @@ func TestProposePlanSpreadsOpponents(t *testing.T) {
 	if again > 288/12 { // by chance alone: about 288×(round-1)/12, 48
 		t.Errorf("%d seats a seat the player had before", again)
 	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("four plans took %v", d)
-	}
+	t.Logf("four plans took %v (BenchmarkProposePlan measures it)", time.Since(start))
 	if _, err := desk.ProposePlan(players, tables[:7], 12, nil, nil, 1); err == nil {
 		t.Error("96 players at 7 tables of 12")
 	}
@@ -155,5 +153,23 @@ func TestRoundPlanNamesGames(t *testing.T) {
 	}
 	if id, name := s2.SeatPlayer("T1", 1); id != b || name != "選手"+b[1:] {
 		t.Errorf("the open round's seat 1 at T1: %s %s", id, name)
+	}
+}
+
+// BenchmarkProposePlan: one round's plan of 96 players at 8 tables of 12
+// (the cost a test must not assert: it was a wall-clock check that failed
+// under load).
+func BenchmarkProposePlan(b *testing.B) {
+	var players, tables []string
+	for i := 1; i <= 96; i++ {
+		players = append(players, fmt.Sprintf("P%02d", i))
+	}
+	for i := 1; i <= 8; i++ {
+		tables = append(tables, fmt.Sprintf("T%d", i))
+	}
+	for b.Loop() {
+		if _, err := desk.ProposePlan(players, tables, 12, nil, nil, 1); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -146,7 +146,7 @@ func TestStartReadsNoArchive(t *testing.T) {
 	if tg.resumed != "" || tg.notice != "" || strings.Contains(log.String(), "damaged") || strings.Contains(log.String(), "cannot be resumed") {
 		t.Fatalf("the start resumed %q, noticed %q:\n%s", tg.resumed, tg.notice, log.String())
 	}
-	if _, err := os.Stat(top); !errors.Is(err, os.ErrNotExist) || !strings.Contains(log.String(), "1 finished journal(s) moved into") {
+	if _, err := os.Stat(top); !errors.Is(err, os.ErrNotExist) || !strings.Contains(log.String(), "1 份已結束的日誌移到") {
 		t.Fatalf("the finished journal at the top was not archived by the start:\n%s", log.String())
 	}
 }
