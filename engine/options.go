@@ -204,7 +204,6 @@ var optionTab = optionFields()
 
 func optionFields() map[string]optionField {
 	clock := []string{"minute_mod_n", "minute_digit_sum"}
-	weights := []string{"1", "1.5", "2", "2.5", "3"}
 	m := map[string]optionField{
 		"silence.no_repeat":         notOpt(boolOpt("禁言長老 may not silence the same seat two nights running", func(o *Options) *bool { return &o.SilenceRepeat })),
 		"silence.announce_void":     boolOpt("the silence is announced even when the elder or the silenced seat died that night (報)", func(o *Options) *bool { return &o.SilenceAnnounceVoid }),
@@ -220,7 +219,7 @@ func optionFields() map[string]optionField {
 			}
 			o.SheriffWeight = f
 			return nil
-		}, func(o *Options) string { return strconv.FormatFloat(o.SheriffWeight, 'f', -1, 64) }, weights},
+		}, func(o *Options) string { return strconv.FormatFloat(o.SheriffWeight, 'f', -1, 64) }, []string{"1", "1.5", "2", "2.5", "3"}},
 		"sheriff.enabled":                 boolOpt("the board has a sheriff (有警長)", func(o *Options) *bool { return &o.Sheriff }),
 		"sheriff.double_explode":          boolOpt("an explosion in the election speeches resumes it next day; a second one ends it (雙爆吞警徽)", func(o *Options) *bool { return &o.DoubleExplode }),
 		"sheriff.explode_keeps_badge":     boolOpt("a sheriff who explodes may still pass the badge", func(o *Options) *bool { return &o.ExplodeKeepsBadge }),
@@ -276,7 +275,7 @@ func optionFields() map[string]optionField {
 				return "same"
 			}
 			return strconv.FormatFloat(o.SheriffPKWeight, 'f', -1, 64)
-		}, append([]string{"same"}, weights...)},
+		}, []string{"same", "1", "1.5", "2", "2.5", "3"}},
 		"sheriff.pk_voters":    enumOpt("who votes in the election PK: not_on_stage = everyone off the PK stage (A5.6); never_ran = only players who never ran (H6)", []string{"not_on_stage", "never_ran"}, func(o *Options) *string { return &o.PKVoters }),
 		"explode.windows":      enumOpt("when a wolf may explode by day: part_a = election speeches, 退水, exile-day speeches (A11); any_but_vote = also last words, the prince's speech, the sheriff's order and 歸票 (seed 003); any_speech = also last words and the prince's speech (seed 001)", []string{"part_a", "any_but_vote", "any_speech"}, func(o *Options) *string { return &o.ExplodeWindows }),
 		"idiot.name":           enumOpt("the card's name in the judge's lines: yuzhe (愚者, seed 000) | baichi (白痴, seeds 003 and 001)", []string{"yuzhe", "baichi"}, func(o *Options) *string { return &o.IdiotName }),
