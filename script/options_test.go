@@ -104,3 +104,23 @@ func contains(vs []string, v string) bool {
 	}
 	return false
 }
+
+// FuzzOptionText: whatever key and value a journal holds, the words never
+// echo them raw: no ASCII letter reaches the reader.
+func FuzzOptionText(f *testing.F) {
+	for _, k := range engine.OptionNames() {
+		f.Add(k, "on")
+		for _, v := range engine.OptionValues(k) {
+			f.Add(k, v)
+		}
+	}
+	f.Add("speech.seconds", "1e3")
+	f.Add("sheriff.weight", "0x1p1")
+	f.Add("sheriff.weight", "NaN")
+	f.Fuzz(func(t *testing.T, key, value string) {
+		s := OptionText(key, value)
+		if strings.IndexFunc(s, func(r rune) bool { return r < unicode.MaxASCII && unicode.IsLetter(r) }) >= 0 {
+			t.Errorf("OptionText(%q, %q) = %q holds ASCII letters", key, value, s)
+		}
+	})
+}
