@@ -133,9 +133,10 @@ const (
 )
 
 type optionField struct {
-	doc string
-	set func(o *Options, v string) error
-	get func(o *Options) string
+	doc    string
+	set    func(o *Options, v string) error
+	get    func(o *Options) string
+	values []string // every value the option takes, for an option of a fixed set (OptionValues)
 }
 
 func boolOpt(doc string, p func(o *Options) *bool) optionField {
@@ -146,7 +147,7 @@ func boolOpt(doc string, p func(o *Options) *bool) optionField {
 		}
 		*p(o) = b
 		return nil
-	}, func(o *Options) string { return strconv.FormatBool(*p(o)) }}
+	}, func(o *Options) string { return strconv.FormatBool(*p(o)) }, nil}
 }
 
 // notOpt is a bool option stored inverted (its default, on, is the zero value).
@@ -160,7 +161,7 @@ func notOpt(f optionField) optionField {
 	}, func(o *Options) string {
 		b, _ := parseBool(f.get(o))
 		return strconv.FormatBool(!b)
-	}}
+	}, nil}
 }
 
 func intOpt(doc string, lo, hi int, p func(o *Options) *int) optionField {
@@ -171,7 +172,7 @@ func intOpt(doc string, lo, hi int, p func(o *Options) *int) optionField {
 		}
 		*p(o) = n
 		return nil
-	}, func(o *Options) string { return strconv.Itoa(*p(o)) }}
+	}, func(o *Options) string { return strconv.Itoa(*p(o)) }, nil}
 }
 
 func enumOpt(doc string, values []string, p func(o *Options) *string) optionField {
@@ -183,7 +184,7 @@ func enumOpt(doc string, values []string, p func(o *Options) *string) optionFiel
 			}
 		}
 		return fmt.Errorf("want one of %s, got %q", strings.Join(values, " | "), v)
-	}, func(o *Options) string { return *p(o) }}
+	}, func(o *Options) string { return *p(o) }, values}
 }
 
 func parseBool(v string) (bool, error) {
@@ -218,7 +219,7 @@ func optionFields() map[string]optionField {
 			}
 			o.SheriffWeight = f
 			return nil
-		}, func(o *Options) string { return strconv.FormatFloat(o.SheriffWeight, 'f', -1, 64) }},
+		}, func(o *Options) string { return strconv.FormatFloat(o.SheriffWeight, 'f', -1, 64) }, []string{"1", "1.5", "2", "2.5", "3"}},
 		"sheriff.enabled":                 boolOpt("the board has a sheriff (有警長)", func(o *Options) *bool { return &o.Sheriff }),
 		"sheriff.double_explode":          boolOpt("an explosion in the election speeches resumes it next day; a second one ends it (雙爆吞警徽)", func(o *Options) *bool { return &o.DoubleExplode }),
 		"sheriff.explode_keeps_badge":     boolOpt("a sheriff who explodes may still pass the badge", func(o *Options) *bool { return &o.ExplodeKeepsBadge }),
@@ -274,7 +275,7 @@ func optionFields() map[string]optionField {
 				return "same"
 			}
 			return strconv.FormatFloat(o.SheriffPKWeight, 'f', -1, 64)
-		}},
+		}, []string{"same", "1", "1.5", "2", "2.5", "3"}},
 		"sheriff.pk_voters":    enumOpt("who votes in the election PK: not_on_stage = everyone off the PK stage (A5.6); never_ran = only players who never ran (H6)", []string{"not_on_stage", "never_ran"}, func(o *Options) *string { return &o.PKVoters }),
 		"explode.windows":      enumOpt("when a wolf may explode by day: part_a = election speeches, 退水, exile-day speeches (A11); any_but_vote = also last words, the prince's speech, the sheriff's order and 歸票 (seed 003); any_speech = also last words and the prince's speech (seed 001)", []string{"part_a", "any_but_vote", "any_speech"}, func(o *Options) *string { return &o.ExplodeWindows }),
 		"idiot.name":           enumOpt("the card's name in the judge's lines: yuzhe (愚者, seed 000) | baichi (白痴, seeds 003 and 001)", []string{"yuzhe", "baichi"}, func(o *Options) *string { return &o.IdiotName }),
@@ -291,7 +292,7 @@ func optionFields() map[string]optionField {
 				return nil
 			}
 			return fmt.Errorf("want fixed or plausible, got %q", v)
-		}, func(o *Options) string { return string(o.NightPace) }},
+		}, func(o *Options) string { return string(o.NightPace) }, []string{string(PaceFixed), string(PacePlausible)}},
 	}
 	for k, f := range loversOptionFields() {
 		m[k] = f
@@ -324,6 +325,18 @@ func OptionNames() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// OptionValues lists the values an option of a fixed set takes (an enum
+// option, night.pace, sheriff.weight, sheriff.pk_weight), in the table's
+// order; nil for a bool or a whole-number option and for an unknown key.
+// The slice is the caller's own.
+func OptionValues(key string) []string {
+	v := optionTab[key].values
+	if v == nil {
+		return nil
+	}
+	return append([]string(nil), v...)
 }
 
 // OptionDoc describes an option key.

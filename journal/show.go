@@ -10,6 +10,7 @@ import (
 
 	"wolftable/engine"
 	"wolftable/recordtext"
+	"wolftable/script"
 )
 
 // Formats are Show's output formats.
@@ -104,7 +105,7 @@ func (rv *Review) render(md bool) string {
 	kv("指紋", rv.fingerprintNote())
 	kv("簽章", rv.signatureNote())
 	if opts := rv.changedOptions(); len(opts) > 0 {
-		kv("規則", strings.Join(opts, " "))
+		kv("規則", strings.Join(opts, "；"))
 	}
 
 	if md {
@@ -217,13 +218,14 @@ func (rv *Review) table() *recordtext.Table {
 	return &recordtext.Table{Deal: deal, Options: &o}
 }
 
-// changedOptions are the game's options that differ from today's defaults.
+// changedOptions are the game's options that differ from today's defaults,
+// in the judge's words (script.OptionText: 「女巫自救：僅首夜」).
 func (rv *Review) changedOptions() []string {
 	def := engine.DefaultOptions()
 	var out []string
 	for _, k := range sortedKeys(rv.Options) {
 		if d, ok := def.Get(k); !ok || d != rv.Options[k] {
-			out = append(out, k+"="+rv.Options[k])
+			out = append(out, script.OptionText(k, rv.Options[k]))
 		}
 	}
 	return out
