@@ -30,11 +30,17 @@ func (s *Store) Log(kind, subject, text string) error {
 	b, _ := json.Marshal(LogEntry{At: time.Now().UTC(), Kind: kind, Subject: subject, Text: text})
 	s.lmu.Lock()
 	defer s.lmu.Unlock()
-	f, err := os.OpenFile(filepath.Join(s.data, LogFile), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o640)
+	return appendLine(filepath.Join(s.data, LogFile), b)
+}
+
+// appendLine appends line and a newline to the file at path (made if
+// missing), synced before it returns: the desk's logs of JSON lines.
+func appendLine(path string, line []byte) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o640)
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(append(b, '\n'))
+	_, err = f.Write(append(line, '\n'))
 	if err == nil {
 		err = f.Sync()
 	}

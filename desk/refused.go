@@ -111,18 +111,7 @@ func (s *Store) refuse(r Refusal, data []byte) error {
 		r.Kept = true
 	}
 	line, _ := json.Marshal(r)
-	f, err := os.OpenFile(s.refusedPath(), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o640)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(append(line, '\n'))
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := appendLine(s.refusedPath(), line); err != nil {
 		return err
 	}
 	if r.Kept {

@@ -299,18 +299,7 @@ func (s *Store) NoteStart(table, game string, at time.Time) error {
 		return nil
 	}
 	b, _ := json.Marshal(startLine{Table: table, Game: clip(game, 64), At: at.UTC()})
-	f, err := os.OpenFile(filepath.Join(s.data, startsFile), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o640)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(append(b, '\n'))
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := appendLine(filepath.Join(s.data, startsFile), b); err != nil {
 		return err
 	}
 	s.starts[k] = at.UTC()
