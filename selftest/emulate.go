@@ -2,6 +2,7 @@ package selftest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -54,10 +55,20 @@ type BenchConfig struct {
 	Lag Lag
 }
 
+// soundPointed is set once a bench has pointed this process's ALSA at its
+// own configuration. ALSA reads it when the process first opens the sound
+// device and the device stays open until the process ends, so a second
+// bench's card would never hear the test line: its technician would
+// report a good speaker as silent. A second such bench is refused.
+var soundPointed sync.Once
+
+// errSoundPointed is the second bench's refusal.
+var errSoundPointed = errors.New("selftest: emulate: this process's sound already goes to an earlier emulated bench; run each emulated self-test in its own process")
+
 // StartBench starts the emulated table in a new temporary directory. For
 // the emulated card (or the no-speaker fault) it points this process's
 // ALSA at its own configuration (ALSA_CONFIG_PATH): it must run before the
-// process opens the sound device.
+// process opens the sound device, and only once in a process.
 func StartBench(ctx context.Context, c BenchConfig) (*Bench, error) {
 	if c.Seats < hw.MinSeats || c.Seats > hw.MaxSeats {
 		return nil, fmt.Errorf("selftest: emulate: %d seats is out of range %d..%d", c.Seats, hw.MinSeats, hw.MaxSeats)
@@ -66,6 +77,9 @@ func StartBench(ctx context.Context, c BenchConfig) (*Bench, error) {
 		if f.Kind.needsSeat() && (f.Seat < 1 || f.Seat > c.Seats) {
 			return nil, fmt.Errorf("selftest: fault %v: the table has seats 1..%d", f, c.Seats)
 		}
+	}
+	if !c.SystemSpeaker && !pointSound() {
+		return nil, errSoundPointed
 	}
 	dir, err := os.MkdirTemp("", "wolftable-selftest-")
 	if err != nil {
@@ -131,6 +145,14 @@ func StartBench(ctx context.Context, c BenchConfig) (*Bench, error) {
 		os.Setenv("ALSA_CONFIG_PATH", b.Card.Config())
 	}
 	return b, nil
+}
+
+// pointSound claims this process's sound for a bench: false if an earlier
+// bench has it.
+func pointSound() bool {
+	first := false
+	soundPointed.Do(func() { first = true })
+	return first
 }
 
 // Path is where the serial driver opens the emulated bridge.
