@@ -4,7 +4,6 @@ import (
 	"io"
 
 	"wolftable/internal/cliflag"
-	"wolftable/journal"
 )
 
 // recordCommand is `wolftable record …`: the game journals.
@@ -23,6 +22,6 @@ var recordCommand = &cliflag.Command{
 		if len(args) > 0 && args[0] == "resend" {
 			return cmdRecordResend(args[1:], stdout, stderr)
 		}
-		return journal.Command(args, stdout, stderr)
+		return recordArgs(args, stdout, stderr)
 	},
 }
