@@ -80,6 +80,6 @@ func selftestArgs(args []string, stderr io.Writer) (o selftest.TableOptions, cod
 var selftestCommand = &cliflag.Command{
 	Name:       "selftest",
 	ShortUsage: "selftest [--config F] [--report F] | --emulate [--fault KIND:SEAT[:KEY]]...",
-	ShortHelp:  "the technician's hardware self-test (wolftable selftest -h)",
+	ShortHelp:  "技術人員的硬體自我檢測（`wolftable selftest -h`）",
 	Exec:       cmdSelftest,
 }

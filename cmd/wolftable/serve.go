@@ -391,10 +391,9 @@ var serveCommand = &cliflag.Command{
 	ShortUsage: "serve [--config FILE] [--once] [--autostart] [--mute]\n" +
 		"  [--speed N] [--seed N] [--clock HH:MM] [--bots]\n" +
 		"  [--desk URL --table NAME --desk-creds FILE]",
-	ShortHelp: "the table daemon (systemd: Type=notify); --once: one game; --autostart: start\n" +
-		"without the pedal; --mute: no voice; tests and demos: faster timers, a fixed\n" +
-		"deal, the wall clock, random players; --desk: report to the tournament desk\n" +
-		"(config [desk])",
+	ShortHelp: "桌子的常駐服務（`systemd`：`Type=notify`）；`--once`：只打一局；`--autostart`：不等踏板就開始；\n" +
+		"`--mute`：不出聲；測試與展示用：加快計時（--speed）、固定發牌（--seed）、法官的時鐘（--clock）、\n" +
+		"隨機玩家（--bots）；`--desk`：向賽事總台回報（設定檔 `[desk]`）",
 	Exec: cmdServe,
 }
 

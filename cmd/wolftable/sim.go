@@ -350,7 +350,7 @@ var simCommand = &cliflag.Command{
 	ShortUsage: "sim [--bots] [--no-tui] [--speed N] [--seed N] [--clock HH:MM] [--board ID] [--boards-dir DIR]\n" +
 		"  [--journal DIR] [--new] [--voice on|off|auto] [--cues=false] [--console ADDR]\n" +
 		"  [--desk URL --table NAME --desk-creds FILE]",
-	ShortHelp: "a whole game on the simulated table; --desk reports it to the tournament desk\n(needs --journal)",
+	ShortHelp: "在模擬桌上打完整的一局；`--desk`：向賽事總台回報（要配 --journal）",
 	Exec:      cmdSim,
 }
 
