@@ -292,19 +292,23 @@ func TestRecordListAndArchiveCommands(t *testing.T) {
 	dir := t.TempDir()
 	finishedJournal(t, dir, 13)
 	var out, errs bytes.Buffer
-	if code := Command([]string{"archive", dir}, &out, &errs); code != 0 || !strings.Contains(out.String(), "已把 1 局") {
+	if code := ArchiveFolder(dir, &out, &errs); code != 0 || !strings.Contains(out.String(), "已把 1 局") {
 		t.Fatalf("record archive: %d\n%s%s", code, out.String(), errs.String())
 	}
 	out.Reset()
-	if code := Command([]string{"list", dir, "--per", "1"}, &out, &errs); code != 0 ||
+	if code := ListFolder(dir, 1, 1, &out, &errs); code != 0 ||
 		!strings.Contains(out.String(), "archive/2026-11/") || !strings.Contains(out.String(), "已簽章、待送總台") ||
 		!strings.Contains(out.String(), "最後一頁") {
 		t.Fatalf("record list: %d\n%s%s", code, out.String(), errs.String())
 	}
-	for _, args := range [][]string{{"list", dir, "--page", "0"}, {"list", dir, "--per"}, {"list", dir, dir}, {"archive", "--page", "2"}, {"list", filepath.Join(dir, "missing")}} {
-		if code := Command(args, &out, &errs); code != 2 {
-			t.Errorf("record %v: exit %d, want 2", args, code)
-		}
+	// the flags' errors are cmd/wolftable's (TestRecordArgs); a folder
+	// that is not there is the verbs'
+	missing := filepath.Join(dir, "missing")
+	if code := ListFolder(missing, 1, 20, &out, &errs); code != 2 {
+		t.Errorf("record list %s: exit %d, want 2", missing, code)
+	}
+	if code := ArchiveFolder(missing, &out, &errs); code != 2 || !strings.Contains(errs.String(), "找不到日誌資料夾") {
+		t.Errorf("record archive %s: exit %d, want 2\n%s", missing, code, errs.String())
 	}
 }
 
@@ -326,7 +330,7 @@ func TestRecordArchiveHintsAtBloatedFolder(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(dir, "2026-02-01T00-00-00_abcdef"+Extension), data, 0o644)
 	var out, errs bytes.Buffer
-	if code := Command([]string{"archive", dir}, &out, &errs); code != 0 {
+	if code := ArchiveFolder(dir, &out, &errs); code != 0 {
 		t.Fatalf("record archive: %d %s", code, errs.String())
 	}
 	if fi, _ := os.Stat(dir); fi.Size() <= bloatedFolder {
@@ -338,7 +342,7 @@ func TestRecordArchiveHintsAtBloatedFolder(t *testing.T) {
 	small := t.TempDir()
 	os.WriteFile(filepath.Join(small, "2026-01-01T00-00-00_abcdef"+Extension), data, 0o644)
 	out.Reset()
-	if Command([]string{"archive", small}, &out, &errs); strings.Contains(out.String(), "不會縮小") {
+	if ArchiveFolder(small, &out, &errs); strings.Contains(out.String(), "不會縮小") {
 		t.Fatalf("a hint for a small folder:\n%s", out.String())
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"wolftable/boards"
@@ -17,69 +16,9 @@ import (
 // [journal] dir).
 const DefaultDir = "/var/lib/wolftable/journals"
 
-const folderUsage = `  wolftable record list [DIR] [--page N] [--per N]
-      the table's games, newest first, a page at a time (default 20 a page;
-      DIR default ` + DefaultDir + `): start, board, result, signature,
-      the desk's answer and the journal's path. The game in progress and
-      one to resume are at the top of DIR; finished games in DIR/archive/
-  wolftable record archive [DIR]
-      move every finished journal at the top of DIR into DIR/archive/YYYY-MM/
-      (serve and sim do it at each start and each game's end; for a folder
-      that holds thousands from an older version). Nothing is deleted
-  record show and record verify find a journal by its file name alone
-  in ` + DefaultDir + ` and its archive
-`
-
 // bloatedFolder is the size of a folder's own entry list (ext4: its
 // blocks) past which record archive suggests rebuilding it.
 const bloatedFolder = 64 << 10
-
-// folderCommand runs `record list` and `record archive`.
-func folderCommand(sub string, args []string, stdout, stderr io.Writer) int {
-	dir, page, per := "", 1, 20
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		name, v, hasValue := strings.Cut(a, "=")
-		if (name == "--page" || name == "--per") && sub == "list" {
-			if !hasValue && i+1 < len(args) {
-				i++
-				v, hasValue = args[i], true
-			}
-			n, err := strconv.Atoi(v)
-			if !hasValue || err != nil || n < 1 || n > 1000 {
-				fmt.Fprintf(stderr, "record list: %s wants a number from 1 to 1000\n", name)
-				return 2
-			}
-			if name == "--page" {
-				page = n
-			} else {
-				per = n
-			}
-			continue
-		}
-		switch {
-		case strings.HasPrefix(a, "-"):
-			fmt.Fprintf(stderr, "record %s: unknown or incomplete flag %s\n%s", sub, a, commandUsage)
-			return 2
-		case dir == "":
-			dir = a
-		default:
-			fmt.Fprintf(stderr, "record %s: one folder at a time\n", sub)
-			return 2
-		}
-	}
-	if dir == "" {
-		dir = DefaultDir
-	}
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		fmt.Fprintf(stderr, "record %s: 找不到日誌資料夾 %s（請給資料夾路徑，例如 record %s %s）\n", sub, dir, sub, DefaultDir)
-		return 2
-	}
-	if sub == "archive" {
-		return archiveCommand(dir, stdout, stderr)
-	}
-	return listCommand(dir, page, per, stdout, stderr)
-}
 
 func archiveCommand(dir string, stdout, stderr io.Writer) int {
 	t, err := ArchiveFinished(dir, func(n int) {

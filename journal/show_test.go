@@ -236,32 +236,34 @@ func TestUnfinished(t *testing.T) {
 	}
 }
 
-// TestCommand: `wolftable record verify|show`.
+// TestCommand: `wolftable record verify|show`, the verbs (their command
+// line is cmd/wolftable's TestRecordArgs).
 func TestCommand(t *testing.T) {
 	dir := t.TempDir()
 	p := playJournal(t, dir, "wolfking-guard", 13, true)
-	run := func(args ...string) (int, string, string) {
+	verify := func(file string, o VerifyOptions) (int, string, string) {
 		var out, errw bytes.Buffer
-		code := Command(args, &out, &errw)
+		code := VerifyFile(file, o, &out, &errw)
 		return code, out.String(), errw.String()
 	}
-	code, out, _ := run("record", "verify", p.path, "--pubkey", testPub)
+	showf := func(file string, o ShowOptions) (int, string, string) {
+		var out, errw bytes.Buffer
+		code := ShowFile(file, o, &out, &errw)
+		return code, out.String(), errw.String()
+	}
+	code, out, _ := verify(p.path, VerifyOptions{PublicKey: testPub})
 	if code != 0 || !strings.Contains(out, "雜湊鏈   完整") || !strings.Contains(out, "斷尾     無") || !strings.Contains(out, "結果     "+p.winner) ||
 		!strings.Contains(out, "驗證通過") {
 		t.Fatalf("verify: %d\n%s", code, out)
 	}
-	code, out, _ = run("verify", "--records", "--pubkey="+testPub, p.path)
+	code, out, _ = verify(p.path, VerifyOptions{PublicKey: testPub, Records: true})
 	if code != 0 || !strings.Contains(out, "  end      ") || !strings.Contains(out, " header ") {
 		t.Fatalf("verify --records: %d\n%s", code, out)
 	}
 	for _, f := range []string{"text", "md", "json"} {
-		code, out, _ = run("record", "show", p.path, "--format", f)
+		code, out, _ = showf(p.path, ShowOptions{Format: f})
 		if code != 0 || len(out) < 500 {
 			t.Fatalf("show --format %s: %d\n%s", f, code, out)
-		}
-		code, out2, _ := run("record", "show", "--format="+f, p.path)
-		if code != 0 || out2 != out {
-			t.Fatalf("show --format=%s: %d", f, code)
 		}
 	}
 	// a torn journal (here: its end record torn) verifies as unfinished
@@ -269,41 +271,45 @@ func TestCommand(t *testing.T) {
 	data := readFile(t, p.path)
 	torn := filepath.Join(dir, "torn.wtj")
 	os.WriteFile(torn, data[:len(data)-9], 0o644)
-	code, out, _ = run("record", "verify", torn, "--unfinished")
+	code, out, _ = verify(torn, VerifyOptions{Unfinished: true})
 	if code != 0 || !strings.Contains(out, "斷尾     有：最後一筆紀錄寫到一半就斷電") {
 		t.Fatalf("verify torn: %d\n%s", code, out)
 	}
-	if code, out, _ = run("record", "verify", torn, "--pubkey", testPub); code != 1 || !strings.Contains(out, "日誌沒有結束紀錄") {
+	if code, out, _ = verify(torn, VerifyOptions{PublicKey: testPub}); code != 1 || !strings.Contains(out, "日誌沒有結束紀錄") {
 		t.Fatalf("verify torn without --unfinished: %d\n%s", code, out)
 	}
 	// a damaged one does not
 	data[len(data)/2] ^= 0x10
 	bad := filepath.Join(dir, "bad.wtj")
 	os.WriteFile(bad, data, 0o644)
-	code, out, errs := run("record", "verify", bad, "--pubkey", testPub)
+	code, out, errs := verify(bad, VerifyOptions{PublicKey: testPub})
 	if code != 1 || !strings.Contains(out, "驗證失敗") || !strings.Contains(errs, "record ") {
 		t.Fatalf("verify damaged: %d\n%s\n%s", code, out, errs)
 	}
-	if code, _, _ := run("record", "show", bad); code != 1 {
+	if code, _, _ := showf(bad, ShowOptions{}); code != 1 {
 		t.Fatalf("show damaged: %d", code)
 	}
 	// venue boards: a folder without the board falls back to the embedded ones
-	if code, _, errs := run("record", "verify", p.path, "--pubkey", testPub, "--boards", t.TempDir()); code != 0 {
+	if code, _, errs := verify(p.path, VerifyOptions{PublicKey: testPub, Boards: t.TempDir()}); code != 0 {
 		t.Fatalf("--boards: %d %s", code, errs)
 	}
-	for _, args := range [][]string{{}, {"record"}, {"record", "frob"}, {"record", "verify"}, {"record", "show", p.path, "--format", "pdf"},
-		{"record", "show", p.path, "--format"}, {"record", "verify", p.path, "--format", "md"}, {"record", "verify", "a", "b"}, {"record", "verify", p.path, "--bogus"}} {
-		if code, _, _ := run(args...); code != 2 {
-			t.Fatalf("%q: exit %d, want 2", args, code)
+	// bad options: an unknown format, a boards folder that is not there
+	missing := filepath.Join(dir, "missing")
+	for what, code := range map[string]int{
+		"show --format pdf":       first(showf(p.path, ShowOptions{Format: "pdf"})),
+		"show --boards missing":   first(showf(p.path, ShowOptions{Boards: missing})),
+		"verify --boards missing": first(verify(p.path, VerifyOptions{PublicKey: testPub, Boards: missing})),
+	} {
+		if code != 2 {
+			t.Errorf("%s: exit %d, want 2", what, code)
 		}
 	}
-	if code, out, _ := run("record", "help"); code != 0 || !strings.Contains(out, "usage") {
-		t.Fatal("help")
-	}
-	if code, _, errs := run("record", "verify", filepath.Join(dir, "missing.wtj")); code != 1 || errs == "" {
+	if code, _, errs := verify(filepath.Join(dir, "missing.wtj"), VerifyOptions{}); code != 1 || errs == "" {
 		t.Fatalf("missing file: %d", code)
 	}
 }
+
+func first(code int, _, _ string) int { return code }
 
 // TestVerifySummary: Verify's summary of a journal without a start.
 func TestVerifySummary(t *testing.T) {

@@ -14,11 +14,11 @@ import (
 	"wolftable/engine"
 )
 
-// verifyCmd runs `record verify FILE ARGS…` and returns the exit status and
-// what it printed on stdout and stderr.
-func verifyCmd(file string, args ...string) (int, string, string) {
+// verifyCmd runs `record verify FILE` with o and returns the exit status
+// and what it printed on stdout and stderr.
+func verifyCmd(file string, o VerifyOptions) (int, string, string) {
 	var out, errw bytes.Buffer
-	code := Command(append([]string{"verify", file}, args...), &out, &errw)
+	code := VerifyFile(file, o, &out, &errw)
 	return code, out.String(), errw.String()
 }
 
@@ -48,7 +48,7 @@ func TestVerifyRefusesRewrittenResult(t *testing.T) {
 	j := mustLoad(t, data)
 	n := len(j.Records)
 
-	code, out, errs := verifyCmd(p.path, "--pubkey", testPub)
+	code, out, errs := verifyCmd(p.path, VerifyOptions{PublicKey: testPub})
 	if code != 0 || !strings.Contains(out, "驗證通過") || !strings.Contains(out, "簽章     有") || !strings.Contains(out, "結果     "+p.winner) {
 		t.Fatalf("the genuine journal: exit %d\n%s%s", code, out, errs)
 	}
@@ -60,11 +60,11 @@ func TestVerifyRefusesRewrittenResult(t *testing.T) {
 		if err != nil || !s.Replayed || s.Header.GameID != j.Header.GameID {
 			t.Fatalf("cut at record %d: chain and replay should still hold: %v", idx, err)
 		}
-		code, out, errs := verifyCmd(cut, "--pubkey", testPub)
+		code, out, errs := verifyCmd(cut, VerifyOptions{PublicKey: testPub})
 		if code != 1 || !strings.Contains(out, "驗證失敗 日誌沒有結束紀錄") || !strings.Contains(errs, "驗證失敗") {
 			t.Fatalf("cut at record %d: exit %d\n%s%s", idx, code, out, errs)
 		}
-		if code, out, _ := verifyCmd(cut, "--pubkey", testPub, "--unfinished"); code != 0 || !strings.Contains(out, "不證明任何結果") {
+		if code, out, _ := verifyCmd(cut, VerifyOptions{PublicKey: testPub, Unfinished: true}); code != 0 || !strings.Contains(out, "不證明任何結果") {
 			t.Fatalf("cut at record %d with --unfinished: exit %d\n%s", idx, code, out)
 		}
 	}
@@ -100,18 +100,18 @@ func TestVerifyRefusesRewrittenResult(t *testing.T) {
 		return cut
 	}
 	unsigned := rewrite(nil)
-	code, out, _ = verifyCmd(unsigned, "--pubkey", testPub)
+	code, out, _ = verifyCmd(unsigned, VerifyOptions{PublicKey: testPub})
 	if code != 1 || !strings.Contains(out, "驗證失敗 結束紀錄沒有簽章") {
 		t.Fatalf("re-played, unsigned: exit %d\n%s", code, out)
 	}
 	foreign := rewrite(otherKey)
-	code, out, _ = verifyCmd(foreign, "--pubkey", testPub)
+	code, out, _ = verifyCmd(foreign, VerifyOptions{PublicKey: testPub})
 	if code != 1 || !strings.Contains(out, "驗證失敗 簽章金鑰不符") {
 		t.Fatalf("re-played, signed with another table's key: exit %d\n%s", code, out)
 	}
 	// The genuine journal checked against another table's key fails too.
 	otherPub := FormatPublicKey(otherKey.Public().(ed25519.PublicKey))
-	if code, out, _ := verifyCmd(p.path, "--pubkey", otherPub); code != 1 || !strings.Contains(out, "簽章金鑰不符") {
+	if code, out, _ := verifyCmd(p.path, VerifyOptions{PublicKey: otherPub}); code != 1 || !strings.Contains(out, "簽章金鑰不符") {
 		t.Fatalf("another table's key: exit %d\n%s", code, out)
 	}
 }
@@ -170,12 +170,12 @@ func TestVerifyForgedSignature(t *testing.T) {
 		}
 		f := filepath.Join(t.TempDir(), "forged.wtj")
 		os.WriteFile(f, d, 0o644)
-		code, out, _ := verifyCmd(f, "--pubkey", testPub)
+		code, out, _ := verifyCmd(f, VerifyOptions{PublicKey: testPub})
 		if code != 1 || !strings.Contains(out, "驗證失敗 結束紀錄（第") || !strings.Contains(out, "簽章不符") {
 			t.Errorf("%s: verify exit %d\n%s", name, code, out)
 		}
 		var so, se bytes.Buffer
-		if code := Command([]string{"show", f}, &so, &se); code != 1 || !strings.Contains(se.String(), "簽章不符") {
+		if code := ShowFile(f, ShowOptions{}, &so, &se); code != 1 || !strings.Contains(se.String(), "簽章不符") {
 			t.Errorf("%s: show exit %d %s", name, code, se.String())
 		}
 	}
@@ -225,7 +225,7 @@ func TestVerifyFlippedByte(t *testing.T) {
 			t.Fatalf("byte %d: %q is not a clear message", i, msg)
 		}
 	}
-	code, out, _ := verifyCmd(f, "--pubkey", testPub)
+	code, out, _ := verifyCmd(f, VerifyOptions{PublicKey: testPub})
 	if code != 1 || !strings.Contains(out, "驗證失敗") {
 		t.Fatalf("the last flip: exit %d\n%s", code, out)
 	}
@@ -236,7 +236,7 @@ func TestVerifyFlippedByte(t *testing.T) {
 	mid := len(j.Records) / 2
 	d[int(j.Records[mid+1].Offset)-1] ^= 0x10
 	os.WriteFile(f, d, 0o644)
-	if _, out, _ := verifyCmd(f, "--pubkey", testPub); !strings.Contains(out, "雜湊不符：日誌寫入後被修改或損壞") {
+	if _, out, _ := verifyCmd(f, VerifyOptions{PublicKey: testPub}); !strings.Contains(out, "雜湊不符：日誌寫入後被修改或損壞") {
 		t.Fatalf("a flip mid-file:\n%s", out)
 	}
 }
@@ -264,16 +264,16 @@ func TestFormat1Journals(t *testing.T) {
 		t.Fatalf("End on a format 1 journal: signed %v, %v", end.Signed, err)
 	}
 	w.Close()
-	code, out, _ := verifyCmd(w.Path(), "--pubkey", testPub)
+	code, out, _ := verifyCmd(w.Path(), VerifyOptions{PublicKey: testPub})
 	if code != 1 || !strings.Contains(out, "結束紀錄沒有簽章（日誌格式 1）") {
 		t.Fatalf("format 1 without --unsigned: exit %d\n%s", code, out)
 	}
-	code, out, _ = verifyCmd(w.Path(), "--unsigned")
+	code, out, _ = verifyCmd(w.Path(), VerifyOptions{Unsigned: true})
 	if code != 0 || !strings.Contains(out, "驗證通過（--unsigned）") || !strings.Contains(out, "日誌格式 1") {
 		t.Fatalf("format 1 with --unsigned: exit %d\n%s", code, out)
 	}
 	var md bytes.Buffer
-	if code := Command([]string{"show", w.Path(), "--format", "md"}, &md, &md); code != 0 || !strings.Contains(md.String(), "未簽章（日誌格式 1）") {
+	if code := ShowFile(w.Path(), ShowOptions{Format: "md"}, &md, &md); code != 0 || !strings.Contains(md.String(), "未簽章（日誌格式 1）") {
 		t.Fatalf("show of a format 1 journal: %d\n%s", code, md.String())
 	}
 	// A signed end record in a format 1 journal is not in the format.
@@ -297,19 +297,19 @@ func TestFingerprintOnRecord(t *testing.T) {
 	}
 	for _, f := range []string{"md", "text"} {
 		var out bytes.Buffer
-		if code := Command([]string{"show", p.path, "--format", f}, &out, &out); code != 0 ||
+		if code := ShowFile(p.path, ShowOptions{Format: f}, &out, &out); code != 0 ||
 			!strings.Contains(out.String(), "指紋") || !strings.Contains(out.String(), fp) ||
 			!strings.Contains(out.String(), "結束紀錄由金鑰 "+KeyFingerprint([32]byte(testKey.Public().(ed25519.PublicKey)))) {
 			t.Fatalf("show --format %s:\n%s", f, out.String())
 		}
 	}
-	if _, out, _ := verifyCmd(p.path, "--pubkey", testPub); !strings.Contains(out, "指紋     "+fp) {
+	if _, out, _ := verifyCmd(p.path, VerifyOptions{PublicKey: testPub}); !strings.Contains(out, "指紋     "+fp) {
 		t.Fatalf("verify:\n%s", out)
 	}
 	// An unfinished journal has no final fingerprint.
 	u := playJournal(t, t.TempDir(), "seer-witch-hunter-idiot", 7, false)
 	var out bytes.Buffer
-	if Command([]string{"show", u.path, "--format", "md"}, &out, &out); !strings.Contains(out.String(), "沒有最終指紋") {
+	if ShowFile(u.path, ShowOptions{Format: "md"}, &out, &out); !strings.Contains(out.String(), "沒有最終指紋") {
 		t.Fatalf("unfinished:\n%s", out.String())
 	}
 }
@@ -323,7 +323,7 @@ func TestVerifyRefusesBytesAfterEnd(t *testing.T) {
 	dir := t.TempDir()
 	p := playJournal(t, dir, "seer-witch-hunter-idiot", 5, true)
 	data := readFile(t, p.path)
-	if code, out, errs := verifyCmd(p.path, "--pubkey", testPub); code != 0 {
+	if code, out, errs := verifyCmd(p.path, VerifyOptions{PublicKey: testPub}); code != 0 {
 		t.Fatalf("the genuine journal: exit %d\n%s%s", code, out, errs)
 	}
 	for name, tail := range map[string][]byte{
@@ -339,11 +339,11 @@ func TestVerifyRefusesBytesAfterEnd(t *testing.T) {
 		if err != nil || !s.Closed || !s.TornTail {
 			t.Fatalf("%s: the chain still reads (closed %v, torn %v): %v", name, s.Closed, s.TornTail, err)
 		}
-		code, out, errs := verifyCmd(f, "--pubkey", testPub)
+		code, out, errs := verifyCmd(f, VerifyOptions{PublicKey: testPub})
 		if code != 1 || !strings.Contains(out, "結束紀錄之後還有") || !strings.Contains(errs, "驗證失敗") {
 			t.Errorf("%s: exit %d\n%s%s", name, code, out, errs)
 		}
-		if code, _, _ := verifyCmd(f, "--pubkey", testPub, "--unfinished", "--unsigned"); code != 1 {
+		if code, _, _ := verifyCmd(f, VerifyOptions{PublicKey: testPub, Unfinished: true, Unsigned: true}); code != 1 {
 			t.Errorf("%s: --unfinished --unsigned let it pass", name)
 		}
 	}

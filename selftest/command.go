@@ -3,8 +3,6 @@ package selftest
 import (
 	"bytes"
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -25,7 +23,6 @@ import (
 	"wolftable/hw"
 	"wolftable/hw/remedy"
 	"wolftable/hw/virtual"
-	"wolftable/internal/cliflag"
 )
 
 // Usage is the command's help.
@@ -55,7 +52,7 @@ const Usage = `usage:
   or configuration error.
 `
 
-// Env is what Command takes from the process.
+// Env is what RunTable takes from the process.
 type Env struct {
 	Stdin          *os.File  // the virtual table's keyboard
 	Stdout, Stderr io.Writer // progress and the report; warnings
@@ -63,218 +60,269 @@ type Env struct {
 	DefaultConfig  string    // read if --config is not given and it exists
 }
 
-// multiFlag is a repeatable string flag.
-type multiFlag []string
+// TableOptions are what `wolftable selftest`'s flags set (cmd/wolftable
+// parses them).
+type TableOptions struct {
+	// Config is the config file (--config); "" reads Env.DefaultConfig
+	// when it exists, else the default config.
+	Config string
+	// Reports are files the report is also written to: JSON for a name
+	// ending in .json, text otherwise.
+	Reports []string
+	// Soak is the link soak's length (0 skips it); Wait how long a prompt
+	// waits for the technician (0: DefaultWait).
+	Soak, Wait time.Duration
+	// Only are the components to test (Components); none: all.
+	Only []string
+	// Emulate tests the bridge firmware's emulator with a robot
+	// technician; Faults, Seats (0: the config's) and SystemSpeaker go
+	// with it.
+	Emulate       bool
+	Faults        []Fault
+	Seats         int
+	SystemSpeaker bool
+}
 
-func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
-func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
+// UsageError is how RunTable and cmd/wolftable report a bad option: the
+// message, then Usage; it returns the exit status, 2.
+func UsageError(stderr io.Writer, format string, a ...any) int {
+	fmt.Fprintf(stderr, "wolftable selftest: "+format+"\n\n%s", append(a, Usage)...)
+	return 2
+}
 
-// Command is `wolftable selftest`. It returns the exit status.
-func Command(args []string, env Env) int {
+// validate reports the first bad option of o, as UsageError does; 0 when
+// they are all good.
+func (o TableOptions) validate(stderr io.Writer) int {
+	if o.Soak < 0 || o.Wait < 0 {
+		return UsageError(stderr, "--soak must be 0 or more, --wait more than 0")
+	}
+	for _, c := range o.Only {
+		if !slices.Contains(Components(), c) {
+			return UsageError(stderr, "--only: unknown component %q (%s)", c, strings.Join(Components(), ","))
+		}
+	}
+	if !o.Emulate && (len(o.Faults) > 0 || o.Seats != 0 || o.SystemSpeaker) {
+		return UsageError(stderr, "--fault, --seats and --system-speaker go with --emulate")
+	}
+	for _, r := range o.Reports {
+		if err := checkWritable(r); err != nil {
+			return UsageError(stderr, "--report %s: %v", r, err)
+		}
+	}
+	return 0
+}
+
+// loadConfig is o.Config's config, or env's default's, or the default.
+func (o TableOptions) loadConfig(env Env) (*config.Config, error) {
+	switch {
+	case o.Config != "":
+		return config.Load(o.Config, true)
+	case env.DefaultConfig != "":
+		return config.Load(env.DefaultConfig, false)
+	}
+	return config.Default(), nil
+}
+
+// tableRun is one run of RunTable: what it opened, to close at its end.
+type tableRun struct {
+	o        TableOptions
+	env      Env
+	stdout   io.Writer // locked: the plain virtual table writes from its own goroutine
+	logger   *slog.Logger
+	opts     Options
+	progress func(string)
+	bench    *Bench
+	vt       *virtual.Table
+	tcfg     hw.Config
+	closers  []func()
+}
+
+// RunTable is `wolftable selftest`: the test of the configured table (or
+// of the emulator, o.Emulate) with o. It returns the exit status: 0 if
+// everything passed, 1 if anything failed, 2 for a usage or
+// configuration error.
+func RunTable(o TableOptions, env Env) int {
 	if env.Stdin == nil {
 		env.Stdin = os.Stdin
 	}
 	if env.Software == "" {
 		env.Software = "wolftable"
 	}
-	// The plain virtual table writes to stdout from its own goroutine.
-	stdout, stderr := &lockedWriter{w: env.Stdout}, env.Stderr
-	fs := cliflag.New("wolftable selftest", Usage, stderr)
-	cfgPath := fs.String("config", "", "config file")
-	var reports, faults multiFlag
-	fs.Var(&reports, "report", "write the report to FILE (.json: JSON)")
-	soak := fs.Duration("soak", 10*time.Second, "link soak duration")
-	wait := fs.Duration("wait", DefaultWait, "how long a prompt waits for the technician")
-	only := fs.String("only", "", "components to test")
-	emulate := fs.Bool("emulate", false, "test the bridge emulator with a robot technician")
-	fs.Var(&faults, "fault", "a fault of the emulated table")
-	seats := fs.Int("seats", 0, "seats of the emulated table (default: the config's)")
-	systemSpeaker := fs.Bool("system-speaker", false, "the emulated run plays on this machine's sound device")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if o.Wait == 0 {
+		o.Wait = DefaultWait
 	}
-	usage := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "wolftable selftest: "+format+"\n\n%s", append(a, Usage)...)
-		return 2
+	stderr := env.Stderr
+	if code := o.validate(stderr); code != 0 {
+		return code
 	}
-	if fs.NArg() > 0 {
-		return usage("unexpected argument %q", fs.Arg(0))
-	}
-	if *soak < 0 || *wait <= 0 {
-		return usage("--soak must be 0 or more, --wait more than 0")
-	}
-	var onlyList []string
-	if *only != "" {
-		for _, c := range strings.Split(*only, ",") {
-			c = strings.TrimSpace(c)
-			if !slices.Contains(Components(), c) {
-				return usage("--only: unknown component %q (%s)", c, strings.Join(Components(), ","))
-			}
-			onlyList = append(onlyList, c)
-		}
-	}
-	var fl []Fault
-	for _, s := range faults {
-		f, err := ParseFault(s)
-		if err != nil {
-			return usage("%v", err)
-		}
-		fl = append(fl, f)
-	}
-	if !*emulate && (len(fl) > 0 || *seats != 0 || *systemSpeaker) {
-		return usage("--fault, --seats and --system-speaker go with --emulate")
-	}
-	for _, r := range reports {
-		if err := checkWritable(r); err != nil {
-			return usage("--report %s: %v", r, err)
-		}
-	}
-
-	var c *config.Config
-	var err error
-	if *cfgPath != "" {
-		c, err = config.Load(*cfgPath, true)
-	} else if env.DefaultConfig != "" {
-		c, err = config.Load(env.DefaultConfig, false)
-	} else {
-		c = config.Default()
-	}
+	c, err := o.loadConfig(env)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 2
 	}
-
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	enabled := func(comp string) bool { return len(onlyList) == 0 || slices.Contains(onlyList, comp) }
-	linkSoak := *soak
-	if !enabled(CompLink) {
+	r := &tableRun{o: o, env: env, stdout: &lockedWriter{w: env.Stdout}, tcfg: *c.Table}
+	linkSoak := o.Soak
+	if !r.enabled(CompLink) {
 		linkSoak = 0
 	}
-	logger := slog.New(remedy.Handler(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))) // a device error says what to do
-
+	r.logger = slog.New(remedy.Handler(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))) // a device error says what to do
 	// One measure of the host's stalls for every wait of the run: the
 	// runner's, the link's, the robot's, the speaker's.
 	lag := StartLagMeter(ctx)
 	defer lag.Stop()
-	opts := Options{Only: onlyList, Software: env.Software, Soak: linkSoak, Lag: lag}
-	progress := func(line string) { fmt.Fprintln(stdout, line) }
-	var bench *Bench
-	var vt *virtual.Table
-	tcfg := *c.Table
+	defer r.close() // before the lag meter stops
+	r.opts = Options{Only: o.Only, Software: env.Software, Soak: linkSoak, Lag: lag}
+	r.progress = func(line string) { fmt.Fprintln(r.stdout, line) }
+	if code := r.target(ctx, linkSoak, lag); code != 0 {
+		return code
+	}
+	r.opts.Progress = r.progress
+	if r.enabled(CompSpeaker) {
+		r.speaker(c, lag)
+	}
+	who := "技術人員在桌邊操作"
+	if o.Emulate {
+		who = "機器人技術人員（模擬）"
+	}
+	r.progress(fmt.Sprintf("wolftable 自我檢測：%s，%d 個座位，%s", modeWord(r.opts.Target.Mode()), r.tcfg.Seats, who))
+	rep := Run(ctx, r.opts)
+	if r.vt != nil {
+		r.vt.Close() // Run closed it already; this gives the terminal back if it did not open
+	}
+	return r.report(rep)
+}
+
+func (r *tableRun) enabled(comp string) bool {
+	return len(r.o.Only) == 0 || slices.Contains(r.o.Only, comp)
+}
+
+// close closes what the run opened, the last first.
+func (r *tableRun) close() {
+	for i := len(r.closers) - 1; i >= 0; i-- {
+		r.closers[i]()
+	}
+}
+
+// target sets the run's target and technician: the emulator's, the
+// configured table's, or the virtual table's; non-zero is the exit status.
+func (r *tableRun) target(ctx context.Context, linkSoak time.Duration, lag *LagMeter) int {
+	tcfg, stderr := &r.tcfg, r.env.Stderr
 	switch {
-	case *emulate:
-		n := tcfg.Seats
-		if *seats != 0 {
-			n = *seats
-		}
-		bench, err = StartBench(ctx, BenchConfig{Seats: n, Faults: fl, SystemSpeaker: *systemSpeaker, Logger: logger, Lag: lag})
-		if err != nil {
-			fmt.Fprintln(stderr, "wolftable selftest:", err)
-			return 2
-		}
-		defer bench.Close()
-		// The emulated bridge runs on this host: its main loop falling
-		// behind its 1 kHz is the host's stall.
-		lag.Watch(func() (uint64, bool) {
-			st := bench.Emu.Stats()
-			return st.Ticks, st.Plugged && !st.Hung
-		}, emulator.TickInterval)
-		tcfg.Mode, tcfg.Seats = hw.ModeSerial, n
-		tcfg.Serial = hw.SerialConfig{Port: bench.Path(), Baud: hw.DefaultBaud}
-		if !robotCanPress(tcfg.Pedal.Timing) {
-			fmt.Fprintf(stderr, "wolftable selftest: the config's pedal timing (long %v, double %v) does not fit the emulator's gestures; the emulated run uses the default\n",
-				tcfg.Pedal.Timing.Long, tcfg.Pedal.Timing.Double)
-			tcfg.Pedal.Timing = hw.DefaultPedalTiming()
-		}
-		opts.Target = serialTarget(&tcfg, env.Software, logger, linkSoak, lag)
-		opts.Technician = NewRobot(bench)
-		opts.Emulated = true
-		for _, f := range fl {
-			opts.Faults = append(opts.Faults, f.String())
-		}
+	case r.o.Emulate:
+		return r.emulated(ctx, linkSoak, lag)
 	case tcfg.Mode == hw.ModeSerial:
-		opts.Target = serialTarget(&tcfg, env.Software, logger, linkSoak, lag)
-		opts.Technician = Human{Wait: *wait}
+		r.opts.Target = serialTarget(tcfg, r.env.Software, r.logger, linkSoak, lag)
 	case tcfg.Mode == hw.ModeGPIO:
-		opts.Target = &GPIOTarget{Config: &tcfg, Soak: linkSoak, Deps: gpioDeps(logger)}
-		opts.Technician = Human{Wait: *wait}
+		r.opts.Target = &GPIOTarget{Config: tcfg, Soak: linkSoak, Deps: gpioDeps(r.logger)}
 	default:
-		opts.Soak = 0 // no hardware link to soak
-		out, _ := env.Stdout.(*os.File)
-		if out != nil && virtual.IsTerminal(int(env.Stdin.Fd())) && virtual.IsTerminal(int(out.Fd())) {
-			vt, err = virtual.OpenTerminal(env.Stdin, out, virtual.WithSeats(tcfg.Seats))
+		r.opts.Soak = 0 // no hardware link to soak
+		var err error
+		out, _ := r.env.Stdout.(*os.File)
+		if out != nil && virtual.IsTerminal(int(r.env.Stdin.Fd())) && virtual.IsTerminal(int(out.Fd())) {
+			r.vt, err = virtual.OpenTerminal(r.env.Stdin, out, virtual.WithSeats(tcfg.Seats))
 			if err == nil {
-				progress = vt.Show
-				opts.VirtualKeys = true
+				r.progress = r.vt.Show
+				r.opts.VirtualKeys = true
 				// The table owns the screen: warnings go to the report only.
-				logger = slog.New(slog.DiscardHandler)
+				r.logger = slog.New(slog.DiscardHandler)
 			}
-			opts.Target = &VirtualTarget{Table: vt, Detail: "虛擬桌（互動）"}
+			r.opts.Target = &VirtualTarget{Table: r.vt, Detail: "虛擬桌（互動）"}
 		} else {
-			vt, err = virtual.New(env.Stdin, stdout, virtual.WithSeats(tcfg.Seats), virtual.WithStyle(virtual.Plain))
-			opts.Target = &VirtualTarget{Table: vt, Detail: "虛擬桌（由標準輸入逐行操作）"}
+			r.vt, err = virtual.New(r.env.Stdin, r.stdout, virtual.WithSeats(tcfg.Seats), virtual.WithStyle(virtual.Plain))
+			r.opts.Target = &VirtualTarget{Table: r.vt, Detail: "虛擬桌（由標準輸入逐行操作）"}
 		}
 		if err != nil {
 			fmt.Fprintln(stderr, "wolftable selftest: virtual table:", err)
 			return 1
 		}
-		opts.Technician = Human{Wait: *wait}
 	}
-	opts.Progress = progress
+	r.opts.Technician = Human{Wait: r.o.Wait}
+	return 0
+}
 
-	if enabled(CompSpeaker) {
-		// the prompts' clips of the configured pack, or of the default one
-		var ids []string
-		for seat := 1; seat <= c.Table.Seats; seat++ {
-			seq, _ := wvoice.Sequence(keysPromptLine, []int{seat})
-			ids = append(ids, seq...)
-		}
-		voice, err := wvoice.LoadClips(c.Voice.Pack, ids)
-		if err != nil {
-			fmt.Fprintf(stderr, "wolftable selftest: %v (prompts are shown only)\n", err)
-			voice = nil
-		}
-		sp, err := OpenSpeaker(voice, logger)
-		if err != nil {
-			fmt.Fprintln(stderr, "wolftable selftest:", err)
-		} else {
-			defer sp.Close()
-			sp.SetVolume(c.Voice.Volume)
-			sp.Lag = lag
-			if bench != nil && bench.Card != nil {
-				sp.OnPlay = bench.Card.Reset
-			}
-			opts.Sound = sp
-		}
+// emulated sets the emulator's bench as the run's target, with the robot
+// technician.
+func (r *tableRun) emulated(ctx context.Context, linkSoak time.Duration, lag *LagMeter) int {
+	tcfg, stderr := &r.tcfg, r.env.Stderr
+	n := tcfg.Seats
+	if r.o.Seats != 0 {
+		n = r.o.Seats
 	}
+	bench, err := StartBench(ctx, BenchConfig{Seats: n, Faults: r.o.Faults, SystemSpeaker: r.o.SystemSpeaker, Logger: r.logger, Lag: lag})
+	if err != nil {
+		fmt.Fprintln(stderr, "wolftable selftest:", err)
+		return 2
+	}
+	r.bench = bench
+	r.closers = append(r.closers, func() { bench.Close() })
+	// The emulated bridge runs on this host: its main loop falling
+	// behind its 1 kHz is the host's stall.
+	lag.Watch(func() (uint64, bool) {
+		st := bench.Emu.Stats()
+		return st.Ticks, st.Plugged && !st.Hung
+	}, emulator.TickInterval)
+	tcfg.Mode, tcfg.Seats = hw.ModeSerial, n
+	tcfg.Serial = hw.SerialConfig{Port: bench.Path(), Baud: hw.DefaultBaud}
+	if !robotCanPress(tcfg.Pedal.Timing) {
+		fmt.Fprintf(stderr, "wolftable selftest: the config's pedal timing (long %v, double %v) does not fit the emulator's gestures; the emulated run uses the default\n",
+			tcfg.Pedal.Timing.Long, tcfg.Pedal.Timing.Double)
+		tcfg.Pedal.Timing = hw.DefaultPedalTiming()
+	}
+	r.opts.Target = serialTarget(tcfg, r.env.Software, r.logger, linkSoak, lag)
+	r.opts.Technician = NewRobot(bench)
+	r.opts.Emulated = true
+	for _, f := range r.o.Faults {
+		r.opts.Faults = append(r.opts.Faults, f.String())
+	}
+	return 0
+}
 
-	who := "技術人員在桌邊操作"
-	if *emulate {
-		who = "機器人技術人員（模擬）"
+// speaker opens the speaker with the prompts' clips of the configured
+// pack (or of the default one); without one the prompts are shown only.
+func (r *tableRun) speaker(c *config.Config, lag *LagMeter) {
+	stderr := r.env.Stderr
+	var ids []string
+	for seat := 1; seat <= c.Table.Seats; seat++ {
+		seq, _ := wvoice.Sequence(keysPromptLine, []int{seat})
+		ids = append(ids, seq...)
 	}
-	progress(fmt.Sprintf("wolftable 自我檢測：%s，%d 個座位，%s", modeWord(opts.Target.Mode()), tcfg.Seats, who))
-	rep := Run(ctx, opts)
-	if vt != nil {
-		vt.Close() // Run closed it already; this gives the terminal back if it did not open
+	voice, err := wvoice.LoadClips(c.Voice.Pack, ids)
+	if err != nil {
+		fmt.Fprintf(stderr, "wolftable selftest: %v (prompts are shown only)\n", err)
+		voice = nil
 	}
+	sp, err := OpenSpeaker(voice, r.logger)
+	if err != nil {
+		fmt.Fprintln(stderr, "wolftable selftest:", err)
+		return
+	}
+	r.closers = append(r.closers, func() { sp.Close() })
+	sp.SetVolume(c.Voice.Volume)
+	sp.Lag = lag
+	if r.bench != nil && r.bench.Card != nil {
+		sp.OnPlay = r.bench.Card.Reset
+	}
+	r.opts.Sound = sp
+}
 
+// report prints rep and writes it to the report files; it returns the
+// exit status.
+func (r *tableRun) report(rep *Report) int {
 	var text bytes.Buffer
 	rep.WriteText(&text)
-	fmt.Fprint(stdout, "\n"+text.String())
+	fmt.Fprint(r.stdout, "\n"+text.String())
 	status := 0
 	if !rep.Passed {
 		status = 1
 	}
-	for _, path := range reports {
+	for _, path := range r.o.Reports {
 		if err := writeReport(rep, path); err != nil {
-			fmt.Fprintln(stderr, "wolftable selftest:", err)
+			fmt.Fprintln(r.env.Stderr, "wolftable selftest:", err)
 			status = 1
 		} else {
-			fmt.Fprintf(stdout, "報告已寫入 %s\n", path)
+			fmt.Fprintf(r.stdout, "報告已寫入 %s\n", path)
 		}
 	}
 	return status

@@ -14,11 +14,11 @@ import (
 	"time"
 )
 
-// cli runs `wolftable selftest args…` in a child process (this test binary,
-// see TestMain) and returns its exit status, output and JSON report.
-func cli(t *testing.T, args ...string) (int, string, *Report, time.Duration) {
+// cli runs `wolftable selftest` with o in a child process (this test
+// binary, see TestMain) and returns its exit status, output and JSON report.
+func cli(t *testing.T, o TableOptions) (int, string, *Report, time.Duration) {
 	t.Helper()
-	r := runCLI(t.TempDir(), args...)
+	r := runCLI(t.TempDir(), o)
 	if r.err != nil {
 		t.Fatal(r.err)
 	}
@@ -34,11 +34,11 @@ type cliResult struct {
 }
 
 // runCLI is cli for any goroutine: the child writes its reports in dir.
-func runCLI(dir string, args ...string) cliResult {
+func runCLI(dir string, o TableOptions) cliResult {
 	jsonPath := filepath.Join(dir, "report.json")
 	txtPath := filepath.Join(dir, "report.txt")
-	args = append(args, "--report", jsonPath, "--report", txtPath)
-	a, _ := json.Marshal(args)
+	o.Reports = append(o.Reports, jsonPath, txtPath)
+	a, _ := json.Marshal(o)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), helperEnv+"="+string(a))
 	var out bytes.Buffer
@@ -88,7 +88,7 @@ func TestEmulatedHealthy(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the emulated run takes 15 s")
 	}
-	code, out, rep, took := cli(t, "--emulate", "--soak", "1s")
+	code, out, rep, took := cli(t, TableOptions{Emulate: true, Soak: time.Second})
 	t.Logf("healthy emulated run: exit %d in %v", code, took.Round(100*time.Millisecond))
 	for _, w := range rep.Warnings {
 		t.Logf("warning (a busy machine): %v", w)
@@ -125,7 +125,7 @@ func TestEmulatedHealthy(t *testing.T) {
 // should take under 20 s on a quiet machine (the CI's budget).
 func BenchmarkEmulatedRun(b *testing.B) {
 	for b.Loop() {
-		r := runCLI(b.TempDir(), "--emulate", "--soak", "1s")
+		r := runCLI(b.TempDir(), TableOptions{Emulate: true, Soak: time.Second})
 		if r.err != nil || r.code != 0 {
 			b.Fatalf("exit %d, %v\n%s", r.code, r.err, r.out)
 		}
@@ -164,7 +164,7 @@ func TestEmulatedFaults(t *testing.T) {
 		wg.Go(func() {
 			slots <- struct{}{}
 			defer func() { <-slots }()
-			results[i] = runCLI(dir, "--emulate", "--soak", "1s", "--seats", "6", "--fault", c.fault)
+			results[i] = runCLI(dir, TableOptions{Emulate: true, Soak: time.Second, Seats: 6, Faults: []Fault{mustFault(c.fault)}})
 		})
 	}
 	wg.Wait()
@@ -219,20 +219,30 @@ func TestEmulatedFaults(t *testing.T) {
 	}
 }
 
+// TestUsage: bad options are a usage error (exit 2, with the usage);
+// the command line's own errors are cmd/wolftable's TestSelftestArgs.
 func TestUsage(t *testing.T) {
 	t.Parallel()
-	for _, args := range [][]string{
-		{"--fault", "dead-led:3"},
-		{"--emulate", "--fault", "dead-led"},
-		{"--only", "lights,toaster"},
-		{"--soak", "-1s"},
-		{"extra"},
-		{"--emulate", "--seats", "30"},
-		{"--emulate", "--seats", "6", "--fault", "dead-led:9"},
+	for _, o := range []TableOptions{
+		{Faults: []Fault{mustFault("dead-led:3")}},
+		{Only: []string{"lights", "toaster"}},
+		{Soak: -time.Second},
+		{SystemSpeaker: true},
+		{Reports: []string{"/nonexistent-folder/report.json"}},
+		{Emulate: true, Seats: 30},
+		{Emulate: true, Seats: 6, Faults: []Fault{mustFault("dead-led:9")}},
 	} {
 		var out, errb bytes.Buffer
-		if code := Command(args, Env{Stdout: &out, Stderr: &errb}); code != 2 {
-			t.Errorf("%q: exit %d, want 2\n%s%s", args, code, out.String(), errb.String())
+		if code := RunTable(o, Env{Stdout: &out, Stderr: &errb}); code != 2 || errb.Len() == 0 {
+			t.Errorf("%+v: exit %d, want 2\n%s%s", o, code, out.String(), errb.String())
 		}
 	}
+}
+
+func mustFault(s string) Fault {
+	f, err := ParseFault(s)
+	if err != nil {
+		panic(err)
+	}
+	return f
 }

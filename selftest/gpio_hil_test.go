@@ -257,7 +257,7 @@ func TestHILSelftestCommand(t *testing.T) {
 		}
 		report := filepath.Join(dir, "report.json")
 		var out, errs strings.Builder
-		status := Command([]string{"--config", conf, "--only", "link", "--soak", "300ms", "--report", report}, Env{Stdout: &out, Stderr: &errs})
+		status := RunTable(TableOptions{Config: conf, Only: []string{"link"}, Soak: 300 * time.Millisecond, Reports: []string{report}}, Env{Stdout: &out, Stderr: &errs})
 		if status != tc.status {
 			t.Errorf("i2c %q: exit %d, want %d\n%s%s", tc.bus, status, tc.status, out.String(), errs.String())
 		}

@@ -525,7 +525,7 @@ func TestCommandVirtualPlainEOF(t *testing.T) {
 	}
 	defer devnull.Close()
 	var out, errb bytes.Buffer
-	code := Command([]string{"--only", "pedal,lights,keys", "--wait", "1h"}, Env{Stdin: devnull, Stdout: &out, Stderr: &errb})
+	code := RunTable(TableOptions{Only: []string{"pedal", "lights", "keys"}, Soak: 10 * time.Second, Wait: time.Hour}, Env{Stdin: devnull, Stdout: &out, Stderr: &errb})
 	if code != 1 {
 		t.Fatalf("exit %d, want 1\n%s%s", code, out.String(), errb.String())
 	}

@@ -12,7 +12,7 @@ func TestEmulatedNineSeats(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the emulated run takes 15 s")
 	}
-	code, out, rep, took := cli(t, "--emulate", "--soak", "1s", "--seats", "9")
+	code, out, rep, took := cli(t, TableOptions{Emulate: true, Soak: time.Second, Seats: 9})
 	t.Logf("9-seat emulated run: exit %d in %v", code, took.Round(100*time.Millisecond))
 	for _, w := range rep.Warnings {
 		t.Logf("warning (a busy machine): %v", w)

@@ -39,7 +39,7 @@ func TestInteractiveTmux(t *testing.T) {
 	}
 	report := filepath.Join(dir, "report.json")
 	exitFile := filepath.Join(dir, "exit")
-	args, _ := json.Marshal([]string{"--config", conf, "--report", report, "--wait", "30s"})
+	args, _ := json.Marshal(TableOptions{Config: conf, Reports: []string{report}, Soak: 10 * time.Second, Wait: 30 * time.Second})
 	script := fmt.Sprintf("%q -test.run='^$'; echo $? > %q; sleep 60", os.Args[0], exitFile)
 
 	sock := filepath.Join(dir, "tmux.sock")

@@ -31,9 +31,10 @@ func composition(b *engine.Board) string {
 }
 
 // boardsUsage is the boards command's usage.
-const boardsUsage = `usage: wolftable boards [--config FILE] [--dir DIR]       list the boards (built-in and the venue's)
-       wolftable boards show ID [--config FILE] [--dir DIR]
-       wolftable boards check DIR                           check a venue's boards folder`
+const boardsUsage = `用法：
+      wolftable boards [--config FILE] [--dir DIR]       列出板子（內建的與本店的）
+      wolftable boards show ID [--config FILE] [--dir DIR]  一個板子的夜晚順序與選項
+      wolftable boards check DIR                           檢查本店的板子資料夾`
 
 // cmdBoards lists the boards the table knows: the built-in ones and the
 // venue's (game.boards_dir of the config, or --dir), marked 本店; `show`
@@ -52,8 +53,8 @@ func cmdBoards(args []string, stdout, stderr io.Writer) int {
 		args = args[1:]
 	}
 	fs := cliflag.New("boards", boardsUsage+"\n", stderr)
-	path := fs.String("config", "", "config file (default "+defaultConfigPath+" if present): its game.boards_dir")
-	dir := fs.String("dir", "", "a venue boards folder (instead of the config's game.boards_dir)")
+	path := fs.String("config", "", "設定檔（預設 "+defaultConfigPath+"，有的話）：用它的 game.boards_dir")
+	dir := fs.String("dir", "", "本店的板子資料夾（取代設定檔的 game.boards_dir）")
 	pos, err := cliflag.Interspersed(fs, args)
 	if err != nil {
 		return 2
@@ -75,7 +76,7 @@ func cmdBoards(args []string, stdout, stderr io.Writer) int {
 		}
 		showBoard(stdout, b)
 		if cat.IsVenue(b.ID) {
-			fmt.Fprintf(stdout, "source:      本店板子 %s\n", b.Source)
+			fmt.Fprintf(stdout, "來源：本店板子 %s\n", b.Source)
 		}
 		return 0
 	}
@@ -84,7 +85,7 @@ func cmdBoards(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "%-24s %-10s %-7s %s\n", "ID", "NAME", "PLAYERS", "COMPOSITION")
+	fmt.Fprintf(stdout, "%-24s %-10s %-7s %s\n", "編號", "名稱", "人數", "配置")
 	venue := 0
 	for _, b := range all {
 		mark := ""
@@ -95,7 +96,7 @@ func cmdBoards(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%-24s %-10s %-7d %s%s\n", b.ID, b.Name, b.Players, composition(b), mark)
 	}
 	if venue > 0 {
-		fmt.Fprintf(stdout, "venue boards (本店): %d from %s\n", venue, cat.Dir)
+		fmt.Fprintf(stdout, "本店板子：%d 個，來自 %s\n", venue, cat.Dir)
 	}
 	return 0
 }
@@ -135,20 +136,20 @@ func boardsCheck(dir string, stdout, stderr io.Writer) int {
 }
 
 func showBoard(w io.Writer, b *engine.Board) {
-	fmt.Fprintf(w, "%s  %s  (%d players)\n", b.ID, b.Name, b.Players)
-	fmt.Fprintf(w, "composition: %s\n", composition(b))
+	fmt.Fprintf(w, "%s  %s（%d 人）\n", b.ID, b.Name, b.Players)
+	fmt.Fprintf(w, "配置：%s\n", composition(b))
 	if n := b.Bottom(); n > 0 {
-		fmt.Fprintf(w, "bottom:      %d cards beyond the seats (底牌)\n", n)
+		fmt.Fprintf(w, "底牌：座位之外 %d 張\n", n)
 	}
 	for _, p := range b.Nights {
-		span := fmt.Sprintf("night %d", p.From)
+		span := fmt.Sprintf("第 %d 夜", p.From)
 		switch {
 		case p.To == 0:
-			span = fmt.Sprintf("nights %d+", p.From)
+			span = fmt.Sprintf("第 %d 夜起", p.From)
 		case p.To != p.From:
-			span = fmt.Sprintf("nights %d-%d", p.From, p.To)
+			span = fmt.Sprintf("第 %d–%d 夜", p.From, p.To)
 		}
-		fmt.Fprintf(w, "%s:\n", span)
+		fmt.Fprintf(w, "%s：\n", span)
 		for i, s := range p.Steps {
 			r, _ := s.Kind.Role()
 			name := r.Name()
@@ -157,18 +158,18 @@ func showBoard(w io.Writer, b *engine.Board) {
 			}
 			extra := ""
 			if s.Hurry > 0 {
-				extra += fmt.Sprintf(", hurry at %d s", s.Hurry)
+				extra += fmt.Sprintf("，剩 %d 秒時催促", s.Hurry)
 			}
 			if s.Mark != "" {
-				extra += fmt.Sprintf(", %s請舉手示意", s.Mark.Name())
+				extra += fmt.Sprintf("，%s請舉手示意", s.Mark.Name())
 			}
-			fmt.Fprintf(w, "  %d. %-14s %3d s%s\n", i+1, name+" ("+string(s.Kind)+")", s.Seconds, extra)
+			fmt.Fprintf(w, "  %d. %-14s %3d 秒%s\n", i+1, name+"（"+string(s.Kind)+"）", s.Seconds, extra)
 		}
 	}
 	if b.Preset != "" {
-		fmt.Fprintf(w, "preset: %s (rules-more.md E0.1)\n", b.Preset)
+		fmt.Fprintf(w, "預設規則組：%s（rules-more.md E0.1）\n", b.Preset)
 	}
-	fmt.Fprintln(w, "options:")
+	fmt.Fprintln(w, "選項：")
 	for _, k := range engine.OptionNames() {
 		v, _ := b.Options.Get(k)
 		fmt.Fprintf(w, "  %-28s %s\n", k, v)
@@ -178,8 +179,8 @@ func showBoard(w io.Writer, b *engine.Board) {
 var boardsCommand = &cliflag.Command{
 	Name:       "boards",
 	ShortUsage: "boards [--config FILE] [--dir DIR]\nboards show ID [--config FILE] [--dir DIR]\nboards check DIR",
-	ShortHelp: "list the boards (id, name, players, composition; 〔本店〕 = the venue's);\n" +
-		"show: one board's night order with timings, options;\n" +
-		"check: a venue's boards folder (file:line of every problem)",
+	ShortHelp: "列出板子（編號、名稱、人數、配置；〔本店〕＝本店自己的板子）；\n" +
+		"`show`：一個板子的夜晚順序、各步秒數與選項；\n" +
+		"`check`：檢查本店的板子資料夾（每個問題附檔名與行號）",
 	Exec: cmdBoards,
 }

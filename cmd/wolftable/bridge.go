@@ -528,8 +528,8 @@ var bridgeCommand = &cliflag.Command{
 	Name: "bridge",
 	ShortUsage: "bridge emulate --link PATH [--seats N]\nbridge probe --port PATH\nbridge watch --port PATH\n" +
 		"bridge lights --port PATH 3=red 5=green all=off",
-	ShortHelp: "the seat-panel bridge: its emulator behind a pty; probe: handshake, print the\n" +
-		"bridge's hello as JSON; watch: key and pedal events as JSON lines; lights: set\n" +
-		"lights and exit once acknowledged (wolftable bridge help: every flag)",
+	ShortHelp: "座位面板的橋接板：`emulate`：在虛擬終端（`pty`）後面跑它的模擬器；`probe`：握手，以 JSON\n" +
+		"印出橋接板的自我介紹；`watch`：按鍵與踏板事件，每行一筆 JSON；`lights`：設定燈號，確認後結束\n" +
+		"（每個選項：`wolftable bridge help`）",
 	Exec: cmdBridge,
 }

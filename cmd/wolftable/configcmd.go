@@ -23,8 +23,8 @@ func loadConfig(path string) (*config.Config, error) {
 
 // configCheck is `wolftable config check`: the flags, then configCheckRun.
 func configCheck(fs *flag.FlagSet) func(args []string, stdout, stderr io.Writer) int {
-	path := fs.String("config", "", "config `FILE` (default "+defaultConfigPath+" if present)")
-	noPaths := fs.Bool("no-paths", false, "check the file only, not what it names on this machine (journal folder,\nvoice pack, desk credentials, console state and addresses: a config for\nanother machine)")
+	path := fs.String("config", "", "設定檔（預設 "+defaultConfigPath+"，有的話）")
+	noPaths := fs.Bool("no-paths", false, "只檢查檔案本身，不檢查它在這台機器上指到的東西（日誌資料夾、語音包、總台憑證、\n控制台狀態與位址：給另一台機器用的設定檔）")
 	return func(args []string, stdout, stderr io.Writer) int {
 		if len(args) > 0 {
 			return 2
@@ -103,7 +103,7 @@ var configCommand = &cliflag.Command{
 	Subcommands: []*cliflag.Command{{
 		Name:       "check",
 		ShortUsage: "config check [--config FILE] [--no-paths]",
-		ShortHelp:  "validate the configuration",
+		ShortHelp:  "檢查設定檔",
 		Define:     configCheck,
 	}},
 }

@@ -6,6 +6,6 @@ import "wolftable/internal/cliflag"
 var consoleCommand = &cliflag.Command{
 	Name:       "console",
 	ShortUsage: "console pin [--config FILE]\nconsole cert [--config FILE]",
-	ShortHelp:  "pin: a new judge's PIN (printed once, only its hash kept);\ncert: the HTTPS certificate's fingerprint (made if missing)",
+	ShortHelp:  "`pin`：新的法官 PIN（只印這一次，只保留它的雜湊）；\n`cert`：HTTPS 憑證的指紋（沒有就建立）",
 	Exec:       cmdConsole,
 }

@@ -245,7 +245,7 @@ func crashResume(t *testing.T, bin string, args []string, journalArgs func(dir s
 	}
 	pub := journal.PublicKeyPath(journal.KeyPathFor(dir))
 	var vout, verr bytes.Buffer
-	if code := journal.Command([]string{"verify", files[0], "--pubkey", pub, "--boards", venueDir}, &vout, &verr); code != 0 {
+	if code := recordArgs([]string{"verify", files[0], "--pubkey", pub, "--boards", venueDir}, &vout, &verr); code != 0 {
 		t.Fatalf("record verify of the resumed game: exit %d\n%s%s", code, vout.String(), verr.String())
 	}
 	if fp := journal.Fingerprint(j.Head()); !strings.Contains(string(final), "result: "+wantResult+"\n指紋: "+fp+"（") {

@@ -190,7 +190,7 @@ func TestKilledMidArchive(t *testing.T) {
 		}
 		var vout, verr bytes.Buffer
 		pub := journal.PublicKeyPath(journal.KeyPathFor(dir))
-		if code := journal.Command([]string{"verify", p, "--pubkey", pub}, &vout, &verr); code != 0 {
+		if code := recordArgs([]string{"verify", p, "--pubkey", pub}, &vout, &verr); code != 0 {
 			t.Fatalf("step %d: record verify: %s%s", step, vout.String(), verr.String())
 		}
 		q, _ := journal.Queued(dir)

@@ -15,7 +15,7 @@ var version = "0.1.0-dev"
 
 // head is the first line of `wolftable help`; the rest is generated from
 // the commands' values (each in its command's file).
-const head = "wolftable — the tournament 狼人殺 table controller\n"
+const head = "wolftable — 狼人殺比賽桌控制器\n"
 
 // commands are wolftable's subcommands, in the order help lists them.
 func commands() []*cliflag.Command {
@@ -33,7 +33,7 @@ var versionCommand = &cliflag.Command{
 	Name:       "version",
 	Aliases:    []string{"--version"},
 	ShortUsage: "version",
-	ShortHelp:  "print the version",
+	ShortHelp:  "印出版本",
 	Exec: func(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, "wolftable", version)
 		return 0

@@ -4,7 +4,6 @@ import (
 	"io"
 
 	"wolftable/internal/cliflag"
-	"wolftable/journal"
 )
 
 // recordCommand is `wolftable record …`: the game journals.
@@ -13,16 +12,14 @@ var recordCommand = &cliflag.Command{
 	ShortUsage: "record verify FILE [--pubkey KEY|FILE] [--unfinished] [--unsigned]\n" +
 		"record show FILE [--format text|md|json]\nrecord list [DIR] [--page N] [--per N]\nrecord archive [DIR]\n" +
 		"record keygen | pubkey [--key FILE]\nrecord resend [--config FILE] [--journal DIR] [FILE...]",
-	ShortHelp: "verify: that a game journal proves its result (hash chain, replay, end record\n" +
-		"signed by the table's key); show: the game record (復盤) of a journal, with its\n" +
-		"fingerprint; list: the table's games, newest first, a page at a time; archive:\n" +
-		"move the finished journals into DIR/archive/ (done at each start); keygen, pubkey:\n" +
-		"the table's signing key, its public key for the organiser; resend: send the\n" +
-		"records the desk refused again, once fixed (wolftable record help: every flag)",
+	ShortHelp: "`verify`：驗證對局日誌能否證明結果（雜湊鏈、重播、由本桌金鑰簽署的結束紀錄）；\n" +
+		"`show`：日誌的復盤，附指紋；`list`：本桌的對局，新的在前，一次一頁；`archive`：把已結束的日誌\n" +
+		"移入 DIR/archive/（每次啟動都會做）；`keygen`、`pubkey`：本桌的簽章金鑰，與交主辦登記的公鑰；\n" +
+		"`resend`：總台拒收的紀錄修正後重送（每個選項：`wolftable record help`）",
 	Exec: func(args []string, stdout, stderr io.Writer) int {
 		if len(args) > 0 && args[0] == "resend" {
 			return cmdRecordResend(args[1:], stdout, stderr)
 		}
-		return journal.Command(args, stdout, stderr)
+		return recordArgs(args, stdout, stderr)
 	},
 }

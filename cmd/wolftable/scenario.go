@@ -200,6 +200,6 @@ func collect(args []string) ([]string, error) {
 var scenarioCommand = &cliflag.Command{
 	Name:       "scenario",
 	ShortUsage: "scenario run FILE [--json]\nscenario check DIR|FILE...",
-	ShortHelp:  "run: play a scenario; print the transcript or JSON lines;\ncheck: run every .wolf file; summary \"N passed, M failed\"",
+	ShortHelp:  "`run`：執行一個劇本，印出過程紀錄（或 --json：每行一筆 JSON）；\n`check`：執行每個 .wolf 檔，最後一行總結 `N passed, M failed`（給程式讀）",
 	Exec:       cmdScenario,
 }

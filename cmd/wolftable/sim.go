@@ -24,6 +24,7 @@ import (
 	"wolftable/hw"
 	"wolftable/hw/virtual"
 	"wolftable/internal/cliflag"
+	"wolftable/internal/hans"
 	"wolftable/script"
 )
 
@@ -118,113 +119,161 @@ func refusalLine(e daemon.Event) string {
 	return "〔拒絕〕" + e.Source + "：" + console.RefusalText(e.Err)
 }
 
-func cmdSim(args []string, stdout, stderr io.Writer) int {
+// simOptions are sim's flags.
+type simOptions struct {
+	gf                                     *gameFlags
+	df                                     *deskFlags
+	board, boardsDir, jdir, voice, console string
+	noTUI, cues, fresh                     bool
+	script                                 hans.Script // the venue's, for the console
+}
+
+// simArgs parses sim's command line; code is -1 when it is good, else the
+// exit status.
+func simArgs(args []string, stderr io.Writer) (o simOptions, code int) {
 	fs := cliflag.New("sim", "usage:\n"+simUsage, stderr)
-	gf := addGameFlags(fs, "seed for the deal and the engine (0 = from the clock)",
+	o.gf = addGameFlags(fs, "seed for the deal and the engine (0 = from the clock)",
 		"every seat is a random player and the pedal is pressed automatically")
-	board := fs.String("board", "seer-witch-hunter-idiot", "board id or name")
-	boardsDir := fs.String("boards-dir", "", "the venue's boards folder (default "+boards.DefaultDir+" if present)")
-	noTUI := fs.Bool("no-tui", false, "plain transcript on stdout (for logs and tests)")
-	cues := fs.Bool("cues", true, "show the judge's night cues in the transcript")
-	jdir := fs.String("journal", "", "journal directory: every input is journaled; an unfinished game there is resumed")
-	voiceMode := fs.String("voice", "auto", "the judge's voice: on, off, or auto (on at --speed 1)")
-	consoleAddr := fs.String("console", "", "serve the judge console on ADDR (e.g. 127.0.0.1:8080)")
-	fresh := fs.Bool("new", false, "start a new game even if the journal directory has an unfinished one")
-	df := addDeskFlags(fs)
+	fs.StringVar(&o.board, "board", "seer-witch-hunter-idiot", "board id or name")
+	fs.StringVar(&o.boardsDir, "boards-dir", "", "the venue's boards folder (default "+boards.DefaultDir+" if present)")
+	fs.BoolVar(&o.noTUI, "no-tui", false, "plain transcript on stdout (for logs and tests)")
+	fs.BoolVar(&o.cues, "cues", true, "show the judge's night cues in the transcript")
+	fs.StringVar(&o.jdir, "journal", "", "journal directory: every input is journaled; an unfinished game there is resumed")
+	fs.StringVar(&o.voice, "voice", "auto", "the judge's voice: on, off, or auto (on at --speed 1)")
+	fs.StringVar(&o.console, "console", "", "serve the judge console on ADDR (e.g. 127.0.0.1:8080)")
+	fs.BoolVar(&o.fresh, "new", false, "start a new game even if the journal directory has an unfinished one")
+	o.df = addDeskFlags(fs)
 	if pos, err := cliflag.Interspersed(fs, args); err != nil || len(pos) > 0 {
 		if err == nil {
 			fmt.Fprintf(stderr, "sim: unexpected argument %q\n", pos[0])
 		}
-		return 2
+		return o, 2
 	}
-	if err := gf.check(); err != nil {
+	if err := o.gf.check(); err != nil {
 		fmt.Fprintln(stderr, "sim:", err)
-		return 2
+		return o, 2
 	}
-	speed := *gf.speed
-	cat, err := boards.Open(*boardsDir, true)
-	if *boardsDir == "" {
-		cat, err = boards.Open(boards.DefaultDir, false)
+	o.script = venueScript(args)
+	return o, -1
+}
+
+// cmdSim is `wolftable sim`: one game on the simulated table.
+func cmdSim(args []string, stdout, stderr io.Writer) int {
+	o, code := simArgs(args, stderr)
+	if code >= 0 {
+		return code
 	}
-	if err != nil {
-		fmt.Fprintln(stderr, "sim:", err)
-		return 2
-	}
-	for _, sk := range cat.Skipped {
-		fmt.Fprintf(stderr, "sim: 略過 %s\n", sk)
-	}
-	b, err := cat.Get(*board)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 2
-	}
-	log := warnLog(stderr)
-	s := *gf.seed
-	if s == 0 {
-		s = uint64(time.Now().UnixNano())
-	}
-	deal, bottom := engine.DealCards(b, s)
-	tg, err := newOrResumed(*jdir, !*fresh, b, s, deal, bottom, b.Players, speed, stdout, cat.Get)
-	if err != nil {
-		fmt.Fprintln(stderr, "sim:", err)
-		return 2
-	}
-	defer tg.close()
-	if *jdir != "" { // the end record is signed with the table's key
-		if tg.key, err = tableKey(*jdir, stdout); err != nil {
-			fmt.Fprintln(stderr, "sim:", err)
-			return 2
-		}
-	}
-	pub, err := startDesk(*df.url, *df.table, *df.creds, *jdir, log, stdout)
-	if err != nil {
-		fmt.Fprintln(stderr, "sim:", err)
-		return 2
+	s := newSession("sim", o.jdir, stdout, stderr, warnLog(stderr))
+	defer s.close()
+	tg, code := s.simGame(o)
+	if tg == nil {
+		return code
 	}
 	// sim ends with its game: the record gets a while to be acknowledged,
 	// else it stays in the outbox for the next start.
-	defer stopDesk(pub, deskWait(), stdout)
-	g, b, s := tg.game, tg.board, tg.seed
+	if err := s.openDesk(*o.df.url, *o.df.table, *o.df.creds, deskWait()); err != nil {
+		return s.fail(2, err)
+	}
+	speed := *o.gf.speed
 	simHeader(stdout, tg, speed)
-	var judge daemon.Voice
-	switch v := *voiceMode; {
+	switch v := o.voice; {
 	case v == "on" || (v == "auto" && speed == 1):
-		judge = openVoice(context.Background(), config.Voice{Volume: 1}, userVoiceCache(), voice.Choice{}, log, stdout)
+		s.voice = openVoice(context.Background(), config.Voice{Volume: 1}, userVoiceCache(), voice.Choice{}, s.log, stdout)
 	case v == "off" || v == "auto":
 		fmt.Fprintf(stdout, "語音：關閉（速度 %g 倍時不出聲；要聽請加 --voice on）\n", speed)
 	default:
-		fmt.Fprintln(stderr, "sim: --voice is on, off or auto")
-		return 2
+		return s.fail(2, "--voice is on, off or auto")
 	}
-	gr := &gameRun{tg: tg, flags: gf, voice: judge, log: log, host: newGameHost(), desk: pub,
-		tr: &transcript{w: stdout, speed: speed, cues: *cues}}
-	var tui *virtual.Table // the terminal's table: it covers the screen
-	switch {
-	case *noTUI && *gf.bots:
-		gr.table = newHeadless(b.Players)
-	case *noTUI:
-		// plain lines on stdin: "3 OK", "7 9 OK", "pedal short"
-		vt, err := virtual.New(os.Stdin, stdout, virtual.WithSeats(b.Players), virtual.WithStyle(virtual.Plain))
-		if err != nil {
-			fmt.Fprintln(stderr, "sim:", err)
-			return 2
+	s.tr = &transcript{w: stdout, speed: speed, cues: o.cues}
+	gr := &gameRun{tg: tg, flags: o.gf, voice: s.voice, log: s.log, host: s.host, desk: s.desk, tr: s.tr}
+	tui, code := s.simTable(o, gr)
+	if code != 0 {
+		return code
+	}
+	if o.console != "" {
+		if code := s.simConsole(o, gr, tui); code != 0 {
+			return code
 		}
-		gr.table = vt
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	w, err := gr.run(ctx)
+	gr.table.Close()
+	if err != nil {
+		return s.fail(1, err)
+	}
+	s.printResult(tg, w)
+	return 0
+}
+
+// simGame is sim's game: the unfinished journal's of --journal, resumed
+// (unless --new), or a new deal of --board; nil when it cannot be, with
+// the exit status. Its journal closes with the session, last.
+func (s *session) simGame(o simOptions) (*tableGame, int) {
+	var err error
+	if o.boardsDir != "" {
+		s.cat, err = boards.Open(o.boardsDir, true)
+	} else {
+		s.cat, err = boards.Open(boards.DefaultDir, false)
+	}
+	if err != nil {
+		return nil, s.fail(2, err)
+	}
+	for _, sk := range s.cat.Skipped {
+		fmt.Fprintf(s.stderr, "sim: 略過 %s\n", sk)
+	}
+	b, err := s.cat.Get(o.board)
+	if err != nil {
+		fmt.Fprintln(s.stderr, err)
+		return nil, 2
+	}
+	seed := *o.gf.seed
+	if seed == 0 {
+		seed = uint64(time.Now().UnixNano())
+	}
+	deal, bottom := engine.DealCards(b, seed)
+	tg, err := newOrResumed(o.jdir, !o.fresh, b, seed, deal, bottom, b.Players, *o.gf.speed, s.stdout, s.cat.Get)
+	if err != nil {
+		return nil, s.fail(2, err)
+	}
+	s.onClose(tg.close)
+	if o.jdir != "" { // the end record is signed with the table's key
+		if err := s.readKey(); err != nil {
+			return nil, s.fail(2, err)
+		}
+		tg.key = s.key
+	}
+	return tg, 0
+}
+
+// simTable opens sim's table: none (--no-tui --bots), plain lines on
+// stdin (--no-tui), or the terminal's table, which covers the screen
+// (tui, which then shows the judge's lines instead of the transcript).
+func (s *session) simTable(o simOptions, gr *gameRun) (tui *virtual.Table, code int) {
+	players := gr.tg.board.Players
+	switch {
+	case o.noTUI && *o.gf.bots:
+		s.setTable(newHeadless(players))
+	case o.noTUI:
+		// plain lines on stdin: "3 OK", "7 9 OK", "pedal short"
+		vt, err := virtual.New(os.Stdin, s.stdout, virtual.WithSeats(players), virtual.WithStyle(virtual.Plain))
+		if err != nil {
+			return nil, s.fail(2, err)
+		}
+		s.setTable(vt)
 	default:
 		if !virtual.IsTerminal(int(os.Stdin.Fd())) || !virtual.IsTerminal(int(os.Stdout.Fd())) {
-			fmt.Fprintln(stderr, "sim: stdin/stdout is not a terminal: use --no-tui for a plain transcript")
-			return 2
+			return nil, s.fail(2, "stdin/stdout is not a terminal: use --no-tui for a plain transcript")
 		}
-		vt, err := virtual.OpenTerminal(os.Stdin, os.Stdout, virtual.WithSeats(b.Players))
+		vt, err := virtual.OpenTerminal(os.Stdin, os.Stdout, virtual.WithSeats(players))
 		if err != nil {
-			fmt.Fprintln(stderr, "sim:", err)
-			return 2
+			return nil, s.fail(2, err)
 		}
-		gr.table = vt
+		s.setTable(vt)
 		tui = vt
 		gr.tr.w = io.Discard // the terminal shows the judge's lines instead
 		gr.listeners = append(gr.listeners, func(e daemon.Event) {
-			if e.Effect != nil && (e.Effect.Kind == engine.EffSay || (e.Effect.Kind == engine.EffCue && *cues)) {
+			if e.Effect != nil && (e.Effect.Kind == engine.EffSay || (e.Effect.Kind == engine.EffCue && o.cues)) {
 				prefix := ""
 				if e.Effect.Kind == engine.EffCue {
 					prefix = "〔手勢〕"
@@ -236,41 +285,33 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 			}
 		})
 	}
-	defer gr.table.Close()
-	if *consoleAddr != "" {
-		var banner bytes.Buffer // the console's address and PIN: inside the table's frame, which covers the screen
-		out := io.Writer(stdout)
-		if tui != nil {
-			out = &banner
-		}
-		con, stopConsole, err := startConsoleWith(context.Background(), consoleSetup{addr: *consoleAddr, speed: speed, boards: cat, seats: b.Players, journals: *jdir, script: venueScript(args)}, gr.host, out, log)
-		if err != nil {
-			fmt.Fprintln(stderr, "sim: console:", err)
-			return 2
-		}
-		if tui != nil {
-			tui.SetInfo(strings.Split(strings.TrimRight(banner.String(), "\n"), "\n")...)
-		}
-		defer stopConsole()
-		gr.console = con.Attach(console.GameSpec{Board: b, Deal: tg.deal, Bottom: tg.bottom, Seed: s}, g)
-		go func() { // sim runs one game: new games are for serve
-			for r := range gr.host.requests {
-				r.done <- errors.New("sim runs one game; start games with wolftable serve")
-			}
-		}()
+	gr.table = s.table
+	return tui, 0
+}
+
+// simConsole serves the judge console on --console, the game attached;
+// the console's address and PIN go inside the terminal table's frame,
+// which covers the screen.
+func (s *session) simConsole(o simOptions, gr *gameRun, tui *virtual.Table) int {
+	var banner bytes.Buffer
+	out := io.Writer(s.stdout)
+	if tui != nil {
+		out = &banner
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	w, err := gr.run(ctx)
-	gr.table.Close()
-	if err != nil {
-		fmt.Fprintln(stderr, "sim:", err)
-		return 1
+	cs := consoleSetup{addr: o.console, speed: *o.gf.speed, boards: s.cat, seats: gr.tg.board.Players, journals: o.jdir, script: o.script}
+	if err := s.openConsole(context.Background(), cs, out); err != nil {
+		return s.fail(2, "console:", err)
 	}
-	fmt.Fprintf(stdout, "result: %s\n", w)
-	if line, _, ok := tg.endLines(w); ok {
-		fmt.Fprintln(stdout, line)
+	if tui != nil {
+		tui.SetInfo(strings.Split(strings.TrimRight(banner.String(), "\n"), "\n")...)
 	}
+	tg := gr.tg
+	gr.console = s.con.Attach(console.GameSpec{Board: tg.board, Deal: tg.deal, Bottom: tg.bottom, Seed: tg.seed}, tg.game)
+	go func() { // sim runs one game: new games are for serve
+		for r := range s.host.requests {
+			r.done <- errors.New("sim runs one game; start games with wolftable serve")
+		}
+	}()
 	return 0
 }
 
@@ -309,7 +350,7 @@ var simCommand = &cliflag.Command{
 	ShortUsage: "sim [--bots] [--no-tui] [--speed N] [--seed N] [--clock HH:MM] [--board ID] [--boards-dir DIR]\n" +
 		"  [--journal DIR] [--new] [--voice on|off|auto] [--cues=false] [--console ADDR]\n" +
 		"  [--desk URL --table NAME --desk-creds FILE]",
-	ShortHelp: "a whole game on the simulated table; --desk reports it to the tournament desk\n(needs --journal)",
+	ShortHelp: "在模擬桌上打完整的一局；`--desk`：向賽事總台回報（要配 --journal）",
 	Exec:      cmdSim,
 }
 

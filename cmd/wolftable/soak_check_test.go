@@ -62,7 +62,7 @@ func (s *soak) check() {
 			continue
 		}
 		finished++
-		if code := journal.Command([]string{"verify", p, "--pubkey", pub}, io.Discard, io.Discard); code != 0 {
+		if code := recordArgs([]string{"verify", p, "--pubkey", pub}, io.Discard, io.Discard); code != 0 {
 			t.Errorf("%s does not verify as signed by the table's key (exit %d)", p, code)
 		}
 	}

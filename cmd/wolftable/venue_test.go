@@ -74,7 +74,7 @@ func TestBoardsListVenue(t *testing.T) {
 		}
 	}
 	var out, errb bytes.Buffer
-	if code := run([]string{"boards", "show", "九人預女獵", "--dir", venueDir}, &out, &errb); code != 0 || !strings.Contains(out.String(), "(9 players)") || !strings.Contains(out.String(), "本店板子") {
+	if code := run([]string{"boards", "show", "九人預女獵", "--dir", venueDir}, &out, &errb); code != 0 || !strings.Contains(out.String(), "（9 人）") || !strings.Contains(out.String(), "本店板子") {
 		t.Errorf("show: %d %s %s", code, out.String(), errb.String())
 	}
 	// config check: a broken configured folder names the key and the files

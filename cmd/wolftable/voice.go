@@ -132,6 +132,6 @@ func openStudio(ctx context.Context, c *config.Config, lv *lateVoice, log *slog.
 var voiceCommand = &cliflag.Command{
 	Name:       "voice",
 	ShortUsage: "voice script [--format csv|md] | check DIR | say LINE [SEATS] | export DIR | generate DIR",
-	ShortHelp:  "the judge's voice: recording checklist, pack check, audition (wolftable voice help)",
+	ShortHelp:  "法官的語音：錄音清單、語音包檢查、試聽（`wolftable voice help`）",
 	Exec:       cmdVoice,
 }

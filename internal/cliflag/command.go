@@ -59,7 +59,7 @@ func (c *Command) Run(bin string, args []string, stdout, stderr io.Writer) int {
 	}
 	if c.Exec == nil && c.Define == nil {
 		if len(args) > 0 {
-			fmt.Fprintf(stderr, "%s: unknown command %q\n\n", strings.TrimSpace(bin+" "+c.Name), args[0])
+			fmt.Fprintf(stderr, "%s：沒有 %q 這個指令\n\n", strings.TrimSpace(bin+" "+c.Name), args[0])
 		}
 		fmt.Fprint(stderr, c.Usage(bin))
 		return 2
@@ -128,7 +128,7 @@ func (c *Command) Usage(bin string) string {
 func (c *Command) usageOf(bin string, fs *flag.FlagSet) string {
 	var b strings.Builder
 	if c.ShortUsage != "" {
-		b.WriteString("usage:\n")
+		b.WriteString("用法：\n")
 		writeUsageLines(&b, bin, c.ShortUsage, "  ")
 	}
 	if c.ShortHelp != "" {
@@ -143,9 +143,9 @@ func (c *Command) usageOf(bin string, fs *flag.FlagSet) string {
 	}
 	if subs := c.visible(); len(subs) > 0 {
 		if c.ShortUsage == "" {
-			b.WriteString("usage:\n")
+			b.WriteString("用法：\n")
 		} else {
-			b.WriteString("\ncommands:\n")
+			b.WriteString("\n子指令：\n")
 		}
 		for _, s := range subs {
 			s.writeSummary(&b, bin, "  ")
@@ -159,7 +159,7 @@ func (c *Command) usageOf(bin string, fs *flag.FlagSet) string {
 func Help(bin, head string, cmds []*Command) string {
 	var b strings.Builder
 	b.WriteString(head)
-	b.WriteString("\nusage:\n")
+	b.WriteString("\n用法：\n")
 	for _, c := range cmds {
 		if !c.Hidden {
 			c.writeSummary(&b, bin, "  ")
@@ -233,7 +233,7 @@ func writeFlags(b *strings.Builder, fs *flag.FlagSet, indent string) {
 			line += " " + name
 		}
 		if def := f.DefValue; def != "" && def != "false" && def != "0" && def != "[]" {
-			line += " (default " + def + ")"
+			line += "（預設 " + def + "）"
 		}
 		b.WriteString(line + "\n")
 		writeIndented(b, help, indent+"      ")

@@ -45,14 +45,14 @@ func TestCommandRun(t *testing.T) {
 		t.Fatalf("keygen: exit %d", c)
 	}
 	errb.Reset()
-	if c := rec.Run("bin", []string{"show", "-h"}, &out, &errb); c != 0 || !strings.Contains(errb.String(), "--format text|md|json (default text)") {
+	if c := rec.Run("bin", []string{"show", "-h"}, &out, &errb); c != 0 || !strings.Contains(errb.String(), "--format text|md|json（預設 text）") {
 		t.Fatalf("-h: exit %d, usage:\n%s", c, errb.String())
 	}
 	if c := rec.Run("bin", []string{"show", "--nope"}, &out, io.Discard); c != 2 {
 		t.Fatalf("a bad flag: exit %d", c)
 	}
 	errb.Reset()
-	if c := rec.Run("bin", []string{"nope"}, &out, &errb); c != 2 || !strings.Contains(errb.String(), `bin rec: unknown command "nope"`) {
+	if c := rec.Run("bin", []string{"nope"}, &out, &errb); c != 2 || !strings.Contains(errb.String(), `bin rec：沒有 "nope" 這個指令`) {
 		t.Fatalf("unknown: exit %d, %s", c, errb.String())
 	}
 	errb.Reset()
@@ -68,7 +68,7 @@ func TestGeneratedUsageListsEveryFlag(t *testing.T) {
 	var got []string
 	rec := testCommands(&got)
 	help := Help("bin", "bin — a test", []*Command{rec})
-	for _, want := range []string{"bin rec show FILE [--format F]", "the record", "--format text|md|json (default text)", "the layout", "--page int", "bin rec keygen", "a key"} {
+	for _, want := range []string{"bin rec show FILE [--format F]", "the record", "--format text|md|json（預設 text）", "the layout", "--page int", "bin rec keygen", "a key"} {
 		if !strings.Contains(help, want) {
 			t.Errorf("help lacks %q:\n%s", want, help)
 		}
@@ -78,7 +78,7 @@ func TestGeneratedUsageListsEveryFlag(t *testing.T) {
 	if missing := InUsage(fs, help); len(missing) > 0 {
 		t.Fatalf("help misses %v", missing)
 	}
-	if u := rec.Subcommands[0].Usage("bin"); !strings.Contains(u, "--page") || !strings.HasPrefix(u, "usage:\n  bin rec show") {
+	if u := rec.Subcommands[0].Usage("bin"); !strings.Contains(u, "--page") || !strings.HasPrefix(u, "用法：\n  bin rec show") {
 		t.Fatalf("usage:\n%s", u)
 	}
 }
