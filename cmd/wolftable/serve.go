@@ -173,6 +173,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	defer table.Close() // lights off
 	host := newGameHost()
 	cs := consoleSetupFrom(c, *speed)
+	cs.roster = deskRosterOf(pub) // the seat draw's roster
 	var lv *lateVoice
 	if !*mute {
 		lv = &lateVoice{}
@@ -245,7 +246,14 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 				return 0
 			}
 		}
-		spec := console.GameSpec{Board: tg.board, Deal: tg.deal, Bottom: tg.bottom, Seed: tg.seed}
+		if req == nil {
+			if err := takeDraw(tg, con, stdout); err != nil { // the console's seat draw into the dealt game's header
+				tg.close()
+				fmt.Fprintln(stderr, "serve:", err)
+				return 1
+			}
+		}
+		spec := gameSpec(tg)
 		onConsole := func(daemon.Event) {}
 		if req != nil {
 			tg.close() // the dealt game never started: drop its journal
