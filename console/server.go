@@ -491,7 +491,7 @@ func (s *Server) routes() {
 	m.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", "沒有這個功能")
 	})
-	pages := map[string]string{"/{$}": "web/index.html", "/judge": "web/judge.html", "/deal": "web/deal.html", "/studio": "web/studio.html", "/history": "web/history.html"}
+	pages := map[string]string{"/{$}": "web/index.html", "/judge": "web/judge.html", "/deal": "web/deal.html", "/studio": "web/studio.html", "/history": "web/history.html", "/draw": "web/draw.html"}
 	for path, file := range pages {
 		m.HandleFunc("GET "+path, func(w http.ResponseWriter, r *http.Request) {
 			b, err := webFS.ReadFile(file)
