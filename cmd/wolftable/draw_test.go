@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/cookiejar"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,8 +18,10 @@ import (
 	"testing"
 	"time"
 
+	"wolftable/boards"
 	"wolftable/console"
 	"wolftable/desk"
+	"wolftable/engine"
 	"wolftable/journal"
 )
 
@@ -199,4 +203,105 @@ func TestSeatDrawEndToEnd(t *testing.T) {
 			t.Errorf("seat %d credited to %s (%s), drawn %+v", s.Seat, s.Player, s.PlayerID, drawn[i])
 		}
 	}
+}
+
+// TestTakeDrawDealtAndResumed: the dealt game the pedal starts takes the
+// console's draw into its journal's header (the journal written again,
+// one file, the same game id), and the game resumed from that journal
+// after a restart keeps it (gameSpec); a draw of another size is not
+// taken and the judge is told.
+func TestTakeDrawDealtAndResumed(t *testing.T) {
+	dir := t.TempDir()
+	b, err := boards.Get("seer-witch-hunter-idiot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	deal, bottom := engine.DealCards(b, 3)
+	tg, err := newOrResumed(dir, false, b, 3, deal, bottom, 12, 1, io.Discard, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := tg.writer.Header().GameID
+	const pin = "112233"
+	con, err := console.New(console.Options{Table: newGameHost(), PINHash: console.HashPIN(pin), Log: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer con.Close()
+	ts := httptest.NewServer(con)
+	defer ts.Close()
+	post := drawJudge(t, ts.URL, pin)
+	var names strings.Builder
+	for i := 1; i <= 12; i++ {
+		fmt.Fprintf(&names, "桌邊%d\n", i)
+	}
+	post("/api/judge/draw/roster", map[string]any{"text": names.String()})
+	var v console.DrawView
+	json.Unmarshal(post("/api/judge/draw", map[string]any{}), &v)
+	if err := takeDraw(tg, con, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	h := tg.writer.Header()
+	if fmt.Sprint(h.Draw) != fmt.Sprint(v.Draw) || len(h.Draw) != 12 || h.GameID != id {
+		t.Fatalf("the dealt game's header: draw %+v id %s, want %+v id %s", h.Draw, h.GameID, v.Draw, id)
+	}
+	tg.close()
+	if files := journalFiles(dir); len(files) != 1 {
+		t.Fatalf("journals %v", files)
+	}
+	again, err := newOrResumed(dir, true, b, 4, deal, bottom, 12, 1, io.Discard, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.close()
+	if spec := gameSpec(again); again.writer.Header().GameID != id || fmt.Sprint(spec.Draw) != fmt.Sprint(v.Draw) {
+		t.Fatalf("the resumed game %s: draw %+v", again.writer.Header().GameID, spec.Draw)
+	}
+
+	// a draw of four for a game of twelve: not taken
+	post("/api/judge/draw/clear", map[string]any{})
+	other, err := newOrResumed(t.TempDir(), false, b, 5, deal, bottom, 12, 1, io.Discard, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.close()
+	con2, _ := console.New(console.Options{Table: newGameHost(), PINHash: console.HashPIN(pin), Log: slog.New(slog.DiscardHandler)})
+	defer con2.Close()
+	ts2 := httptest.NewServer(con2)
+	defer ts2.Close()
+	post2 := drawJudge(t, ts2.URL, pin)
+	post2("/api/judge/draw/roster", map[string]any{"text": "甲\n乙\n丙\n丁"})
+	post2("/api/judge/draw", map[string]any{})
+	if err := takeDraw(other, con2, io.Discard); err != nil || len(other.writer.Header().Draw) != 0 {
+		t.Fatalf("a 4-seat draw in a 12-seat game: %v %+v", err, other.writer.Header().Draw)
+	}
+}
+
+// drawJudge logs in on the console at base and returns a POST that
+// fails the test unless it is answered 200.
+func drawJudge(t *testing.T, base, pin string) func(path string, body any) []byte {
+	jar, _ := cookiejar.New(nil)
+	cl := &http.Client{Jar: jar, Timeout: 20 * time.Second}
+	csrf := ""
+	post := func(path string, body any) []byte {
+		t.Helper()
+		b, _ := json.Marshal(body)
+		req, _ := http.NewRequest("POST", base+path, strings.NewReader(string(b)))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-CSRF-Token", csrf)
+		resp, err := cl.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		out, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("POST %s: %d %s", path, resp.StatusCode, out)
+		}
+		return out
+	}
+	var sess struct{ CSRF string }
+	json.Unmarshal(post("/api/login", map[string]string{"pin": pin}), &sess)
+	csrf = sess.CSRF
+	return post
 }
