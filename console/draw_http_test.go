@@ -87,26 +87,11 @@ func TestDrawEndpoints(t *testing.T) {
 	refused(t, anon, "/api/judge/draw", map[string]any{}, http.StatusUnauthorized, "請先登入")
 	judge := newClient(t, ts.URL)
 	judge.login(rigPIN)
-	csrf := judge.csrf
-	judge.csrf = ""
-	refused(t, judge, "/api/judge/draw/roster", map[string]any{"text": "a"}, http.StatusForbidden, "CSRF")
-	judge.csrf = csrf
+	if code, _ := judge.do("POST", "/api/judge/draw/roster", map[string]any{"text": "a"}, map[string]string{csrfHeader: "x"}); code != http.StatusForbidden {
+		t.Fatalf("a roster without the CSRF token: %d", code)
+	}
 
-	refused(t, judge, "/api/judge/draw", map[string]any{}, http.StatusConflict, "還沒有選手名單")
-	refused(t, judge, "/api/judge/draw/roster", map[string]any{"from": "desk"}, http.StatusBadGateway, "連不上總台")
-	refused(t, judge, "/api/judge/draw/roster", map[string]any{"from": "desk"}, http.StatusConflict, "第 2 輪的座位表還沒鎖定：請在下面輸入選手名單")
-	var eleven, dup strings.Builder
-	for i := 1; i <= 11; i++ {
-		fmt.Fprintf(&eleven, "選手%d\n", i)
-		fmt.Fprintf(&dup, "選手%d\n", i)
-	}
-	dup.WriteString("選手3\n")
-	refused(t, judge, "/api/judge/draw/roster", map[string]any{"text": eleven.String()}, http.StatusBadRequest, "名單有 11 位選手，這局要 12 位")
-	refused(t, judge, "/api/judge/draw/roster", map[string]any{"text": dup.String()}, http.StatusBadRequest, "名單裡「選手3」出現兩次")
-	refused(t, judge, "/api/judge/draw/roster", map[string]any{"text": "P01,\n" + eleven.String()}, http.StatusBadRequest, "第 1 行")
-	if v := drawView(t, judge); len(v.Roster) != 0 || v.Seats != 12 || !v.Desk {
-		t.Fatalf("a refused roster was taken: %+v", v)
-	}
+	rosterRefusals(t, judge)
 
 	// the desk's roster; a manual draw refused, then taken at random
 	code, b := judge.do("POST", "/api/judge/draw/roster", map[string]any{"from": "desk"}, nil)
@@ -159,8 +144,31 @@ func TestDrawEndpoints(t *testing.T) {
 		}
 	}
 	refused(t, judge, "/api/judge/draw", map[string]any{}, http.StatusConflict, "遊戲已開始")
-	refused(t, judge, "/api/judge/draw/roster", map[string]any{"text": eleven.String() + "選手12"}, http.StatusConflict, "遊戲已開始")
+	refused(t, judge, "/api/judge/draw/roster", map[string]any{"text": "甲\n乙\n丙\n丁\n戊\n己\n庚\n辛\n壬\n癸\n子\n丑"}, http.StatusConflict, "遊戲已開始")
 	refused(t, judge, "/api/judge/draw/clear", map[string]any{}, http.StatusConflict, "遊戲已開始")
+}
+
+// rosterRefusals: no draw without a roster; the desk away, then without
+// a locked plan; typed rosters of the wrong count, with a name twice, with
+// a bad line: each refused, and none taken.
+func rosterRefusals(t *testing.T, judge *client) {
+	t.Helper()
+	refused(t, judge, "/api/judge/draw", map[string]any{}, http.StatusConflict, "還沒有選手名單")
+	refused(t, judge, "/api/judge/draw/roster", map[string]any{"from": "desk"}, http.StatusBadGateway, "連不上總台")
+	refused(t, judge, "/api/judge/draw/roster", map[string]any{"from": "desk"}, http.StatusConflict, "第 2 輪的座位表還沒鎖定：請在下面輸入選手名單")
+	var eleven, dup strings.Builder
+	for i := 1; i <= 11; i++ {
+		fmt.Fprintf(&eleven, "選手%d\n", i)
+		fmt.Fprintf(&dup, "選手%d\n", i)
+	}
+	dup.WriteString("選手3\n")
+	refused(t, judge, "/api/judge/draw/roster", map[string]any{"text": eleven.String()}, http.StatusBadRequest, "名單有 11 位選手，這局要 12 位")
+	refused(t, judge, "/api/judge/draw/roster", map[string]any{"text": dup.String()}, http.StatusBadRequest, "名單裡「選手3」出現兩次")
+	refused(t, judge, "/api/judge/draw/roster", map[string]any{"text": "P01,\n" + eleven.String()}, http.StatusBadRequest, "第 1 行")
+	if v := drawView(t, judge); len(v.Roster) != 0 || v.Seats != 12 || !v.Desk {
+		t.Fatalf("a refused roster was taken: %+v", v)
+	}
+
 }
 
 // TestManualDrawAndTakeDraw: a manual draw of typed names is kept as the

@@ -49,35 +49,45 @@ func gameSpec(tg *tableGame) console.GameSpec {
 	return spec
 }
 
+// withRoster is cs with the desk's roster question for the seat draw.
+func (cs consoleSetup) withRoster(f func(context.Context) (console.DeskRoster, error)) consoleSetup {
+	cs.roster = f
+	return cs
+}
+
 // takeDraw writes the console's waiting draw into the journal of the dealt
-// game that starts now: the journal (header only: the game has not
-// started) is written again with the draw in its header, the same game id
-// and start. A draw not of the game's seats stays on the console and the
-// game starts without one (the judge is told).
-func takeDraw(tg *tableGame, con *console.Server, out io.Writer) error {
+// game that starts now: the journal (its header only: the game has not
+// started) is made again with the draw in its header, then the first one
+// removed. A draw not of the game's seats, or a journal that cannot be
+// made, leaves the game without a draw (the judge is told; the draw stays
+// on the console when it was the wrong size).
+func takeDraw(tg *tableGame, con *console.Server, out io.Writer) {
 	if con == nil || tg.writer == nil || tg.writer.Records() != 1 {
-		return nil
+		return
 	}
-	d, manual, err := con.TakeDraw(tg.game.Players())
+	n := tg.game.Players()
+	d, manual, err := con.TakeDraw(n)
 	if err != nil {
-		con.Notice(fmt.Sprintf("抽好的座位不是這局的 %d 人：本局沒有座位抽籤，請重新輸入名單、抽座位", tg.game.Players()))
+		con.Notice(fmt.Sprintf("抽好的座位不是這局的 %d 人：本局沒有座位抽籤，請重新輸入名單、抽座位", n))
 		fmt.Fprintf(out, "draw: %v; the game starts without a draw\n", err)
-		return nil
+		return
 	}
 	if len(d) == 0 {
-		return nil
+		return
 	}
 	h := tg.writer.Header().WithDraw(d, manual)
-	path := tg.writer.Path()
-	tg.writer.Close()
-	if err := os.Remove(path); err != nil {
-		return err
-	}
-	w, err := journal.Create(filepath.Dir(path), h)
+	h.GameID = "" // a new file beside the first: Create makes a new id
+	old := tg.writer.Path()
+	w, err := journal.Create(filepath.Dir(old), h)
 	if err != nil {
-		return err
+		con.Notice("座位抽籤寫不進本局的日誌：本局沒有座位抽籤（詳情見系統日誌）")
+		fmt.Fprintf(out, "draw: %v; the game starts without a draw\n", err)
+		return
+	}
+	tg.writer.Close()
+	if err := os.Remove(old); err != nil {
+		fmt.Fprintf(out, "draw: the dealt journal without the draw stays: %v\n", err)
 	}
 	tg.writer = w
 	fmt.Fprintf(out, "日誌：%s（含座位抽籤）\n", w.Path())
-	return nil
 }

@@ -37,14 +37,66 @@ func TestSeatDrawEndToEnd(t *testing.T) {
 	}
 	bin := buildBinary(t)
 	root := t.TempDir()
-	data, jdir := filepath.Join(root, "desk"), filepath.Join(root, "T1", "journals")
+	data, jdir, creds := deskWithLockedPlan(t, root)
+	d := startDeskProc(t, bin, "--data", data, "--nats", "127.0.0.1:0", "--http", "127.0.0.1:0")
+	defer d.stop(t)
+	const pin = "135791"
+	cfg := filepath.Join(root, "T1", "config.toml")
+	body := fmt.Sprintf("[game]\nboard = \"seer-witch-hunter-idiot\"\ndeal = \"manual\"\n[journal]\ndir = %q\n"+
+		"[console]\nlisten = \"127.0.0.1:0\"\ntls_listen = \"off\"\npin_hash = %q\n[desk]\nurl = %q\ntable = \"T1\"\ncreds = %q\n",
+		jdir, console.HashPIN(pin), d.nats, creds)
+	if err := os.WriteFile(cfg, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sv := startServe(t, bin, "serve", "--config", cfg, "--once", "--bots", "--mute", "--speed", "400", "--seed", "7", "--clock", "20:00")
+	jc := drawJudge(t, "http://"+sv.console, pin)
+	drawn := drawFromDesk(t, jc)
+	jc.post("/api/judge/start", map[string]any{"board": "seer-witch-hunter-idiot"})
+	sv.wait(t)
+	files := journalFiles(jdir)
+	if len(files) != 1 {
+		t.Fatalf("journals %v", files)
+	}
+	j, err := journal.Read(files[0])
+	if err != nil || !j.Finished() {
+		t.Fatalf("%s: %v", files[0], err)
+	}
+	if fmt.Sprint(j.Header.Draw) != fmt.Sprint(drawn) || j.Header.DrawManual {
+		t.Fatalf("the journal's draw %+v, the console drew %+v", j.Header.Draw, drawn)
+	}
+	var games []desk.Game
+	for end := time.Now().Add(30 * time.Second); len(games) == 0 && time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
+		getJSON(t, d.http+"api/public/games", &games)
+	}
+	d.stop(t)
+	st, err := desk.OpenStore(data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held := st.Games()
+	if len(held) != 1 || held[0].Round != 1 || !held[0].SignatureOK {
+		t.Fatalf("the desk holds %+v", held)
+	}
+	for i, s := range held[0].Seats {
+		if s.PlayerID != drawn[i].PlayerID || s.Player != drawn[i].Name {
+			t.Errorf("seat %d credited to %s (%s), drawn %+v", s.Seat, s.Player, s.PlayerID, drawn[i])
+		}
+	}
+}
+
+// deskWithLockedPlan makes a desk's data under root: table T1 (its key in
+// its journals folder), players P01…P12 (選手01…), round 1 open at T1 with
+// its plan locked. It returns the desk's data, T1's journals folder and
+// its credentials file.
+func deskWithLockedPlan(t *testing.T, root string) (data, jdir, creds string) {
+	t.Helper()
+	data, jdir = filepath.Join(root, "desk"), filepath.Join(root, "T1", "journals")
 	os.MkdirAll(jdir, 0o750)
 	key, _, err := journal.LoadOrCreateKey(journal.KeyPathFor(jdir))
 	if err != nil {
 		t.Fatal(err)
 	}
-	creds, err := desk.AddTable(data, "T1", key.Public().(ed25519.PublicKey), "")
-	if err != nil {
+	if creds, err = desk.AddTable(data, "T1", key.Public().(ed25519.PublicKey), ""); err != nil {
 		t.Fatal(err)
 	}
 	var csv strings.Builder
@@ -67,147 +119,98 @@ func TestSeatDrawEndToEnd(t *testing.T) {
 	if _, err := st.LockPlan(1); err != nil {
 		t.Fatal(err)
 	}
-	d := startDeskProc(t, bin, "--data", data, "--nats", "127.0.0.1:0", "--http", "127.0.0.1:0")
-	defer d.stop(t)
+	return data, jdir, creds
+}
 
-	const pin = "135791"
-	cfg := filepath.Join(root, "T1", "config.toml")
-	body := fmt.Sprintf("[game]\nboard = \"seer-witch-hunter-idiot\"\ndeal = \"manual\"\n[journal]\ndir = %q\n"+
-		"[console]\nlisten = \"127.0.0.1:0\"\ntls_listen = \"off\"\npin_hash = %q\n[desk]\nurl = %q\ntable = \"T1\"\ncreds = %q\n",
-		jdir, console.HashPIN(pin), d.nats, creds)
-	if err := os.WriteFile(cfg, []byte(body), 0o644); err != nil {
+// serveProc is a running serve with its console's address.
+type serveProc struct {
+	cmd     *exec.Cmd
+	stdin   io.Closer
+	lines   chan string
+	out     strings.Builder
+	errOut  strings.Builder
+	console string // host:port
+}
+
+// startServe starts bin with args and waits for its console's address.
+func startServe(t *testing.T, bin string, args ...string) *serveProc {
+	t.Helper()
+	sv := &serveProc{cmd: exec.Command(bin, args...), lines: make(chan string, 256)}
+	sv.stdin, _ = sv.cmd.StdinPipe() // the virtual table's keys: none
+	stdout, _ := sv.cmd.StdoutPipe()
+	sv.cmd.Stderr = &sv.errOut
+	if err := sv.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	serve := exec.Command(bin, "serve", "--config", cfg, "--once", "--bots", "--mute", "--speed", "400", "--seed", "7", "--clock", "20:00")
-	stdin, _ := serve.StdinPipe() // the virtual table's keys: none
-	defer stdin.Close()
-	stdout, _ := serve.StdoutPipe()
-	var errOut strings.Builder
-	serve.Stderr = &errOut
-	if err := serve.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer serve.Process.Kill()
-	lines := make(chan string, 256)
-	var out strings.Builder
+	t.Cleanup(func() { sv.stdin.Close(); sv.cmd.Process.Kill() })
 	go func() {
 		sc := bufio.NewScanner(stdout)
 		for sc.Scan() {
-			lines <- sc.Text()
+			sv.lines <- sc.Text()
 		}
-		close(lines)
+		close(sv.lines)
 	}()
-	addr := ""
-	for addr == "" {
+	addr := regexp.MustCompile(`主控台：http://([0-9.:]+)/`)
+	for sv.console == "" {
 		select {
-		case l, ok := <-lines:
+		case l, ok := <-sv.lines:
 			if !ok {
-				t.Fatalf("serve ended:\n%s\n%s", out.String(), errOut.String())
+				t.Fatalf("serve ended:\n%s\n%s", sv.out.String(), sv.errOut.String())
 			}
-			out.WriteString(l + "\n")
-			if m := regexp.MustCompile(`主控台：http://([0-9.:]+)/`).FindStringSubmatch(l); m != nil {
-				addr = m[1]
+			sv.out.WriteString(l + "\n")
+			if m := addr.FindStringSubmatch(l); m != nil {
+				sv.console = m[1]
 			}
 		case <-time.After(2 * time.Minute):
-			t.Fatalf("no console address:\n%s", out.String())
+			t.Fatalf("no console address:\n%s", sv.out.String())
 		}
 	}
-	base := "http://" + addr
-	jar, _ := cookiejar.New(nil)
-	cookieClient := &http.Client{Jar: jar, Timeout: 20 * time.Second}
-	csrf := ""
-	post := func(path, payload string) []byte {
-		t.Helper()
-		req, _ := http.NewRequest("POST", base+path, strings.NewReader(payload))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("X-CSRF-Token", csrf)
-		resp, err := cookieClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
+	return sv
+}
+
+// wait waits for serve's end (--once) and its result line.
+func (sv *serveProc) wait(t *testing.T) {
+	t.Helper()
+	result := ""
+	for l := range sv.lines {
+		sv.out.WriteString(l + "\n")
+		if strings.HasPrefix(l, "result: ") {
+			result = l
 		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		if resp.StatusCode != http.StatusOK {
-			t.Fatalf("POST %s: %d %s", path, resp.StatusCode, b)
-		}
-		return b
 	}
-	var sess struct{ CSRF string }
-	json.Unmarshal(post("/api/login", `{"pin":"`+pin+`"}`), &sess)
-	csrf = sess.CSRF
+	if err := sv.cmd.Wait(); err != nil || result == "" {
+		t.Fatalf("serve: %v\n%s\n%s", err, lastLines(sv.out.String(), 20), sv.errOut.String())
+	}
+}
+
+// drawFromDesk takes the desk's roster on the console (asking again while
+// the table's link to the desk comes up) and draws the seats at random.
+func drawFromDesk(t *testing.T, jc *drawClient) []journal.Drawn {
+	t.Helper()
 	var v console.DrawView
-	// the desk link comes up in the background: ask until it answers
 	for end := time.Now().Add(time.Minute); ; time.Sleep(200 * time.Millisecond) {
-		req, _ := http.NewRequest("POST", base+"/api/judge/draw/roster", strings.NewReader(`{"from":"desk"}`))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("X-CSRF-Token", csrf)
-		resp, err := cookieClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode == http.StatusOK {
+		code, b := jc.try("/api/judge/draw/roster", map[string]string{"from": "desk"})
+		if code == http.StatusOK {
 			json.Unmarshal(b, &v)
 			break
 		}
-		if resp.StatusCode != http.StatusBadGateway || time.Now().After(end) {
-			t.Fatalf("the desk's roster: %d %s", resp.StatusCode, b)
+		if code != http.StatusBadGateway || time.Now().After(end) {
+			t.Fatalf("the desk's roster: %d %s", code, b)
 		}
 	}
 	if len(v.Roster) != 12 || v.From != "desk" || v.Round != 1 {
 		t.Fatalf("the desk's roster: %+v", v)
 	}
-	json.Unmarshal(post("/api/judge/draw", `{}`), &v)
-	drawn := v.Draw
-	if len(drawn) != 12 {
+	json.Unmarshal(jc.post("/api/judge/draw", map[string]any{}), &v)
+	if len(v.Draw) != 12 {
 		t.Fatalf("the draw: %+v", v)
 	}
-	post("/api/judge/start", `{"board":"seer-witch-hunter-idiot"}`)
-	result := ""
-	for l := range lines {
-		out.WriteString(l + "\n")
-		if strings.HasPrefix(l, "result: ") {
-			result = l
-		}
-	}
-	if err := serve.Wait(); err != nil || result == "" {
-		t.Fatalf("serve: %v\n%s\n%s", err, lastLines(out.String(), 20), errOut.String())
-	}
-	files := journalFiles(jdir)
-	if len(files) != 1 {
-		t.Fatalf("journals %v", files)
-	}
-	j, err := journal.Read(files[0])
-	if err != nil || !j.Finished() {
-		t.Fatalf("%s: %v", files[0], err)
-	}
-	if fmt.Sprint(j.Header.Draw) != fmt.Sprint(drawn) || j.Header.DrawManual {
-		t.Fatalf("the journal's draw %+v, the console drew %+v", j.Header.Draw, drawn)
-	}
-	var games []desk.Game
-	for end := time.Now().Add(30 * time.Second); len(games) == 0 && time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
-		getJSON(t, d.http+"api/public/games", &games)
-	}
-	d.stop(t)
-	st, err = desk.OpenStore(data, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	held := st.Games()
-	if len(held) != 1 || held[0].Round != 1 || !held[0].SignatureOK {
-		t.Fatalf("the desk holds %+v", held)
-	}
-	for i, s := range held[0].Seats {
-		if s.PlayerID != drawn[i].PlayerID || s.Player != drawn[i].Name {
-			t.Errorf("seat %d credited to %s (%s), drawn %+v", s.Seat, s.Player, s.PlayerID, drawn[i])
-		}
-	}
+	return v.Draw
 }
 
 // TestTakeDrawDealtAndResumed: the dealt game the pedal starts takes the
 // console's draw into its journal's header (the journal written again,
-// one file, the same game id), and the game resumed from that journal
+// one file), and the game resumed from that journal
 // after a restart keeps it (gameSpec); a draw of another size is not
 // taken and the judge is told.
 func TestTakeDrawDealtAndResumed(t *testing.T) {
@@ -221,7 +224,7 @@ func TestTakeDrawDealtAndResumed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	id := tg.writer.Header().GameID
+	var id string
 	const pin = "112233"
 	con, err := console.New(console.Options{Table: newGameHost(), PINHash: console.HashPIN(pin), Log: slog.New(slog.DiscardHandler)})
 	if err != nil {
@@ -230,7 +233,7 @@ func TestTakeDrawDealtAndResumed(t *testing.T) {
 	defer con.Close()
 	ts := httptest.NewServer(con)
 	defer ts.Close()
-	post := drawJudge(t, ts.URL, pin)
+	post := drawJudge(t, ts.URL, pin).post
 	var names strings.Builder
 	for i := 1; i <= 12; i++ {
 		fmt.Fprintf(&names, "桌邊%d\n", i)
@@ -238,11 +241,10 @@ func TestTakeDrawDealtAndResumed(t *testing.T) {
 	post("/api/judge/draw/roster", map[string]any{"text": names.String()})
 	var v console.DrawView
 	json.Unmarshal(post("/api/judge/draw", map[string]any{}), &v)
-	if err := takeDraw(tg, con, io.Discard); err != nil {
-		t.Fatal(err)
-	}
+	takeDraw(tg, con, io.Discard)
 	h := tg.writer.Header()
-	if fmt.Sprint(h.Draw) != fmt.Sprint(v.Draw) || len(h.Draw) != 12 || h.GameID != id {
+	id = h.GameID
+	if fmt.Sprint(h.Draw) != fmt.Sprint(v.Draw) || len(h.Draw) != 12 {
 		t.Fatalf("the dealt game's header: draw %+v id %s, want %+v id %s", h.Draw, h.GameID, v.Draw, id)
 	}
 	tg.close()
@@ -269,39 +271,54 @@ func TestTakeDrawDealtAndResumed(t *testing.T) {
 	defer con2.Close()
 	ts2 := httptest.NewServer(con2)
 	defer ts2.Close()
-	post2 := drawJudge(t, ts2.URL, pin)
+	post2 := drawJudge(t, ts2.URL, pin).post
 	post2("/api/judge/draw/roster", map[string]any{"text": "甲\n乙\n丙\n丁"})
 	post2("/api/judge/draw", map[string]any{})
-	if err := takeDraw(other, con2, io.Discard); err != nil || len(other.writer.Header().Draw) != 0 {
-		t.Fatalf("a 4-seat draw in a 12-seat game: %v %+v", err, other.writer.Header().Draw)
+	takeDraw(other, con2, io.Discard)
+	if len(other.writer.Header().Draw) != 0 {
+		t.Fatalf("a 4-seat draw in a 12-seat game: %+v", other.writer.Header().Draw)
 	}
 }
 
-// drawJudge logs in on the console at base and returns a POST that
-// fails the test unless it is answered 200.
-func drawJudge(t *testing.T, base, pin string) func(path string, body any) []byte {
+// drawClient is a judge logged in on a console.
+type drawClient struct {
+	t          *testing.T
+	base, csrf string
+	cl         *http.Client
+}
+
+// drawJudge logs in on the console at base.
+func drawJudge(t *testing.T, base, pin string) *drawClient {
 	jar, _ := cookiejar.New(nil)
-	cl := &http.Client{Jar: jar, Timeout: 20 * time.Second}
-	csrf := ""
-	post := func(path string, body any) []byte {
-		t.Helper()
-		b, _ := json.Marshal(body)
-		req, _ := http.NewRequest("POST", base+path, strings.NewReader(string(b)))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("X-CSRF-Token", csrf)
-		resp, err := cl.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		out, _ := io.ReadAll(resp.Body)
-		if resp.StatusCode != http.StatusOK {
-			t.Fatalf("POST %s: %d %s", path, resp.StatusCode, out)
-		}
-		return out
-	}
+	c := &drawClient{t: t, base: base, cl: &http.Client{Jar: jar, Timeout: 20 * time.Second}}
 	var sess struct{ CSRF string }
-	json.Unmarshal(post("/api/login", map[string]string{"pin": pin}), &sess)
-	csrf = sess.CSRF
-	return post
+	json.Unmarshal(c.post("/api/login", map[string]string{"pin": pin}), &sess)
+	c.csrf = sess.CSRF
+	return c
+}
+
+// try posts body as JSON: the status and the answer.
+func (c *drawClient) try(path string, body any) (int, []byte) {
+	c.t.Helper()
+	b, _ := json.Marshal(body)
+	req, _ := http.NewRequest("POST", c.base+path, strings.NewReader(string(b)))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-CSRF-Token", c.csrf)
+	resp, err := c.cl.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	out, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, out
+}
+
+// post is try, failing the test unless it is answered 200.
+func (c *drawClient) post(path string, body any) []byte {
+	c.t.Helper()
+	code, out := c.try(path, body)
+	if code != http.StatusOK {
+		c.t.Fatalf("POST %s: %d %s", path, code, out)
+	}
+	return out
 }

@@ -83,7 +83,11 @@ func waitToStart(ctx context.Context, c *config.Config, tg *tableGame, con *cons
 			return nil, nil, err
 		}
 		if req != nil && req.dealt { // the console's 下一步: the pedal
+			takeDraw(tg, con, stdout) // the console's seat draw into the dealt game's header
 			return nil, req.done, nil
+		}
+		if req == nil && c.Game.Deal != "manual" {
+			takeDraw(tg, con, stdout)
 		}
 		if req != nil || c.Game.Deal != "manual" {
 			return req, nil, nil
@@ -172,8 +176,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	table = explainLinkDown(table, stdout)
 	defer table.Close() // lights off
 	host := newGameHost()
-	cs := consoleSetupFrom(c, *speed)
-	cs.roster = deskRosterOf(pub) // the seat draw's roster
+	cs := consoleSetupFrom(c, *speed).withRoster(deskRosterOf(pub)) // the seat draw's roster: the desk's
 	var lv *lateVoice
 	if !*mute {
 		lv = &lateVoice{}
@@ -244,13 +247,6 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 			if req, dealtDone, err = waitToStart(ctx, c, tg, con, host, table, stdout); err != nil {
 				tg.close()
 				return 0
-			}
-		}
-		if req == nil {
-			if err := takeDraw(tg, con, stdout); err != nil { // the console's seat draw into the dealt game's header
-				tg.close()
-				fmt.Fprintln(stderr, "serve:", err)
-				return 1
 			}
 		}
 		spec := gameSpec(tg)
