@@ -38,6 +38,23 @@ func twelve(prefix string) []Player {
 	return out
 }
 
+// awayThenReady is a desk that is away, then has no locked plan, then a
+// roster with a blank name, then a good one.
+func awayThenReady() *fakeDesk {
+	return &fakeDesk{answers: []func() (DeskRoster, error){
+		func() (DeskRoster, error) { return DeskRoster{}, errors.New("nats: timeout") },
+		func() (DeskRoster, error) {
+			return DeskRoster{Round: 2, Reason: "第 2 輪的座位表還沒鎖定"}, nil
+		},
+		func() (DeskRoster, error) {
+			p := twelve("總台選手")
+			p[2].Name = " "
+			return DeskRoster{Round: 2, Players: p}, nil
+		},
+		func() (DeskRoster, error) { return DeskRoster{Round: 2, Players: twelve("總台選手")}, nil },
+	}}
+}
+
 // refused posts and wants the status and a Chinese message containing want.
 func refused(t *testing.T, c *client, path string, body any, status int, want string) {
 	t.Helper()
@@ -68,13 +85,7 @@ func drawView(t *testing.T, c *client) DrawView {
 // starts (its spec: the journal's header) and shown on the public page by
 // name only once the game runs.
 func TestDrawEndpoints(t *testing.T) {
-	desk := &fakeDesk{answers: []func() (DeskRoster, error){
-		func() (DeskRoster, error) { return DeskRoster{}, errors.New("nats: timeout") },
-		func() (DeskRoster, error) {
-			return DeskRoster{Round: 2, Reason: "第 2 輪的座位表還沒鎖定"}, nil
-		},
-		func() (DeskRoster, error) { return DeskRoster{Round: 2, Players: twelve("總台選手")}, nil },
-	}}
+	desk := awayThenReady()
 	r := newRig(t, Options{Seats: 12, Roster: desk.roster})
 	var started []GameSpec
 	var smu sync.Mutex
@@ -149,13 +160,14 @@ func TestDrawEndpoints(t *testing.T) {
 }
 
 // rosterRefusals: no draw without a roster; the desk away, then without
-// a locked plan; typed rosters of the wrong count, with a name twice, with
+// a locked plan, then with a blank name; typed rosters of the wrong count, with a name twice, with
 // a bad line: each refused, and none taken.
 func rosterRefusals(t *testing.T, judge *client) {
 	t.Helper()
 	refused(t, judge, "/api/judge/draw", map[string]any{}, http.StatusConflict, "還沒有選手名單")
 	refused(t, judge, "/api/judge/draw/roster", map[string]any{"from": "desk"}, http.StatusBadGateway, "連不上總台")
 	refused(t, judge, "/api/judge/draw/roster", map[string]any{"from": "desk"}, http.StatusConflict, "第 2 輪的座位表還沒鎖定：請在下面輸入選手名單")
+	refused(t, judge, "/api/judge/draw/roster", map[string]any{"from": "desk"}, http.StatusBadRequest, "名單第 3 位沒有名字")
 	var eleven, dup strings.Builder
 	for i := 1; i <= 11; i++ {
 		fmt.Fprintf(&eleven, "選手%d\n", i)
@@ -172,8 +184,8 @@ func rosterRefusals(t *testing.T, judge *client) {
 }
 
 // TestManualDrawAndTakeDraw: a manual draw of typed names is kept as the
-// players drew it, and handed once to the dealt game of its size
-// (TakeDraw; another size is refused and kept).
+// players drew it, refused for a game of another size (開局 and TakeDraw:
+// kept), and handed once to the dealt game of its size.
 func TestManualDrawAndTakeDraw(t *testing.T) {
 	r := newRig(t, Options{})
 	ts := r.serve()
@@ -189,6 +201,7 @@ func TestManualDrawAndTakeDraw(t *testing.T) {
 	if fmt.Sprint(v.Draw) != fmt.Sprint(want) || !v.Manual || v.From != "typed" {
 		t.Fatalf("manual draw %+v", v)
 	}
+	refused(t, judge, "/api/judge/start", map[string]any{"board": "預女獵愚"}, http.StatusBadRequest, "抽好的座位是 4 人，預女獵愚 是 12 人局")
 	if _, _, err := r.srv.TakeDraw(12); !errors.Is(err, ErrDrawSize) {
 		t.Fatalf("a 4-seat draw for 12 seats: %v", err)
 	}
