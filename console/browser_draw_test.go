@@ -10,7 +10,8 @@ import (
 
 // TestBrowserSeatDraw (issue 29 item 3): on /draw the judge types the
 // names (no desk), a manual draw with a seat twice is refused in Chinese
-// and changes nothing, 抽座位 draws every seat; the game started then
+// and changes nothing, 抽座位 draws every seat, and the console's line says
+// so; the game started then
 // carries the draw: the deal sheet names each seat's player and the public
 // page shows the names once the game runs.
 func TestBrowserSeatDraw(t *testing.T) {
@@ -43,10 +44,14 @@ func TestBrowserSeatDraw(t *testing.T) {
 	b.until(judge, "twelve seats drawn", `document.querySelectorAll('#draw-rows tr').length === 12`)
 	b.shot(judge, "draw")
 	v := r.srv.drawView()
+	b.run(judge, "the console", chromedp.Navigate(ts.URL+"/judge"), chromedp.WaitVisible(chromedp.ID("app")))
+	b.until(judge, "the waiting draw on the console", jsText("#draw-note", "下一局座位已抽好")+" && "+jsText("#draw-note", "1號 "+v.Draw[0].Name))
 	c := newClient(t, ts.URL)
 	c.login(rigPIN)
 	c.power("start", map[string]any{"board": "預女獵愚"})
 	r.settle()
+	b.run(judge, "the console", chromedp.Navigate(ts.URL+"/judge"), chromedp.WaitVisible(chromedp.ID("app")))
+	b.until(judge, "the game's seats on the console", jsText("#draw-note", "本局座位：1號 "+v.Draw[0].Name))
 	b.run(judge, "open /deal", chromedp.Navigate(ts.URL+"/deal"))
 	b.until(judge, "the deal sheet names the seats", jsText("#deal-rows", v.Draw[0].Name)+" && "+jsText("#deal-rows", v.Draw[11].Name))
 	first := b.text(judge, "#deal-rows tr:first-child")
