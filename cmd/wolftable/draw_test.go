@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -321,4 +322,79 @@ func (c *drawClient) post(path string, body any) []byte {
 		c.t.Fatalf("POST %s: %d %s", path, code, out)
 	}
 	return out
+}
+
+// TestServeDealtGameDrawnAndResumed: serve deals a game and waits; the
+// judge types the roster, draws, and starts the dealt game with the
+// console's 開始本局 (the pedal): its journal (one, the dealt one made
+// again) has the draw; serve is stopped mid-game and started again: the
+// resumed game keeps the draw (the console shows it as the game's).
+func TestServeDealtGameDrawnAndResumed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a real process")
+	}
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	const pin = "246810"
+	cfg := filepath.Join(dir, "config.toml")
+	jdir := filepath.Join(dir, "journals")
+	os.WriteFile(cfg, []byte(fmt.Sprintf("[journal]\ndir = %q\nresume = true\n[console]\nlisten = \"127.0.0.1:0\"\ntls_listen = \"off\"\npin_hash = %q\n",
+		jdir, console.HashPIN(pin))), 0o644)
+	os.MkdirAll(jdir, 0o755)
+	run := func(wait string) (*exec.Cmd, *lockedBuffer, func(method, path, body string) (int, []byte)) {
+		srv := exec.Command(bin, "serve", "--config", cfg, "--mute", "--seed", "9")
+		out := &lockedBuffer{}
+		srv.Stdout, srv.Stderr = out, out
+		stdin, _ := srv.StdinPipe()
+		if err := srv.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { stdin.Close(); srv.Process.Kill(); srv.Wait() })
+		var addr string
+		untilProgress(t, srv.Process.Pid, out, 30*time.Second, "serve did not "+wait, func() bool {
+			if m := regexp.MustCompile(`主控台：http://([0-9.:]+)/`).FindStringSubmatch(out.String()); m != nil {
+				addr = m[1]
+			}
+			return addr != "" && strings.Contains(out.String(), wait)
+		})
+		return srv, out, judgeClient(t, "http://"+addr, pin)
+	}
+	srv, out, do := run("dealt; press the pedal")
+	var names strings.Builder
+	for i := 1; i <= 12; i++ {
+		fmt.Fprintf(&names, "P%02d,選手%02d\n", i, i)
+	}
+	body, _ := json.Marshal(map[string]string{"text": names.String()})
+	if code, b := do("POST", "/api/judge/draw/roster", string(body)); code != 200 {
+		t.Fatalf("roster: %d %s", code, b)
+	}
+	code, b := do("POST", "/api/judge/draw", `{}`)
+	var v console.DrawView
+	if code != 200 || json.Unmarshal(b, &v) != nil || len(v.Draw) != 12 {
+		t.Fatalf("draw: %d %s", code, b)
+	}
+	if code, b := do("POST", "/api/judge/pedal", `{"press":"short"}`); code != 200 {
+		t.Fatalf("開始本局: %d %s\n%s", code, b, out.String())
+	}
+	untilProgress(t, srv.Process.Pid, out, 30*time.Second, "the game did not start", func() bool {
+		return strings.Contains(out.String(), "天黑請閉眼")
+	})
+	files := journalFiles(jdir)
+	if len(files) != 1 {
+		t.Fatalf("journals %v", files)
+	}
+	if j, err := journal.Read(files[0]); err != nil || fmt.Sprint(j.Header.Draw) != fmt.Sprint(v.Draw) {
+		t.Fatalf("the dealt game's journal: %v, draw %+v, want %+v", err, j.Header.Draw, v.Draw)
+	}
+	srv.Process.Signal(syscall.SIGTERM)
+	srv.Wait()
+	srv, out, do = run("主控台")
+	var again console.DrawView
+	untilProgress(t, srv.Process.Pid, out, 30*time.Second, "the resumed game on the console", func() bool {
+		code, b := do("GET", "/api/judge/draw", "")
+		return code == 200 && json.Unmarshal(b, &again) == nil && len(again.Game) > 0
+	})
+	if fmt.Sprint(again.Game) != fmt.Sprint(v.Draw) || !again.Started {
+		t.Fatalf("the resumed game's draw %+v (started %v), drawn %+v", again.Game, again.Started, v.Draw)
+	}
 }
