@@ -34,6 +34,10 @@
 //	POST /api/judge/start     a new game: board, options, deal (random or by hand), seed
 //	POST /api/judge/{power}   pedal dq penalty void undo repeat pause resume seat
 //	POST /api/judge/logout
+//	GET  /api/judge/draw      the seat draw: the roster, the next game's draw, the game's (draw_http.go)
+//	POST /api/judge/draw/roster  {"from":"desk"} the desk's roster, or {"text":…} names typed
+//	POST /api/judge/draw      {} 抽座位 at random, or {"seats":[…]} as drawn on paper
+//	POST /api/judge/draw/clear
 //
 // The voice studio (studio.go; Options.Studio, audio/studio's Handler):
 //
@@ -57,8 +61,9 @@
 // source "console:judge@<remote addr>", and the daemon journals it.
 //
 // Pages: / (public), /judge (login, god view, powers, new game), /deal
-// (the printable deal sheet), /studio (the voice studio), /history (the
-// table's games, with each one's 復盤 and journal).
+// (the printable deal sheet, naming each seat's drawn player), /studio
+// (the voice studio), /history (the table's games, with each one's 復盤
+// and journal), /draw (the seat draw before each game).
 //
 // # Live views
 //

@@ -360,6 +360,9 @@ func (s *Server) postStart(w http.ResponseWriter, r *http.Request, body []byte) 
 	if err == nil {
 		err = seatsFit(spec.Board, s.opt.Seats)
 	}
+	if err == nil {
+		err = s.drawInto(&spec) // the seat draw goes into the journal's header
+	}
 	if err != nil {
 		s.writeFailure(w, err)
 		return
@@ -386,6 +389,7 @@ func (s *Server) postStart(w http.ResponseWriter, r *http.Request, body []byte) 
 		s.writeFailure(w, err)
 		return
 	}
+	s.drawUsed(spec)
 	s.settle(ctx)
 	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "game": gameInfo(&spec, s.now())})
 }

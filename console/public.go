@@ -151,6 +151,7 @@ type PublicSeat struct {
 	Pulse   bool   `json:"pulse"`
 	Out     bool   `json:"out"`
 	Sheriff bool   `json:"sheriff"`
+	Name    string `json:"name,omitempty"` // the drawn player, once the game has started
 }
 
 // PublicDeath is a seat announced out: Cause only when public.
@@ -226,6 +227,8 @@ type publicModel struct {
 	result  string
 	ended   bool
 	notice  string
+	names   []string // the seat draw's names by seat (none: no draw)
+	started bool     // a fact of the game came: the names are shown
 }
 
 // begin resets the view for a new game: only the board is public.
@@ -247,7 +250,11 @@ func (p *publicModel) seat(n int) *PublicSeat {
 // apply changes the view by one public fact and reports whether anything
 // shown changed: the public stream sends a message only then (A15: a fact
 // that changes nothing shown — a night step's timer — sends nothing).
-func (p *publicModel) apply(f publicFact, speed float64) bool {
+func (p *publicModel) apply(f publicFact, speed float64) (changed bool) {
+	if !p.started && p.game != nil {
+		p.started = true // the daemon runs the game: its seats' names are public
+		defer func() { changed = changed || len(p.names) > 0 }()
+	}
 	switch f.kind {
 	case factSay:
 		p.lines = append(p.lines, f.text)
@@ -330,6 +337,9 @@ func (p *publicModel) state(now time.Time, speed float64) PublicState {
 	}
 	for i := range st.Seats {
 		st.Seats[i].Sheriff = st.Seats[i].Seat == p.sheriff
+		if p.started && i < len(p.names) {
+			st.Seats[i].Name = p.names[i]
+		}
 	}
 	if n := len(p.lines); n > 0 {
 		st.Line = p.lines[n-1]

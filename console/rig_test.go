@@ -31,6 +31,8 @@ type rig struct {
 	bots  tableplay.Player
 	// observe sees every event before the console does (daemon goroutine).
 	observe func(daemon.Event)
+	// observeStart sees every game the console starts (its spec).
+	observeStart func(NewGame)
 
 	mu     sync.Mutex
 	d      *daemon.Daemon
@@ -73,6 +75,9 @@ func newRig(t testing.TB, opt Options) *rig {
 }
 
 func (r *rig) StartGame(ctx context.Context, ng NewGame) error {
+	if r.observeStart != nil {
+		r.observeStart(ng)
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.stopLocked()

@@ -74,6 +74,9 @@ type Options struct {
 	// Journals is the table's journals folder, for the judge's history
 	// of games (history.go); "" = none (404).
 	Journals string
+	// Roster asks the desk for the table's players of the round (the seat
+	// draw, draw_http.go); nil = no desk: the judge types the names.
+	Roster func(ctx context.Context) (DeskRoster, error)
 }
 
 // Server is the judge console: an http.Handler serving the pages and the
@@ -120,6 +123,7 @@ type Server struct {
 	onApplied atomic.Pointer[func()] // tests: after each batch is applied
 
 	dealt dealtSlot // a dealt game waiting for the pedal (dealt.go)
+	draws drawState // the seat draw for the next game (draw_http.go)
 
 	studioChanges studioChanges // the studio's changes in flight, cancelled by a game's start (studio.go)
 }
@@ -342,6 +346,7 @@ func (s *Server) work() {
 			if it.begin != nil {
 				s.judge.begin(*it.begin, it.at)
 				s.public.begin(it.begin.Board)
+				s.public.names = drawNames(it.begin.Draw, it.begin.Board.Players)
 				public = true
 				continue
 			}
@@ -466,7 +471,7 @@ func (s *Server) judgeRoutes() []route {
 	for _, p := range powerNames {
 		rs = append(rs, route{"POST", "/api/judge/" + p, s.postPower(p)})
 	}
-	return rs
+	return append(rs, s.drawRoutes()...)
 }
 
 func (s *Server) routes() {
@@ -486,7 +491,7 @@ func (s *Server) routes() {
 	m.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", "沒有這個功能")
 	})
-	pages := map[string]string{"/{$}": "web/index.html", "/judge": "web/judge.html", "/deal": "web/deal.html", "/studio": "web/studio.html", "/history": "web/history.html"}
+	pages := map[string]string{"/{$}": "web/index.html", "/judge": "web/judge.html", "/deal": "web/deal.html", "/studio": "web/studio.html", "/history": "web/history.html", "/draw": "web/draw.html"}
 	for path, file := range pages {
 		m.HandleFunc("GET "+path, func(w http.ResponseWriter, r *http.Request) {
 			b, err := webFS.ReadFile(file)

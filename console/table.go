@@ -5,6 +5,7 @@ import (
 
 	"wolftable/daemon"
 	"wolftable/engine"
+	"wolftable/journal"
 )
 
 // Table is what the console needs of the table runtime. The serve and sim
@@ -29,6 +30,10 @@ type GameSpec struct {
 	Bottom []engine.Role // the bottom cards: the cards beyond the seats (Board.Bottom)
 	Seed   uint64        // the engine's seed (and the random deal's)
 	Manual bool          // the judge entered the deal by hand
+	// Draw is the seat draw (Draw[i] sits at seat i+1), written into the
+	// journal's header so it is signed with the game; none: no draw.
+	Draw       []journal.Drawn
+	DrawManual bool // the draw was taken as the players drew paper numbers
 }
 
 // Config is the engine configuration of the spec.
@@ -40,6 +45,7 @@ func (s GameSpec) clone() GameSpec {
 	c := s
 	c.Deal = append([]engine.Role(nil), s.Deal...)
 	c.Bottom = append([]engine.Role(nil), s.Bottom...)
+	c.Draw = append([]journal.Drawn(nil), s.Draw...)
 	return c
 }
 

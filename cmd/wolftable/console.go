@@ -34,6 +34,9 @@ type consoleSetup struct {
 	studio   http.Handler // the voice studio's API; nil = none
 	journals string       // the journals folder, for the judge's history of games; "" = none
 	script   hans.Script  // the venue's script ([venue] script)
+
+	// roster is the desk's roster for the seat draw; nil = no desk
+	roster func(context.Context) (console.DeskRoster, error)
 }
 
 func consoleSetupFrom(c *config.Config, speed float64) consoleSetup {
@@ -53,7 +56,7 @@ func startConsoleWith(ctx context.Context, cs consoleSetup, host *gameHost, stdo
 		return nil, func() {}, nil
 	}
 	opts := console.Options{Table: host, PINHash: cs.pinHash, StateDir: cs.stateDir, Hosts: cs.hosts,
-		Speed: cs.speed, Log: log, Seats: cs.seats, Studio: cs.studio, Journals: cs.journals}
+		Speed: cs.speed, Log: log, Seats: cs.seats, Studio: cs.studio, Journals: cs.journals, Roster: cs.roster}
 	if cs.boards != nil {
 		opts.Boards, opts.Venue = cs.boards.All, cs.boards.IsVenue
 	}

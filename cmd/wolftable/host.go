@@ -98,7 +98,8 @@ func gameFromConsole(dir string, ng console.NewGame, seats int) (*tableGame, err
 	}
 	tg := &tableGame{board: s.Board, deal: s.Deal, bottom: s.Bottom, seed: s.Seed, game: ng.Game}
 	if dir != "" {
-		w, err := journal.Create(dir, journal.HeaderForCards(s.Board, s.Deal, s.Bottom, s.Seed, seats, time.Now(), version))
+		h := journal.HeaderForCards(s.Board, s.Deal, s.Bottom, s.Seed, seats, time.Now(), version)
+		w, err := journal.Create(dir, h.WithDraw(s.Draw, s.DrawManual)) // the seat draw, signed with the game
 		if err != nil {
 			return nil, err
 		}

@@ -82,7 +82,11 @@ func waitToStart(ctx context.Context, c *config.Config, tg *tableGame, con *cons
 			return nil, nil, err
 		}
 		if req != nil && req.dealt { // the console's 下一步: the pedal
+			takeDraw(tg, con, stdout) // the console's seat draw into the dealt game's header
 			return nil, req.done, nil
+		}
+		if req == nil && c.Game.Deal != "manual" {
+			takeDraw(tg, con, stdout)
 		}
 		if req != nil || c.Game.Deal != "manual" {
 			return req, nil, nil
@@ -188,7 +192,7 @@ func (s *session) openServe(ctx context.Context, c *config.Config, o serveOption
 		return nil, s.fail(1, "table:", remedy.Explain(err)) // SPI off, no permission…: what to do, then the raw error
 	}
 	s.setTable(explainLinkDown(table, s.stdout))
-	cs := consoleSetupFrom(c, *o.gf.speed)
+	cs := consoleSetupFrom(c, *o.gf.speed).withRoster(deskRosterOf(s.desk)) // the seat draw's roster: the desk's
 	var lv *lateVoice
 	if !o.mute {
 		lv = &lateVoice{}

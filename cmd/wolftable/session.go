@@ -101,7 +101,7 @@ func (s *session) openConsole(ctx context.Context, cs consoleSetup, out io.Write
 // attach shows tg on the console, a resumed game's history first; it
 // returns what gets the game's events.
 func (s *session) attach(tg *tableGame) func(daemon.Event) {
-	onConsole := s.con.Attach(console.GameSpec{Board: tg.board, Deal: tg.deal, Bottom: tg.bottom, Seed: tg.seed}, tg.game)
+	onConsole := s.con.Attach(gameSpec(tg), tg.game)
 	tg.replayTo(onConsole) // a resumed game's history, up to the power cut
 	return onConsole
 }

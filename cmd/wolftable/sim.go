@@ -306,7 +306,7 @@ func (s *session) simConsole(o simOptions, gr *gameRun, tui *virtual.Table) int 
 		tui.SetInfo(strings.Split(strings.TrimRight(banner.String(), "\n"), "\n")...)
 	}
 	tg := gr.tg
-	gr.console = s.con.Attach(console.GameSpec{Board: tg.board, Deal: tg.deal, Bottom: tg.bottom, Seed: tg.seed}, tg.game)
+	gr.console = s.con.Attach(gameSpec(tg), tg.game)
 	go func() { // sim runs one game: new games are for serve
 		for r := range s.host.requests {
 			r.done <- errors.New("sim runs one game; start games with wolftable serve")

@@ -19,8 +19,11 @@
   text('title', '發牌表：' + g.name);
   const started = new Date(g.started_at);
   text('meta', g.players + '人局 · ' + (g.manual ? '手動發牌' : '隨機發牌') + ' · 種子 ' + g.seed + ' · ' + started.toLocaleString('zh-TW'));
+  const dr = await WT.getJSON('/api/judge/draw'); // the seat draw: the player of each seat
+  const names = {};
+  for (const x of (dr.ok && dr.body.game) || []) names[x.Seat] = x.Name;
   fill('deal-rows', g.deal.map((d) => el('tr', { class: 'camp-' + d.camp },
-    el('td', { text: seat(d.seat) }), el('td', { text: d.role_name }), el('td', { text: d.camp_label }), el('td', {}))));
+    el('td', { text: seat(d.seat) }), el('td', { text: names[d.seat] || '' }), el('td', { text: d.role_name }), el('td', { text: d.camp_label }), el('td', {}))));
   const bottom = g.bottom || [];
   document.getElementById('bottom').hidden = !bottom.length;
   fill('bottom-rows', bottom.map((c, i) => el('tr', { class: 'camp-' + c.camp },

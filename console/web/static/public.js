@@ -28,7 +28,8 @@
     fill('seats', st.seats.map((s) => el('div', {
       class: 'seat light-' + s.light + (s.pulse ? ' pulse' : '') + (s.out ? ' out' : '') + (s.sheriff ? ' sheriff' : ''),
       dataset: { seat: s.seat },
-    }, el('span', { class: 'num', text: s.seat }), s.sheriff ? el('span', { class: 'star', text: '警長' }) : null)));
+    }, el('span', { class: 'num', text: s.seat }), s.name ? el('span', { class: 'name', text: s.name }) : null,
+    s.sheriff ? el('span', { class: 'star', text: '警長' }) : null)));
     fill('lines', st.lines.slice().reverse().map((l) => el('li', { text: l })));
     fill('deaths', st.deaths.map((d) => el('li', {},
       seat(d.seat) + ' ' + d.when_label + (d.cause_label ? '（' + d.cause_label + '）' : ''))));
