@@ -61,6 +61,26 @@ type Env struct {
 	Stdout, Stderr io.Writer // progress and the report; warnings
 	Software       string    // e.g. "wolftable 0.1.0"
 	DefaultConfig  string    // read if --config is not given and it exists
+	// Table are more options of the interactive virtual table: the
+	// venue's script (virtual.WithText), which stdout's writer has but the
+	// table, drawing on the terminal itself, has not.
+	Table []virtual.Option
+}
+
+// terminalOf is the file under w (through writers that convert, such as
+// the venue's script's, and have an Unwrap), or nil.
+func terminalOf(w io.Writer) *os.File {
+	for w != nil {
+		if f, ok := w.(*os.File); ok {
+			return f
+		}
+		u, ok := w.(interface{ Unwrap() io.Writer })
+		if !ok {
+			return nil
+		}
+		w = u.Unwrap()
+	}
+	return nil
 }
 
 // multiFlag is a repeatable string flag.
@@ -204,9 +224,9 @@ func Command(args []string, env Env) int {
 		opts.Technician = Human{Wait: *wait}
 	default:
 		opts.Soak = 0 // no hardware link to soak
-		out, _ := env.Stdout.(*os.File)
+		out := terminalOf(env.Stdout)
 		if out != nil && virtual.IsTerminal(int(env.Stdin.Fd())) && virtual.IsTerminal(int(out.Fd())) {
-			vt, err = virtual.OpenTerminal(env.Stdin, out, virtual.WithSeats(tcfg.Seats))
+			vt, err = virtual.OpenTerminal(env.Stdin, out, append([]virtual.Option{virtual.WithSeats(tcfg.Seats)}, env.Table...)...)
 			if err == nil {
 				progress = vt.Show
 				opts.VirtualKeys = true

@@ -2,6 +2,7 @@ package selftest
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -81,5 +82,24 @@ func TestNoEnglishForReadersGPIO(t *testing.T) {
 				t.Errorf("in hans, Traditional characters %q are left", tr)
 			}
 		})
+	}
+}
+
+// TestTerminalOf: the self-test finds the terminal under the venue's
+// script's writer (in hans the interactive virtual table fell back to
+// plain lines: stdout was not an *os.File).
+func TestTerminalOf(t *testing.T) {
+	f, err := os.CreateTemp(t.TempDir(), "tty")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, sc := range []hans.Script{hans.Traditional, hans.Simplified} {
+		if got := terminalOf(hans.NewWriter(f, sc)); got != f {
+			t.Errorf("%s: terminalOf = %v, want the file", sc, got)
+		}
+	}
+	if got := terminalOf(&strings.Builder{}); got != nil {
+		t.Errorf("a builder: %v", got)
 	}
 }

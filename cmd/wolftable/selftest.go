@@ -3,6 +3,8 @@ package main
 import (
 	"io"
 	"os"
+
+	"wolftable/hw/virtual"
 	"wolftable/internal/cliflag"
 
 	"wolftable/selftest"
@@ -17,6 +19,7 @@ func cmdSelftest(args []string, stdout, stderr io.Writer) int {
 		Stderr:        stderr,
 		Software:      "wolftable " + version,
 		DefaultConfig: defaultConfigPath,
+		Table:         []virtual.Option{tableScript(stdout)},
 	})
 }
 

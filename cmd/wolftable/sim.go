@@ -215,7 +215,7 @@ func cmdSim(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "sim: stdin/stdout is not a terminal: use --no-tui for a plain transcript")
 			return 2
 		}
-		vt, err := virtual.OpenTerminal(os.Stdin, os.Stdout, virtual.WithSeats(b.Players))
+		vt, err := virtual.OpenTerminal(os.Stdin, os.Stdout, virtual.WithSeats(b.Players), tableScript(stdout))
 		if err != nil {
 			fmt.Fprintln(stderr, "sim:", err)
 			return 2
