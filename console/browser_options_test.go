@@ -21,7 +21,10 @@ func TestBrowserNewGameOptions(t *testing.T) {
 	ts := r.serve()
 	judge := loginJudge(b, ts.URL)
 	b.until(judge, "the board's options", `document.querySelector('#ng-board').value === 'seer-witch-hunter-idiot' && !!document.querySelector('#ng-options label')`)
-	b.run(judge, "open 開新局", chromedp.Evaluate[chromedp.Void](`document.querySelector('#newgame').open = true`))
+	b.run(judge, "open 開新局 and its 選項", chromedp.Evaluate[chromedp.Void](`document.querySelector('#newgame').open = true; document.querySelector('#ng-options').parentElement.open = true`))
+	if shown := get(b, judge, "the hand deal's seats", chromedp.Evaluate[bool](`document.querySelector('#ng-deal').getClientRects().length > 0`)); shown {
+		t.Errorf("the hand deal's seats show with 隨機 chosen")
+	}
 	// what the judge reads of the form: labels, the choices, the typed
 	// values, the tooltips
 	shown := get(b, judge, "the options' text", chromedp.Evaluate[string](`Array.from(document.querySelectorAll('#ng-options *')).map((e) =>
