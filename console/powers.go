@@ -422,10 +422,15 @@ type RoleInfo struct {
 	Name string `json:"name"`
 }
 
-// OptionInfo documents an option key.
+// OptionInfo documents an option key: its name and, for an option of a
+// fixed set (on/off, an enum), its values in words (script.OptionName,
+// script.OptionValueText), which the new-game form shows instead of the
+// keys (optionInfo). Doc is the engine's English note, for programs.
 type OptionInfo struct {
-	Key string `json:"key"`
-	Doc string `json:"doc"`
+	Key    string         `json:"key"`
+	Name   string         `json:"name"`
+	Values []OptionChoice `json:"values,omitempty"`
+	Doc    string         `json:"doc"`
 }
 
 func (s *Server) getBoards(w http.ResponseWriter, r *http.Request, _ []byte) {
@@ -453,7 +458,7 @@ func (s *Server) getBoards(w http.ResponseWriter, r *http.Request, _ []byte) {
 		reply.Boards = append(reply.Boards, bi)
 	}
 	for _, k := range engine.OptionNames() {
-		reply.Options = append(reply.Options, OptionInfo{Key: k, Doc: engine.OptionDoc(k)})
+		reply.Options = append(reply.Options, optionInfo(k))
 	}
 	writeJSON(w, http.StatusOK, reply)
 }

@@ -58,6 +58,26 @@ type Env struct {
 	Stdout, Stderr io.Writer // progress and the report; warnings
 	Software       string    // e.g. "wolftable 0.1.0"
 	DefaultConfig  string    // read if --config is not given and it exists
+	// Table are more options of the interactive virtual table: the
+	// venue's script (virtual.WithText), which stdout's writer has but the
+	// table, drawing on the terminal itself, has not.
+	Table []virtual.Option
+}
+
+// terminalOf is the file under w (through writers that convert, such as
+// the venue's script's, and have an Unwrap), or nil.
+func terminalOf(w io.Writer) *os.File {
+	for w != nil {
+		if f, ok := w.(*os.File); ok {
+			return f
+		}
+		u, ok := w.(interface{ Unwrap() io.Writer })
+		if !ok {
+			return nil
+		}
+		w = u.Unwrap()
+	}
+	return nil
 }
 
 // TableOptions are what `wolftable selftest`'s flags set (cmd/wolftable
@@ -219,9 +239,9 @@ func (r *tableRun) target(ctx context.Context, linkSoak time.Duration, lag *LagM
 	default:
 		r.opts.Soak = 0 // no hardware link to soak
 		var err error
-		out, _ := r.env.Stdout.(*os.File)
+		out := terminalOf(r.env.Stdout)
 		if out != nil && virtual.IsTerminal(int(r.env.Stdin.Fd())) && virtual.IsTerminal(int(out.Fd())) {
-			r.vt, err = virtual.OpenTerminal(r.env.Stdin, out, virtual.WithSeats(tcfg.Seats))
+			r.vt, err = virtual.OpenTerminal(r.env.Stdin, out, append([]virtual.Option{virtual.WithSeats(tcfg.Seats)}, r.env.Table...)...)
 			if err == nil {
 				r.progress = r.vt.Show
 				r.opts.VirtualKeys = true

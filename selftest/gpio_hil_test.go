@@ -122,13 +122,13 @@ func TestHILSelftestPasses(t *testing.T) {
 		link = append(link, fmt.Sprintf("%s %s: %s", c.Status, c.Name, c.Detail))
 	}
 	got := strings.Join(link, "\n")
-	for _, want := range []string{"pass i2c bus: I2C0 opened", "pass expander 0x20: answers; 8 keys mapped",
-		"pass expander 0x21: answers; 6 keys mapped", "pass pedal pin: GPIO17", "pass soak: 200ms of full-rate light frames"} {
+	for _, want := range []string{"pass i2c bus: I2C0 已打開", "pass expander 0x20: 有回應；接了 8 個按鍵",
+		"pass expander 0x21: 有回應；接了 6 個按鍵", "pass pedal pin: GPIO17", "pass soak: 全速燈號幀 200ms"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("link checks lack %q:\n%s", want, got)
 		}
 	}
-	if strings.Contains(got, ", 0 written") || !strings.Contains(got, " 0 failed") {
+	if strings.Contains(got, "寫出 0（") || !strings.Contains(got, "，0 幀失敗") {
 		t.Errorf("soak: %s", got)
 	}
 	for _, c := range rep.Component(CompPedal).Checks {
@@ -195,8 +195,8 @@ func TestHILSelftestFaults(t *testing.T) {
 	t.Run("no-link", func(t *testing.T) {
 		rep := hilRun(t, []string{"no-link"}, nil, nil)
 		p := rep.Problems
-		if rep.Passed || len(p) == 0 || p[0].Component != CompLink || !strings.HasPrefix(p[0].Message, "擴充晶片 0x21：does not answer: sysfs-i2c: remote I/O error") ||
-			!strings.Contains(p[0].Message, "its keys: 5 OK, 5 CLR, 6 OK") {
+		if rep.Passed || len(p) == 0 || p[0].Component != CompLink || !strings.HasPrefix(p[0].Message, "擴充晶片 0x21：沒有回應") || !strings.Contains(p[0].Message, "：sysfs-i2c: remote I/O error") ||
+			!strings.Contains(p[0].Message, "它的按鍵：5號 OK、5號 CLR、6號 OK") {
 			t.Errorf("problems:\n%s", problems(rep))
 		}
 		for _, c := range []string{CompPedal, CompLights, CompKeys} {
@@ -244,9 +244,9 @@ func TestHILSelftestCommand(t *testing.T) {
 		status int
 		check  []string // all of them, in the link's checks
 	}{
-		{"0", 0, []string{"pass i2c bus: I2C0 opened"}},
+		{"0", 0, []string{"pass i2c bus: I2C0 已打開"}},
 		// the remedy in Chinese first, then the driver's raw error
-		{"7", 1, []string{"fail i2c bus: I2C 沒有開啟", `原始錯誤：opening I2C bus "7"`}},
+		{"7", 1, []string{"fail i2c bus: I2C 沒有開啟", `原始錯誤：I2C 匯流排 "7" 打不開`}},
 	} {
 		dir := t.TempDir()
 		conf := filepath.Join(dir, "wolftable.toml")

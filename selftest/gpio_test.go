@@ -185,7 +185,7 @@ type gpioTech struct {
 	clock *scanClock // the driver's scans
 }
 
-func (g *gpioTech) Name() string { return "gpio fake technician" }
+func (g *gpioTech) Name() string { return "測試用的技術人員（GPIO）" }
 func (g *gpioTech) Pace() Pace {
 	return Pace{Answer: 3 * time.Second, Settle: 300 * time.Millisecond, Quiet: 50 * time.Millisecond}
 }
@@ -265,7 +265,7 @@ func TestGPIOTable(t *testing.T) {
 		link = append(link, c.Name+": "+c.Detail)
 	}
 	got := strings.Join(link, "\n")
-	for _, want := range []string{"i2c bus: I2C-fake opened", "expander 0x20: answers; 3 keys mapped", "expander 0x21: answers; 1 keys mapped", "soak: 100ms of full-rate light frames"} {
+	for _, want := range []string{"i2c bus: I2C-fake 已打開", "expander 0x20: 有回應；接了 3 個按鍵", "expander 0x21: 有回應；接了 1 個按鍵", "soak: 全速燈號幀 100ms"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("link checks lack %q:\n%s", want, got)
 		}
@@ -289,7 +289,7 @@ func TestGPIOExpanderMissing(t *testing.T) {
 	if rep.Passed || len(rep.Problems) == 0 {
 		t.Fatal("passed with an expander missing")
 	}
-	if p := rep.Problems[0]; p.Component != CompLink || !strings.HasPrefix(p.Message, "擴充晶片 0x21：does not answer") || !strings.Contains(p.Message, "its keys: 3 OK") {
+	if p := rep.Problems[0]; p.Component != CompLink || !strings.HasPrefix(p.Message, "擴充晶片 0x21：沒有回應") || !strings.Contains(p.Message, "它的按鍵：3號 OK") {
 		t.Errorf("first problem: %+v", p)
 	}
 	if rep.Component(CompKeys).Status != NotRun {

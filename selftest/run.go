@@ -53,7 +53,7 @@ type SeatKey struct {
 	Key  hw.Key
 }
 
-func (k SeatKey) String() string { return fmt.Sprintf("seat %d %v", k.Seat, k.Key) }
+func (k SeatKey) String() string { return fmt.Sprintf("%d號 %v", k.Seat, k.Key) }
 
 // Sound is the speaker as the self-test uses it.
 type Sound interface {
@@ -235,15 +235,15 @@ func (r *runner) addAll(comp string, cs []Check) {
 }
 
 // errTimeout: nothing came before the deadline.
-var errTimeout = errors.New("timeout")
+var errTimeout = errors.New("逾時")
 
 // errTableGone: the table closed its events.
-var errTableGone = errors.New("the table stopped reporting events")
+var errTableGone = errors.New("桌子不再回報事件")
 
 // linkDownError: the link to the table is down, so nothing can come.
 type linkDownError struct{ detail string }
 
-func (e *linkDownError) Error() string { return "the link is down: " + e.detail }
+func (e *linkDownError) Error() string { return "連線中斷：" + e.detail }
 
 // lost reports whether err says no event can come: the table is gone or
 // its link is down.
@@ -343,7 +343,7 @@ func (r *runner) pedalStage(ctx context.Context) {
 	if !r.f.Pedal {
 		why := r.f.NoPedal
 		if why == "" {
-			why = "no pedal is wired to this table"
+			why = "這張桌子沒有接踏板"
 		}
 		r.add(CompPedal, Check{Name: "pedal", Status: Fail, Detail: why})
 		return
@@ -762,7 +762,7 @@ loop:
 			}
 			complete = complete || done()
 		case e.Kind == hw.EventKey && e.Key.Edge == hw.Down:
-			strays = append(strays, fmt.Sprintf("seat %d %v", e.Key.Seat, e.Key.Key))
+			strays = append(strays, fmt.Sprintf("%d號 %v", e.Key.Seat, e.Key.Key))
 		}
 	}
 	cancelTech()

@@ -479,7 +479,7 @@ func TestProbeExpanders(t *testing.T) {
 	}
 	cs := ProbeExpanders(&fakeBus{at: map[uint16]bool{0x20: true}}, xs)
 	if len(cs) != 2 || cs[0].Status != Pass || cs[1].Status != Fail || cs[1].Name != "expander 0x21" ||
-		!strings.Contains(cs[1].Detail, "its keys: 2 UP, 2 OK") {
+		!strings.Contains(cs[1].Detail, "它的按鍵：2號 UP、2號 OK") {
 		t.Errorf("%+v", cs)
 	}
 }
@@ -502,7 +502,7 @@ func TestRunLinkDown(t *testing.T) {
 	if rep.Passed {
 		t.Fatal("passed with the link down")
 	}
-	if c := rep.Component(CompPedal).Checks[0]; c.Detail != "the link is down: virtual: input closed" {
+	if c := rep.Component(CompPedal).Checks[0]; c.Detail != "連線中斷：virtual: input closed" {
 		t.Errorf("pedal: %+v", c)
 	}
 	var link []string
@@ -529,7 +529,7 @@ func TestCommandVirtualPlainEOF(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d, want 1\n%s%s", code, out.String(), errb.String())
 	}
-	if !strings.Contains(out.String(), "1. 踏板：短按：the link is down: virtual: input closed") {
+	if !strings.Contains(out.String(), "1. 踏板：短按：連線中斷：virtual: input closed") {
 		t.Errorf("report:\n%s", out.String())
 	}
 }

@@ -66,10 +66,10 @@ func (g *GPIOTarget) Mode() string { return string(hw.ModeGPIO) }
 // answers at its address; the pedal's pin exists.
 func (g *GPIOTarget) CheckLink(ctx context.Context) (Features, []Check, bool) {
 	c := g.Config
-	f := Features{Table: fmt.Sprintf("GPIO: lights on %s, keys on I2C %s", c.GPIO.SPI, c.GPIO.I2C), Seats: c.Seats,
+	f := Features{Table: fmt.Sprintf("Pi 的腳位（GPIO）：燈串在 %s，按鍵在 I2C 匯流排 %s", c.GPIO.SPI, c.GPIO.I2C), Seats: c.Seats,
 		Private: c.GPIO.PrivateLED, Pedal: c.Pedal.Pin != "" || g.Deps.Pedal != nil}
 	if !f.Pedal {
-		f.NoPedal = "no pedal pin in the config ([pedal] pin)"
+		f.NoPedal = "設定檔沒有踏板腳位（`[pedal] pin`）：請寫上踏板接的腳位"
 	}
 	f.Keys = make([][]hw.Key, c.Seats)
 	for _, x := range c.GPIO.Expanders {
@@ -86,7 +86,7 @@ func (g *GPIOTarget) CheckLink(ctx context.Context) (Features, []Check, bool) {
 	needHost := g.Deps.SPI == nil || (len(c.GPIO.Expanders) > 0 && g.Deps.I2C == nil) || (c.Pedal.Pin != "" && g.Deps.Pedal == nil)
 	if needHost {
 		if _, err := host.Init(); err != nil {
-			return f, append(checks, Check{Name: "host", Status: Fail, Detail: "periph host init: " + err.Error()}), false
+			return f, append(checks, Check{Name: "host", Status: Fail, Detail: "主機的腳位驅動（periph）無法啟動：" + err.Error()}), false
 		}
 	}
 	if len(c.GPIO.Expanders) > 0 {
@@ -94,19 +94,19 @@ func (g *GPIOTarget) CheckLink(ctx context.Context) (Features, []Check, bool) {
 		if bus == nil {
 			bc, err := i2creg.Open(c.GPIO.I2C)
 			if err != nil {
-				return f, append(checks, Check{Name: "i2c bus", Status: Fail, Detail: fmt.Sprintf("opening I2C bus %q: %v", c.GPIO.I2C, err)}), false
+				return f, append(checks, Check{Name: "i2c bus", Status: Fail, Detail: fmt.Sprintf("I2C 匯流排 %q 打不開：%v", c.GPIO.I2C, err)}), false
 			}
 			defer bc.Close()
 			bus = bc
 		}
-		checks = append(checks, Check{Name: "i2c bus", Status: Pass, Detail: fmt.Sprintf("%s opened", bus)})
+		checks = append(checks, Check{Name: "i2c bus", Status: Pass, Detail: fmt.Sprintf("%s 已打開", bus)})
 		checks = append(checks, ProbeExpanders(bus, c.GPIO.Expanders)...)
 	} else {
-		checks = append(checks, Check{Name: "expanders", Status: Skip, Detail: "no key expanders in the config"})
+		checks = append(checks, Check{Name: "expanders", Status: Skip, Detail: "設定檔沒有按鍵擴充晶片（[[gpio.expanders]]）"})
 	}
 	if c.Pedal.Pin != "" && g.Deps.Pedal == nil {
 		if p := gpioreg.ByName(c.Pedal.Pin); p == nil {
-			checks = append(checks, Check{Name: "pedal pin", Status: Fail, Detail: fmt.Sprintf("no GPIO pin named %q", c.Pedal.Pin)})
+			checks = append(checks, Check{Name: "pedal pin", Status: Fail, Detail: fmt.Sprintf("沒有叫 %q 的 GPIO 腳位：請檢查設定檔 [pedal] pin", c.Pedal.Pin)})
 		} else {
 			checks = append(checks, Check{Name: "pedal pin", Status: Pass, Detail: p.Name()})
 		}
@@ -129,12 +129,12 @@ func ProbeExpanders(bus i2c.Bus, xs []hw.Expander) []Check {
 		if err := d.Tx([]byte{0x12}, buf[:]); err != nil {
 			var seats []string
 			for _, k := range x.Keys {
-				seats = append(seats, fmt.Sprintf("%d %v", k.Seat, k.Key))
+				seats = append(seats, fmt.Sprintf("%d號 %v", k.Seat, k.Key))
 			}
-			checks = append(checks, Check{Name: name, Status: Fail, Detail: fmt.Sprintf("does not answer: %v (its keys: %s)", err, strings.Join(seats, ", "))})
+			checks = append(checks, Check{Name: name, Status: Fail, Detail: fmt.Sprintf("沒有回應，請檢查它的接線與位址（它的按鍵：%s）：%v", strings.Join(seats, "、"), err)})
 			continue
 		}
-		checks = append(checks, Check{Name: name, Status: Pass, Detail: fmt.Sprintf("answers; %d keys mapped", len(x.Keys))})
+		checks = append(checks, Check{Name: name, Status: Pass, Detail: fmt.Sprintf("有回應；接了 %d 個按鍵", len(x.Keys))})
 	}
 	return checks
 }
@@ -168,11 +168,11 @@ func (g *GPIOTarget) AfterOpen(ctx context.Context, tb hw.Table) []Check {
 	}
 	tb.SetLights(make([]hw.SeatLight, n))
 	took := time.Since(start)
-	c := Check{Name: "soak", Status: Pass, Detail: fmt.Sprintf("%v of full-rate light frames: %d written (%.0f/s), %d failed",
+	c := Check{Name: "soak", Status: Pass, Detail: fmt.Sprintf("全速燈號幀 %v：寫出 %d（每秒 %.0f 幀），%d 幀失敗",
 		g.Soak, frames, float64(frames)/took.Seconds(), fails)}
 	if fails > 0 {
 		c.Status = Fail
-		c.Detail += ": " + firstErr.Error()
+		c.Detail += "：" + firstErr.Error()
 	}
 	return []Check{c}
 }

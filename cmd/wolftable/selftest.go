@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"time"
+	"wolftable/hw/virtual"
 
 	"wolftable/internal/cliflag"
 	"wolftable/selftest"
@@ -32,6 +33,7 @@ func cmdSelftest(args []string, stdout, stderr io.Writer) int {
 		Stderr:        stderr,
 		Software:      "wolftable " + version,
 		DefaultConfig: defaultConfigPath,
+		Table:         []virtual.Option{tableScript(stdout)},
 	})
 }
 

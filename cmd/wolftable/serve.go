@@ -43,7 +43,7 @@ func openTable(ctx context.Context, c *config.Config, stdout io.Writer, log *slo
 		return tab, show, err
 	}
 	if virtual.IsTerminal(int(os.Stdin.Fd())) && virtual.IsTerminal(int(os.Stdout.Fd())) {
-		vt, err := virtual.OpenTerminal(os.Stdin, os.Stdout, virtual.WithSeats(t.Seats))
+		vt, err := virtual.OpenTerminal(os.Stdin, os.Stdout, virtual.WithSeats(t.Seats), tableScript(stdout))
 		if err != nil {
 			return nil, nil, err
 		}

@@ -265,7 +265,7 @@ func (s *session) simTable(o simOptions, gr *gameRun) (tui *virtual.Table, code 
 		if !virtual.IsTerminal(int(os.Stdin.Fd())) || !virtual.IsTerminal(int(os.Stdout.Fd())) {
 			return nil, s.fail(2, "stdin/stdout is not a terminal: use --no-tui for a plain transcript")
 		}
-		vt, err := virtual.OpenTerminal(os.Stdin, os.Stdout, virtual.WithSeats(players))
+		vt, err := virtual.OpenTerminal(os.Stdin, os.Stdout, virtual.WithSeats(players), tableScript(s.stdout))
 		if err != nil {
 			return nil, s.fail(2, err)
 		}

@@ -38,6 +38,7 @@ type options struct {
 	style   Style
 	now     func() time.Time
 	onClose []func() error
+	text    func(string) string
 }
 
 // WithSeats sets the number of seats (6..18; default 12).
@@ -45,6 +46,11 @@ func WithSeats(n int) Option { return func(o *options) { o.seats = n } }
 
 // WithStyle sets the style (default Interactive).
 func WithStyle(s Style) Option { return func(o *options) { o.style = s } }
+
+// WithText writes everything the table draws or prints through f: the
+// venue's script (hans.Script.Text turns the words, written in
+// Traditional, into Simplified). nil writes the words as they are.
+func WithText(f func(string) string) Option { return func(o *options) { o.text = f } }
 
 // WithClock sets the clock that stamps events (default time.Now).
 func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
@@ -64,6 +70,7 @@ type Table struct {
 	style   Style
 	now     func() time.Time
 	out     io.Writer
+	text    func(string) string // the venue's script (WithText); nil: as written
 	onClose []func() error
 
 	events chan hw.Event
@@ -106,6 +113,7 @@ func New(in io.Reader, out io.Writer, opts ...Option) (*Table, error) {
 		style:   o.style,
 		now:     o.now,
 		out:     out,
+		text:    o.text,
 		onClose: o.onClose,
 		events:  make(chan hw.Event, 64),
 		done:    make(chan struct{}),
@@ -249,6 +257,9 @@ func (t *Table) inputEnded(err error) {
 // write writes to out; t.mu must be held. Output errors are ignored: a
 // broken terminal must not stop the game.
 func (t *Table) write(s string) {
+	if t.text != nil {
+		s = t.text(s)
+	}
 	_, _ = io.WriteString(t.out, s)
 }
 

@@ -255,9 +255,10 @@
     const r = await WT.getJSON('/api/judge/boards');
     if (!r.ok) return;
     boards = r.body.boards;
-    const docs = {};
-    for (const o of r.body.options) docs[o.key] = o.doc;
-    boards.docs = docs;
+    // each option's name and values in words: the judge never reads a key
+    const info = {};
+    for (const o of r.body.options) info[o.key] = o;
+    boards.info = info;
     // a venue's own board is marked 本店; a board of another seat count
     // than the table's is shown but cannot be chosen
     const label = (b) => b.name + '（' + b.players + '人' +
@@ -274,9 +275,7 @@
   function boardChanged() {
     const b = board();
     if (!b) return;
-    fill('ng-options', Object.keys(b.options).sort().map((k) => el('label', { class: 'option', title: boards.docs[k] || '' },
-      el('span', { text: k }),
-      el('input', { type: 'text', value: b.options[k], dataset: { key: k, def: b.options[k] } }))));
+    fill('ng-options', Object.keys(b.options).sort().map((k) => optionField(k, b.options[k])));
     const names = [];
     for (const r of b.roles) if (!names.some((x) => x.id === r.id)) names.push(r);
     const cardPick = (id, label) => el('label', { class: 'deal-seat' },
@@ -289,6 +288,22 @@
       ...Array.from({ length: b.roles.length - b.players }, (_, i) => cardPick('deal-bottom-' + (i + 1), '底牌' + (i + 1))),
     ]);
     dealMode();
+  }
+
+  // optionField is one option of the board: a choice of its values in
+  // words, or a number to type.
+  function optionField(k, value) {
+    const o = boards.info[k] || { name: '未知選項' };
+    const data = { key: k, def: value };
+    let input;
+    if (o.values && o.values.length) {
+      const vals = o.values.some((c) => c.value === value) ? o.values : [...o.values, { value, text: value }];
+      input = el('select', { dataset: data }, vals.map((c) => el('option', { value: c.value, text: c.text })));
+      input.value = value;
+    } else {
+      input = el('input', { type: 'text', inputmode: 'numeric', value, dataset: data });
+    }
+    return el('label', { class: 'option' }, el('span', { text: o.name }), input);
   }
 
   function dealMode() {
@@ -331,7 +346,7 @@
     if (!b) return;
     const payload = { board: b.id, deal: 'random' };
     const opts = {};
-    for (const i of document.querySelectorAll('#ng-options input')) {
+    for (const i of document.querySelectorAll('#ng-options input, #ng-options select')) {
       if (i.value !== i.dataset.def) opts[i.dataset.key] = i.value;
     }
     if (Object.keys(opts).length) payload.options = opts;
