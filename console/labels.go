@@ -27,24 +27,6 @@ func causeLabel(c engine.Cause) string { return script.CauseLabel(c) }
 
 func voteLabel(kind string) string { return script.VoteLabel(engine.VoteKind(kind)) }
 
-// stepRoleName is the role a night step wakes.
-func stepRoleName(kind string) string {
-	switch engine.StepKind(kind) {
-	case engine.StepWolves:
-		return "狼人"
-	case engine.StepGargoyleKill:
-		return "石像鬼（刀）"
-	case engine.StepLovers:
-		return "情侶"
-	case engine.StepSuccubusLovers:
-		return "魅魔情侶"
-	}
-	if r, ok := engine.StepKind(kind).Role(); ok {
-		return r.Name()
-	}
-	return kind
-}
-
 // stepLabel says what the game waits for, for the judge.
 func stepLabel(p engine.Prompt) string {
 	seat := ""
@@ -55,7 +37,7 @@ func stepLabel(p engine.Prompt) string {
 	case "":
 		return ""
 	case engine.WaitNight:
-		return "夜間：" + stepRoleName(string(p.StepKind))
+		return "夜間：" + p.StepKind.Name()
 	case engine.WaitSignup:
 		return "上警舉手"
 	case engine.WaitSpeech:

@@ -93,7 +93,20 @@ type StepInfo struct {
 	// 石像鬼's kill); a blocked actor's input is refused all the same,
 	// except in the wolves' step.
 	Unblocked bool
+	// Name is who the step wakes, as the judge's console shows it, when it
+	// is not the acting role's name (石像鬼's kill, the lovers).
+	Name  string
+	Wakes Wakes // whose cards the step calls (the judge's wake list)
 }
+
+// Wakes says whose cards a night step calls, dead or alive (A15).
+type Wakes int
+
+const (
+	WakesRole   Wakes = iota // the holders of the step's role
+	WakesWolves              // every role that wakes with the wolves (WakesWithWolves)
+	WakesLovers              // the lovers: the step's actors and the linked seats, not the role that linked them
+)
 
 // RoleInfo is one row of the role table: every trait of a role.
 type RoleInfo struct {
@@ -158,7 +171,7 @@ func shotCausesAny() []Cause {
 // (doc.go: the engine keeps no mutable globals); Roles hands out a copy.
 var roleTab = [...]RoleInfo{
 	{ID: Werewolf, Name: "狼人", Simplified: "狼人", Side: SideWolf, WolvesFrom: 1, Explodes: true,
-		Steps: []StepInfo{{Kind: StepWolves, Confirm: true, Unblocked: true}}},
+		Steps: []StepInfo{{Kind: StepWolves, Confirm: true, Unblocked: true, Wakes: WakesWolves}}},
 	{ID: Villager, Name: "村民", Simplified: "村民", Category: CatVillager},
 	{ID: Seer, Name: "預言家", Simplified: "预言家", Category: CatGod,
 		Steps: []StepInfo{{Kind: StepSeer, Confirm: true, Result: true}}},
@@ -194,7 +207,7 @@ var roleTab = [...]RoleInfo{
 	{ID: PureWhite, Name: "純白之女", Simplified: "纯白之女", Category: CatGod,
 		Steps: []StepInfo{{Kind: StepPureWhite, Confirm: true, Result: true}}},
 	{ID: Gargoyle, Name: "石像鬼", Simplified: "石像鬼", Side: SideWolf,
-		Steps: []StepInfo{{Kind: StepGargoyle, Confirm: true, Result: true}, {Kind: StepGargoyleKill, Confirm: true, Unblocked: true}}},
+		Steps: []StepInfo{{Kind: StepGargoyle, Confirm: true, Result: true}, {Kind: StepGargoyleKill, Confirm: true, Unblocked: true, Name: "石像鬼（刀）"}}},
 	{ID: Gravekeeper, Name: "守墓人", Simplified: "守墓人", Category: CatGod,
 		Steps: []StepInfo{{Kind: StepGravekeeper}}},
 	// 盜賊: a villager until it keeps a bottom card (setRole); it never
@@ -230,9 +243,9 @@ var roleTab = [...]RoleInfo{
 	{ID: Rogue, Name: "老流氓", Simplified: "老流氓", Category: CatVillager,
 		Steps: []StepInfo{{Kind: StepRogue}}},
 	{ID: Cupid, Name: "丘比特", Simplified: "丘比特",
-		Steps: []StepInfo{{Kind: StepCupid, Confirm: true}, {Kind: StepLovers, Unblocked: true}}},
+		Steps: []StepInfo{{Kind: StepCupid, Confirm: true}, {Kind: StepLovers, Unblocked: true, Name: "情侶", Wakes: WakesLovers}}},
 	{ID: Succubus, Name: "魅魔", Simplified: "魅魔", Side: SideWolf, WolvesFrom: 1, Explodes: true,
-		Steps: []StepInfo{{Kind: StepSuccubus, Confirm: true}, {Kind: StepSuccubusLovers, Unblocked: true}}},
+		Steps: []StepInfo{{Kind: StepSuccubus, Confirm: true}, {Kind: StepSuccubusLovers, Unblocked: true, Name: "魅魔情侶", Wakes: WakesLovers}}},
 }
 
 // Roles lists every role the engine knows (a copy of the role table).
