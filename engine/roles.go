@@ -97,6 +97,10 @@ type StepInfo struct {
 	// is not the acting role's name (石像鬼's kill, the lovers).
 	Name  string
 	Wakes Wakes // whose cards the step calls (the judge's wake list)
+	// Seats are the numbers of seats one decision of the step may name in
+	// a scenario file (nil: one; 丘比特 {2}; 預言家 {1, 2} with the lucky
+	// one's glasses); a lone 0 (nobody) is always one.
+	Seats []int
 }
 
 // Wakes says whose cards a night step calls, dead or alive (A15).
@@ -174,7 +178,7 @@ var roleTab = [...]RoleInfo{
 		Steps: []StepInfo{{Kind: StepWolves, Confirm: true, Unblocked: true, Wakes: WakesWolves}}},
 	{ID: Villager, Name: "村民", Simplified: "村民", Category: CatVillager},
 	{ID: Seer, Name: "預言家", Simplified: "预言家", Category: CatGod,
-		Steps: []StepInfo{{Kind: StepSeer, Confirm: true, Result: true}}},
+		Steps: []StepInfo{{Kind: StepSeer, Confirm: true, Result: true, Seats: []int{1, 2}}}},
 	{ID: Witch, Name: "女巫", Simplified: "女巫", Category: CatGod,
 		Steps: []StepInfo{{Kind: StepWitch, Confirm: true}}},
 	{ID: Hunter, Name: "獵人", Simplified: "猎人", Category: CatGod, ShotOn: shotCauses(),
@@ -227,7 +231,7 @@ var roleTab = [...]RoleInfo{
 	{ID: Gambler, Name: "賭徒", Simplified: "赌徒", Category: CatGod,
 		Steps: []StepInfo{{Kind: StepGambler, Confirm: true}}},
 	{ID: Merchant, Name: "黑市商人", Simplified: "黑市商人", Category: CatGod,
-		Steps: []StepInfo{{Kind: StepMerchant, Confirm: true}, {Kind: StepLucky}}},
+		Steps: []StepInfo{{Kind: StepMerchant, Confirm: true, Seats: []int{1, 2}}, {Kind: StepLucky}}},
 	{ID: Chief, Name: "村長", Simplified: "村长", Category: CatVillager,
 		Steps: []StepInfo{{Kind: StepChief}}},
 	{ID: Elder, Name: "長老", Simplified: "长老", Category: CatGod,
@@ -243,7 +247,7 @@ var roleTab = [...]RoleInfo{
 	{ID: Rogue, Name: "老流氓", Simplified: "老流氓", Category: CatVillager,
 		Steps: []StepInfo{{Kind: StepRogue}}},
 	{ID: Cupid, Name: "丘比特", Simplified: "丘比特",
-		Steps: []StepInfo{{Kind: StepCupid, Confirm: true}, {Kind: StepLovers, Unblocked: true, Name: "情侶", Wakes: WakesLovers}}},
+		Steps: []StepInfo{{Kind: StepCupid, Confirm: true, Seats: []int{2}}, {Kind: StepLovers, Unblocked: true, Name: "情侶", Wakes: WakesLovers}}},
 	{ID: Succubus, Name: "魅魔", Simplified: "魅魔", Side: SideWolf, WolvesFrom: 1, Explodes: true,
 		Steps: []StepInfo{{Kind: StepSuccubus, Confirm: true}, {Kind: StepSuccubusLovers, Unblocked: true, Name: "魅魔情侶", Wakes: WakesLovers}}},
 }
