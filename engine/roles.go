@@ -101,6 +101,12 @@ type StepInfo struct {
 	// a scenario file (nil: one; 丘比特 {2}; 預言家 {1, 2} with the lucky
 	// one's glasses); a lone 0 (nobody) is always one.
 	Seats []int
+	// Status: the step's actor holds a status, not a card (黑市商人's
+	// 幸運兒): its name, the scenario file's directive for the step.
+	Status string
+	// Word: the scenario word that picks this step among its role's
+	// several (石像鬼 刀 3: its kill, not its check).
+	Word string
 }
 
 // Wakes says whose cards a night step calls, dead or alive (A15).
@@ -129,6 +135,8 @@ type RoleInfo struct {
 	ShotOn     []Cause // the causes of death that leave it its shot (獵人, 狼王); nil = no shot
 	Protects   bool    // a night protector (守衛): witch.self_save=no_guard looks for one
 	SeenGood   bool    // a wolf-camp role every check sees as 好人 (隱狼)
+	Takes      bool    // exploding, it takes a seat with it (白狼王; dayHooks.exploded)
+	Duels      bool    // reveals in the exile day's speeches to duel a seat (騎士)
 	Steps      []StepInfo
 }
 
@@ -188,11 +196,11 @@ var roleTab = [...]RoleInfo{
 	{ID: Guard, Name: "守衛", Simplified: "守卫", Category: CatGod, Protects: true,
 		Steps: []StepInfo{{Kind: StepGuard, Confirm: true}}},
 	{ID: WolfKing, Name: "狼王", Simplified: "狼王", Side: SideWolf, WolvesFrom: 1, Explodes: true, ShotOn: shotCauses()},
-	{ID: WhiteWolfKing, Name: "白狼王", Simplified: "白狼王", Side: SideWolf, WolvesFrom: 1, Explodes: true,
+	{ID: WhiteWolfKing, Name: "白狼王", Simplified: "白狼王", Side: SideWolf, WolvesFrom: 1, Explodes: true, Takes: true,
 		Steps: []StepInfo{{Kind: StepWhiteWolfKing}}},
 	{ID: WolfBeauty, Name: "狼美人", Simplified: "狼美人", Side: SideWolf, WolvesFrom: 1, NoKnife: true,
 		Steps: []StepInfo{{Kind: StepWolfBeauty, Confirm: true}}},
-	{ID: Knight, Name: "騎士", Simplified: "骑士", Category: CatGod,
+	{ID: Knight, Name: "騎士", Simplified: "骑士", Category: CatGod, Duels: true,
 		Steps: []StepInfo{{Kind: StepKnight}}},
 	{ID: Dreamweaver, Name: "攝夢人", Simplified: "摄梦人", Category: CatGod,
 		Steps: []StepInfo{{Kind: StepDreamweaver, Confirm: true}}},
@@ -211,7 +219,7 @@ var roleTab = [...]RoleInfo{
 	{ID: PureWhite, Name: "純白之女", Simplified: "纯白之女", Category: CatGod,
 		Steps: []StepInfo{{Kind: StepPureWhite, Confirm: true, Result: true}}},
 	{ID: Gargoyle, Name: "石像鬼", Simplified: "石像鬼", Side: SideWolf,
-		Steps: []StepInfo{{Kind: StepGargoyle, Confirm: true, Result: true}, {Kind: StepGargoyleKill, Confirm: true, Unblocked: true, Name: "石像鬼（刀）"}}},
+		Steps: []StepInfo{{Kind: StepGargoyle, Confirm: true, Result: true}, {Kind: StepGargoyleKill, Confirm: true, Unblocked: true, Name: "石像鬼（刀）", Word: "刀"}}},
 	{ID: Gravekeeper, Name: "守墓人", Simplified: "守墓人", Category: CatGod,
 		Steps: []StepInfo{{Kind: StepGravekeeper}}},
 	// 盜賊: a villager until it keeps a bottom card (setRole); it never
@@ -231,7 +239,7 @@ var roleTab = [...]RoleInfo{
 	{ID: Gambler, Name: "賭徒", Simplified: "赌徒", Category: CatGod,
 		Steps: []StepInfo{{Kind: StepGambler, Confirm: true}}},
 	{ID: Merchant, Name: "黑市商人", Simplified: "黑市商人", Category: CatGod,
-		Steps: []StepInfo{{Kind: StepMerchant, Confirm: true, Seats: []int{1, 2}}, {Kind: StepLucky}}},
+		Steps: []StepInfo{{Kind: StepMerchant, Confirm: true, Seats: []int{1, 2}}, {Kind: StepLucky, Status: "幸運兒"}}},
 	{ID: Chief, Name: "村長", Simplified: "村长", Category: CatVillager,
 		Steps: []StepInfo{{Kind: StepChief}}},
 	{ID: Elder, Name: "長老", Simplified: "长老", Category: CatGod,

@@ -39,3 +39,29 @@ func TestStepKindNames(t *testing.T) {
 		t.Errorf("an unknown kind's name is %q", StepKind("nosuch").Name())
 	}
 }
+
+// TestTraitsMatchHooks: the role table's Takes and Duels, which the
+// scenario runner reads, say what the role's file does: a role takes a
+// seat when exploding exactly when it has dayHooks.exploded, and a role
+// that duels reveals by day (dayHooks.boom).
+func TestTraitsMatchHooks(t *testing.T) {
+	takes, duels := 0, 0
+	for _, ri := range Roles() {
+		h := hooksFor(ri.ID)
+		if ri.Takes != (h.day.exploded != nil) {
+			t.Errorf("%s: Takes %v, dayHooks.exploded set %v", ri.ID, ri.Takes, h.day.exploded != nil)
+		}
+		if ri.Duels && h.day.boom == nil {
+			t.Errorf("%s: Duels without dayHooks.boom", ri.ID)
+		}
+		if ri.Takes {
+			takes++
+		}
+		if ri.Duels {
+			duels++
+		}
+	}
+	if takes == 0 || duels == 0 {
+		t.Errorf("%d roles take, %d duel: the table lost a trait", takes, duels)
+	}
+}
