@@ -83,7 +83,7 @@ func cueGesture(line string, args []int) string {
 		return "╳ 雙臂交叉"
 	case line == "cue.witch.victim", line == "cue.dream.random":
 		return arg(1)
-	case line == "cue.witch.none", line == "cue.witch.used", line == "cue.gravekeeper.none":
+	case waveCues[line]:
 		return "〜 擺手"
 	case strings.HasPrefix(line, "cue.exact."):
 		return engine.Role(strings.TrimPrefix(line, "cue.exact.")).Name()
@@ -96,6 +96,19 @@ func cueGesture(line string, args []int) string {
 	}
 	return ""
 }
+
+// waveCues are the cues the judge gives with a wave: the catalogue's cue
+// lines whose text ends in （擺手） (女巫's, 守墓人's, 惡魔's): a new role's
+// cue needs no line here.
+var waveCues = func() map[string]bool {
+	out := map[string]bool{}
+	for _, l := range script.All() {
+		if l.Cue && strings.HasSuffix(l.Text, "（擺手）") {
+			out[l.ID] = true
+		}
+	}
+	return out
+}()
 
 var actionNames = map[engine.Action]string{
 	engine.ActTarget: "target", engine.ActUp: "up", engine.ActDown: "down",

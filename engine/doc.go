@@ -144,8 +144,9 @@
 //     order); without it a board gives its own night lines;
 //     - a cue that taps a player (a private indicator): daemon/daemon.go's
 //     privateCues and privateOff;
-//     - a cue whose hand mark is not read from its id's end (.wolf, .good,
-//     .can, .cannot): console/labels.go's cueGesture;
+//     - a cue whose hand mark is read neither from its id's end (.wolf,
+//     .good, .can, .cannot) nor from its text's （擺手）: console/labels.go's
+//     cueGesture;
 //     - day lines under a new first id segment: their part in the voice
 //     studio, audio/studio/groups.go (else they show under 其他).
 //  5. Tests: the golden record must not change.
