@@ -181,6 +181,17 @@ func (d *Driver) chance(pct int) bool { return d.rng.IntN(100) < pct }
 // Choices are the inputs random players give in the current step. They
 // are mostly legal; the engine refuses the rest. The slice is reused by the
 // next call.
+//
+// Its per-step switch names step kinds (engine/layout_test.go's
+// namedOutside keeps its entries) on purpose, and these players stay the
+// default (Legal false): the golden record (engine/golden_test.go,
+// testdata/golden-games.txt) hashes every input these players try,
+// refused ones included, and the draws they make for them. With the legal
+// players (legal.go, which read only Choices) as the default, 2880 of the
+// 2880 golden games changed (issue 30, measured with Legal set in New and
+// go test -run TestGolden ./engine/). A new role needs no case here: its
+// step falls to the default (a seat at random), and the engine refuses
+// what the step does not take.
 func (d *Driver) Choices(p engine.Prompt) []engine.Input {
 	out := d.ins[:0]
 	defer func() { d.ins = out[:0] }()

@@ -461,16 +461,19 @@ func (m *judgeModel) addLines(st *JudgeState) {
 // wake lists the holders of the role the night step wakes, dead or alive
 // (every step is called for them alike, A15).
 func (m *judgeModel) wake(p engine.Prompt, pr *probe) *WakeView {
-	w := &WakeView{Kind: string(p.StepKind), RoleName: stepRoleName(string(p.StepKind)), Seats: []WakeSeat{}, Actors: append([]int{}, p.Actors...)}
+	w := &WakeView{Kind: string(p.StepKind), RoleName: p.StepKind.Name(), Seats: []WakeSeat{}, Actors: append([]int{}, p.Actors...)}
 	role, _ := p.StepKind.Role()
+	si, _ := p.StepKind.Info()
 	for i, r := range m.spec.Deal {
-		hold := r == role
-		if p.StepKind == engine.StepWolves {
+		var hold bool
+		switch si.Wakes {
+		case engine.WakesWolves:
 			ri := r.Info()
 			hold = ri.WakesWithWolves(0) // the role table: 石像鬼 never wakes with the wolves
-		}
-		if k := p.StepKind; k == engine.StepLovers || k == engine.StepSuccubusLovers {
+		case engine.WakesLovers:
 			hold = slices.Contains(p.Actors, i+1) || (i < len(pr.seats) && len(pr.seats[i].Lovers) > 0) // the lovers, not 丘比特
+		default:
+			hold = r == role
 		}
 		if hold {
 			out := i < len(pr.seats) && (pr.seats[i].Out || pr.seats[i].Dying)

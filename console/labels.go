@@ -27,24 +27,6 @@ func causeLabel(c engine.Cause) string { return script.CauseLabel(c) }
 
 func voteLabel(kind string) string { return script.VoteLabel(engine.VoteKind(kind)) }
 
-// stepRoleName is the role a night step wakes.
-func stepRoleName(kind string) string {
-	switch engine.StepKind(kind) {
-	case engine.StepWolves:
-		return "狼人"
-	case engine.StepGargoyleKill:
-		return "石像鬼（刀）"
-	case engine.StepLovers:
-		return "情侶"
-	case engine.StepSuccubusLovers:
-		return "魅魔情侶"
-	}
-	if r, ok := engine.StepKind(kind).Role(); ok {
-		return r.Name()
-	}
-	return kind
-}
-
 // stepLabel says what the game waits for, for the judge.
 func stepLabel(p engine.Prompt) string {
 	seat := ""
@@ -55,7 +37,7 @@ func stepLabel(p engine.Prompt) string {
 	case "":
 		return ""
 	case engine.WaitNight:
-		return "夜間：" + stepRoleName(string(p.StepKind))
+		return "夜間：" + p.StepKind.Name()
 	case engine.WaitSignup:
 		return "上警舉手"
 	case engine.WaitSpeech:
@@ -101,7 +83,7 @@ func cueGesture(line string, args []int) string {
 		return "╳ 雙臂交叉"
 	case line == "cue.witch.victim", line == "cue.dream.random":
 		return arg(1)
-	case line == "cue.witch.none", line == "cue.witch.used", line == "cue.gravekeeper.none":
+	case waveCues[line]:
 		return "〜 擺手"
 	case strings.HasPrefix(line, "cue.exact."):
 		return engine.Role(strings.TrimPrefix(line, "cue.exact.")).Name()
@@ -114,6 +96,19 @@ func cueGesture(line string, args []int) string {
 	}
 	return ""
 }
+
+// waveCues are the cues the judge gives with a wave: the catalogue's cue
+// lines whose text ends in （擺手） (女巫's, 守墓人's, 惡魔's): a new role's
+// cue needs no line here.
+var waveCues = func() map[string]bool {
+	out := map[string]bool{}
+	for _, l := range script.All() {
+		if l.Cue && strings.HasSuffix(l.Text, "（擺手）") {
+			out[l.ID] = true
+		}
+	}
+	return out
+}()
 
 var actionNames = map[engine.Action]string{
 	engine.ActTarget: "target", engine.ActUp: "up", engine.ActDown: "down",

@@ -22,14 +22,11 @@ func seatStatus(g *engine.Game) map[int][]string {
 			out[seat] = append(out[seat], "幸運兒："+script.GiftLabel(gift))
 		}
 	}
-	if lives, penalty, ok := g.ElderLives(); ok {
-		for s := 1; s <= g.Players(); s++ {
-			if r := g.RoleOf(s); r == engine.Chief || r == engine.Elder {
-				out[s] = append(out[s], fmt.Sprintf("%s：剩%d條命", r.Name(), lives))
-				if penalty {
-					out[s] = append(out[s], "出局懲罰：所有好人失去技能")
-				}
-			}
+	seats, lives, penalty := g.ElderLives()
+	for _, s := range seats {
+		out[s] = append(out[s], fmt.Sprintf("%s：剩%d條命", g.RoleOf(s).Name(), lives))
+		if penalty {
+			out[s] = append(out[s], "出局懲罰：所有好人失去技能")
 		}
 	}
 	return out

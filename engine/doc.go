@@ -91,31 +91,65 @@
 //
 // # Adding a role
 //
-//  1. Add its Role constant and its row to roleTab in roles.go: names, side,
-//     屠邊 category, WolvesFrom, Explodes, NoKnife, NightProof, PoisonOK,
-//     ShotOn, and its night steps (a new StepKind in steps.go, with Confirm
-//     and Result). Give the row its constructor in the hooks column,
-//     roleHooksTab, at the same place (nil for a role of traits only, with
-//     no file); if it kills at night, place it in nightDeathOrder.
-//  2. Write role_<id>.go: its state type (a field of roleStates in
-//     states.go, named after the role's id), a <role>Hooks() constructor,
-//     its night step and the hooks it needs. A constructor fills the
-//     contracts of roleHooks by phase: night (nightHooks: its steps, blocks,
-//     protections and night deaths), day (dayHooks: the day's moments,
-//     speeches, votes, badge, exile, explosions), death (deathHooks: a death
-//     it takes over, a shot, what follows a death) and camp (campHooks: side,
-//     category, the end). If a shared phase has no hook for what the role
-//     does, add one to the contract of that phase and call it from the
-//     phase through the contract — never name the role outside its file;
-//     prefer an existing hook that means the same (a take-over of any
-//     death is deathHooks.takeOver, whatever the cause).
+// These are every file a new role touches (checked for 魅魔, 老流氓 and
+// 守墓人, issue 30). Steps 1 to 3 are the role's own file, the role table
+// and the catalogue; step 4 lists the places outside them that a role
+// touches only when it needs what they hold.
+//
+//  1. The role table. engine/roles.go: its Role constant and its row in
+//     roleTab: names (Name, Simplified: the scenario files' spelling),
+//     side, 屠邊 category, WolvesFrom, Explodes, NoKnife, NightProof,
+//     PoisonOK, ShotOn, Protects, SeenGood, Takes (it takes a seat when
+//     exploding), Duels (it duels by day), and its night steps (StepInfo:
+//     Confirm, Result, Unblocked; Name and Wakes when the step wakes others
+//     than the role's holders; Seats, the seats one scenario decision names
+//     when not one; Word when a second step of the role is picked by a
+//     word; Status when a status, not the card, acts). Give the row its
+//     constructor in the hooks column, roleHooksTab, at the same place (nil
+//     for a role of traits only, with no file); if it kills at night, place
+//     it in nightDeathOrder. engine/steps.go: a new StepKind for each step,
+//     listed in StepKinds. engine/states.go: its state's field of
+//     roleStates, named after the role's id.
+//  2. Its own file, engine/role_<id>.go: its state type, a <role>Hooks()
+//     constructor, its night step and the hooks it needs. A constructor
+//     fills the contracts of roleHooks by phase: night (nightHooks: its
+//     steps, blocks, protections and night deaths), day (dayHooks: the
+//     day's moments, speeches, votes, badge, exile, explosions), death
+//     (deathHooks: a death it takes over, a shot, what follows a death) and
+//     camp (campHooks: side, category, the end). If a shared phase has no
+//     hook for what the role does, add one to the contract of that phase
+//     and call it from the phase through the contract — never name the
+//     role outside its file; prefer an existing hook that means the same (a
+//     take-over of any death is deathHooks.takeOver, whatever the cause).
 //     Beside the step's act, declare its keys (s.keys: the gestures, the
 //     target and the word of each thing it takes, e.g. the witch's
 //     救 = ActUp, 毒 = ActDown + a seat); pickStep declares a plain seat.
-//     The scenario runner (scenario/keys.go) and the legal bots
-//     (bots/legal.go) read them: neither names the role.
-//  3. Add its lines to the script catalogue, its board to boards/data, and
-//     scenario files for its rules; the golden record must not change.
+//     The scenario runner (scenario/keys.go, nightargs.go), the legal bots
+//     (bots/legal.go) and the judge's console (StepKind.Name, StepInfo.Wakes)
+//     read them and the table: none names the role. The random players
+//     (bots/bots.go) need no case: their default keys a seat.
+//  3. The catalogue: its lines in script/catalogue.go (night.<kind>.* for
+//     each step, cue.<id>.*, the day's lines), then `go generate
+//     ./internal/hans` for the Simplified table of its new words. Its board
+//     in boards/data, and scenario files (scenarios/roles) for its rules.
+//  4. Only when the role needs them:
+//     - a new word of the vocabulary (a Cause, an ActionKind, a RecordType,
+//     a refusal's Reason): its constant in engine/io.go or vocab.go, in
+//     its list there (Causes …), and its words in script/words.go or
+//     script/refusals.go (the scenario format reads the engine's lists);
+//     - rule options: their row in engine/options.go's option table (and
+//     a field of Options) and their words in script/options.go;
+//     - a place in seed 004's master night order (rules-more.md E0.2), a
+//     row of seed004Order in boards/order.go (and seed003Named for [003]'s
+//     order); without it a board gives its own night lines;
+//     - a cue that taps a player (a private indicator): daemon/daemon.go's
+//     privateCues and privateOff;
+//     - a cue whose hand mark is read neither from its id's end (.wolf,
+//     .good, .can, .cannot) nor from its text's （擺手）: console/labels.go's
+//     cueGesture;
+//     - day lines under a new first id segment: their part in the voice
+//     studio, audio/studio/groups.go (else they show under 其他).
+//  5. Tests: the golden record must not change.
 //
 // TestRoleNamedOnlyInItsFile checks step 2: each role constant other than
 // 狼人 and 村民 appears only in its own file and in roles.go.

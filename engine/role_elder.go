@@ -129,14 +129,14 @@ func elderLost(g *Game, s int) bool {
 	return g.rs.elder.penalty && !g.role(s).IsWolf()
 }
 
-// ElderLives is what the judge's god view shows of 村長/長老: his lives left
-// (2, 1, 0) and whether the penalty took every good skill. ok is false when
-// the board has no such card.
-func (g *Game) ElderLives() (lives int, penalty, ok bool) {
+// ElderLives is what the judge's god view shows of 村長/長老: the seats
+// holding the card (none when the board has no such card), his lives left
+// (2, 1, 0) and whether the penalty took every good skill.
+func (g *Game) ElderLives() (seats []int, lives int, penalty bool) {
 	for s := 1; s <= g.n; s++ {
 		if isElder(g.role(s)) {
-			return 2 - g.rs.elder.hits, g.rs.elder.penalty, true
+			seats = append(seats, s)
 		}
 	}
-	return 0, false, false
+	return seats, 2 - g.rs.elder.hits, g.rs.elder.penalty
 }

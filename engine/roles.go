@@ -93,7 +93,30 @@ type StepInfo struct {
 	// 石像鬼's kill); a blocked actor's input is refused all the same,
 	// except in the wolves' step.
 	Unblocked bool
+	// Name is who the step wakes, as the judge's console shows it, when it
+	// is not the acting role's name (石像鬼's kill, the lovers).
+	Name  string
+	Wakes Wakes // whose cards the step calls (the judge's wake list)
+	// Seats are the numbers of seats one decision of the step may name in
+	// a scenario file (nil: one; 丘比特 {2}; 預言家 {1, 2} with the lucky
+	// one's glasses); a lone 0 (nobody) is always one.
+	Seats []int
+	// Status: the step's actor holds a status, not a card (黑市商人's
+	// 幸運兒): its name, the scenario file's directive for the step.
+	Status string
+	// Word: the scenario word that picks this step among its role's
+	// several (石像鬼 刀 3: its kill, not its check).
+	Word string
 }
+
+// Wakes says whose cards a night step calls, dead or alive (A15).
+type Wakes int
+
+const (
+	WakesRole   Wakes = iota // the holders of the step's role
+	WakesWolves              // every role that wakes with the wolves (WakesWithWolves)
+	WakesLovers              // the lovers: the step's actors and the linked seats, not the role that linked them
+)
 
 // RoleInfo is one row of the role table: every trait of a role.
 type RoleInfo struct {
@@ -112,6 +135,8 @@ type RoleInfo struct {
 	ShotOn     []Cause // the causes of death that leave it its shot (獵人, 狼王); nil = no shot
 	Protects   bool    // a night protector (守衛): witch.self_save=no_guard looks for one
 	SeenGood   bool    // a wolf-camp role every check sees as 好人 (隱狼)
+	Takes      bool    // exploding, it takes a seat with it (白狼王; dayHooks.exploded)
+	Duels      bool    // reveals in the exile day's speeches to duel a seat (騎士)
 	Steps      []StepInfo
 }
 
@@ -158,10 +183,10 @@ func shotCausesAny() []Cause {
 // (doc.go: the engine keeps no mutable globals); Roles hands out a copy.
 var roleTab = [...]RoleInfo{
 	{ID: Werewolf, Name: "狼人", Simplified: "狼人", Side: SideWolf, WolvesFrom: 1, Explodes: true,
-		Steps: []StepInfo{{Kind: StepWolves, Confirm: true, Unblocked: true}}},
+		Steps: []StepInfo{{Kind: StepWolves, Confirm: true, Unblocked: true, Wakes: WakesWolves}}},
 	{ID: Villager, Name: "村民", Simplified: "村民", Category: CatVillager},
 	{ID: Seer, Name: "預言家", Simplified: "预言家", Category: CatGod,
-		Steps: []StepInfo{{Kind: StepSeer, Confirm: true, Result: true}}},
+		Steps: []StepInfo{{Kind: StepSeer, Confirm: true, Result: true, Seats: []int{1, 2}}}},
 	{ID: Witch, Name: "女巫", Simplified: "女巫", Category: CatGod,
 		Steps: []StepInfo{{Kind: StepWitch, Confirm: true}}},
 	{ID: Hunter, Name: "獵人", Simplified: "猎人", Category: CatGod, ShotOn: shotCauses(),
@@ -171,11 +196,11 @@ var roleTab = [...]RoleInfo{
 	{ID: Guard, Name: "守衛", Simplified: "守卫", Category: CatGod, Protects: true,
 		Steps: []StepInfo{{Kind: StepGuard, Confirm: true}}},
 	{ID: WolfKing, Name: "狼王", Simplified: "狼王", Side: SideWolf, WolvesFrom: 1, Explodes: true, ShotOn: shotCauses()},
-	{ID: WhiteWolfKing, Name: "白狼王", Simplified: "白狼王", Side: SideWolf, WolvesFrom: 1, Explodes: true,
+	{ID: WhiteWolfKing, Name: "白狼王", Simplified: "白狼王", Side: SideWolf, WolvesFrom: 1, Explodes: true, Takes: true,
 		Steps: []StepInfo{{Kind: StepWhiteWolfKing}}},
 	{ID: WolfBeauty, Name: "狼美人", Simplified: "狼美人", Side: SideWolf, WolvesFrom: 1, NoKnife: true,
 		Steps: []StepInfo{{Kind: StepWolfBeauty, Confirm: true}}},
-	{ID: Knight, Name: "騎士", Simplified: "骑士", Category: CatGod,
+	{ID: Knight, Name: "騎士", Simplified: "骑士", Category: CatGod, Duels: true,
 		Steps: []StepInfo{{Kind: StepKnight}}},
 	{ID: Dreamweaver, Name: "攝夢人", Simplified: "摄梦人", Category: CatGod,
 		Steps: []StepInfo{{Kind: StepDreamweaver, Confirm: true}}},
@@ -194,7 +219,7 @@ var roleTab = [...]RoleInfo{
 	{ID: PureWhite, Name: "純白之女", Simplified: "纯白之女", Category: CatGod,
 		Steps: []StepInfo{{Kind: StepPureWhite, Confirm: true, Result: true}}},
 	{ID: Gargoyle, Name: "石像鬼", Simplified: "石像鬼", Side: SideWolf,
-		Steps: []StepInfo{{Kind: StepGargoyle, Confirm: true, Result: true}, {Kind: StepGargoyleKill, Confirm: true, Unblocked: true}}},
+		Steps: []StepInfo{{Kind: StepGargoyle, Confirm: true, Result: true}, {Kind: StepGargoyleKill, Confirm: true, Unblocked: true, Name: "石像鬼（刀）", Word: "刀"}}},
 	{ID: Gravekeeper, Name: "守墓人", Simplified: "守墓人", Category: CatGod,
 		Steps: []StepInfo{{Kind: StepGravekeeper}}},
 	// 盜賊: a villager until it keeps a bottom card (setRole); it never
@@ -214,7 +239,7 @@ var roleTab = [...]RoleInfo{
 	{ID: Gambler, Name: "賭徒", Simplified: "赌徒", Category: CatGod,
 		Steps: []StepInfo{{Kind: StepGambler, Confirm: true}}},
 	{ID: Merchant, Name: "黑市商人", Simplified: "黑市商人", Category: CatGod,
-		Steps: []StepInfo{{Kind: StepMerchant, Confirm: true}, {Kind: StepLucky}}},
+		Steps: []StepInfo{{Kind: StepMerchant, Confirm: true, Seats: []int{1, 2}}, {Kind: StepLucky, Status: "幸運兒"}}},
 	{ID: Chief, Name: "村長", Simplified: "村长", Category: CatVillager,
 		Steps: []StepInfo{{Kind: StepChief}}},
 	{ID: Elder, Name: "長老", Simplified: "长老", Category: CatGod,
@@ -230,9 +255,9 @@ var roleTab = [...]RoleInfo{
 	{ID: Rogue, Name: "老流氓", Simplified: "老流氓", Category: CatVillager,
 		Steps: []StepInfo{{Kind: StepRogue}}},
 	{ID: Cupid, Name: "丘比特", Simplified: "丘比特",
-		Steps: []StepInfo{{Kind: StepCupid, Confirm: true}, {Kind: StepLovers, Unblocked: true}}},
+		Steps: []StepInfo{{Kind: StepCupid, Confirm: true, Seats: []int{2}}, {Kind: StepLovers, Unblocked: true, Name: "情侶", Wakes: WakesLovers}}},
 	{ID: Succubus, Name: "魅魔", Simplified: "魅魔", Side: SideWolf, WolvesFrom: 1, Explodes: true,
-		Steps: []StepInfo{{Kind: StepSuccubus, Confirm: true}, {Kind: StepSuccubusLovers, Unblocked: true}}},
+		Steps: []StepInfo{{Kind: StepSuccubus, Confirm: true}, {Kind: StepSuccubusLovers, Unblocked: true, Name: "魅魔情侶", Wakes: WakesLovers}}},
 }
 
 // Roles lists every role the engine knows (a copy of the role table).

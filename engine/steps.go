@@ -80,6 +80,26 @@ func (k StepKind) Role() (Role, bool) {
 	return "", false
 }
 
+// Info is the step's row in its role's Steps (the role table); ok is false
+// for an unknown kind.
+func (k StepKind) Info() (StepInfo, bool) {
+	_, si, ok := k.info()
+	return si, ok
+}
+
+// Name is who the step wakes in Traditional Chinese: the step's own Name,
+// else its role's (the kind itself for an unknown kind).
+func (k StepKind) Name() string {
+	ri, si, ok := k.info()
+	switch {
+	case !ok:
+		return string(k)
+	case si.Name != "":
+		return si.Name
+	}
+	return ri.Name
+}
+
 // stepHooks returns the step's traits and the hooks of the role acting in it.
 func (k StepKind) stepHooks() (StepInfo, roleHooks) {
 	ri, si, ok := k.info()

@@ -44,7 +44,7 @@ func (r *runner) nightKeys(p engine.Prompt, d Decision) *RunError {
 			return fail("%s %s: the bottom cards are %s", d.Role.Name(), d.Card.Name(), roleNames(r.g.Bottom()))
 		}
 		return r.seatInputs(d, engine.SeatTarget(a, k))
-	case d.Word != "" && d.Word != "刀":
+	case d.Word != "" && !stepWord(d.Word):
 		return r.wordKeys(d, a, keys)
 	}
 	if _, ok := findKey(keys, func(k engine.Key) bool { return k.Word == "" && k.Target == engine.TargetSeat }); !ok {

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -599,56 +600,7 @@ func parseDecision(kw string, toks []string) (Decision, error) {
 		return d, fmt.Errorf("unknown directive %q", toks[0])
 	}
 	d.Kind, d.Role = KNight, r
-	if r == engine.Thief && len(args) == 1 && word(args[0]) != "不用" {
-		// 盜賊 狼人: the bottom card the thief keeps, by name
-		ri, ok := engine.LookupRole(args[0])
-		if !ok {
-			return d, fmt.Errorf("盜賊 takes the name of the bottom card it keeps (or 不用)")
-		}
-		d.Card = ri.ID
-		return d, nil
-	}
-	if len(args) == 1 && (word(args[0]) == "刺" || word(args[0]) == "不刺") {
-		d.Word = word(args[0]) // 潛行者 刺 | 不刺
-		return d, nil
-	}
-	switch {
-	case len(args) == 2 && r == engine.Merchant:
-		// 黑市商人 5 眼鏡|毒藥|獵槍
-		if d.Word = giftWord(args[1]); d.Word == "" {
-			return d, fmt.Errorf("黑市商人 N 眼鏡|毒藥|獵槍")
-		}
-		d.Seats, err = seatList(args[:1])
-		return d, err
-	case len(args) == 2 && r == engine.Seer:
-		// 預言家 3 5: a seer holding the lucky one's glasses checks two seats
-		d.Seats, err = seatList(args)
-		return d, err
-	case r == engine.Cupid:
-		// 丘比特 3 7 links two seats; 丘比特 0 (or 不用) links nobody
-		if len(args) == 1 && word(args[0]) == "不用" {
-			d.Seats = []int{0}
-			return d, nil
-		}
-		if d.Seats, err = seatList(args); err != nil {
-			return d, err
-		}
-		if !(len(d.Seats) == 2 || (len(d.Seats) == 1 && d.Seats[0] == 0)) {
-			return d, fmt.Errorf("丘比特 links two seats (丘比特 3 7), or nobody (丘比特 0)")
-		}
-		return d, nil
-	case len(args) == 1 && (word(args[0]) == "分歧" || word(args[0]) == "救" || word(args[0]) == "不用"):
-		d.Word = word(args[0])
-		return d, nil
-	case len(args) == 2 && (word(args[0]) == "毒" || word(args[0]) == "刀"):
-		d.Word = word(args[0])
-		d.Seats, err = seatList(args[1:])
-		return d, err
-	case len(args) == 1:
-		d.Seats, err = seatList(args)
-		return d, err
-	}
-	return d, fmt.Errorf("%s takes a seat number", toks[0])
+	return nightArgs(d, toks[0], args)
 }
 
 func parseExpect(args []string) (Expect, error) {
@@ -689,10 +641,7 @@ func parseExpect(args []string) (Expect, error) {
 		if n != 2 {
 			return e, fmt.Errorf("expect death SEAT CAUSE")
 		}
-		switch e.Args[1] {
-		case "wolf", "poison", "exile", "shot", "explode", "taken", "duel", "reflect", "charm", "dream", "hunt", "check", "dq",
-			"grief", "assassinate", "gamble", "trade": // rules-more.md: 殉情, 潛行者, 賭徒, 黑市商人
-		default:
+		if !slices.Contains(engine.Causes(), engine.Cause(e.Args[1])) { // the engine's causes: a new one needs no line here
 			return e, fmt.Errorf("unknown cause %q", e.Args[1])
 		}
 		_, err := seatNum(e.Args[0])
@@ -892,19 +841,6 @@ func luckyVerb(tok string) string {
 		return "驗"
 	case "毒", "poison":
 		return "毒"
-	}
-	return ""
-}
-
-// giftWord reads 黑市商人's gift: 眼鏡, 毒藥 or 獵槍.
-func giftWord(tok string) string {
-	switch tok {
-	case "眼鏡", "眼镜", "glasses", "1":
-		return "眼鏡"
-	case "毒藥", "毒药", "poison", "2":
-		return "毒藥"
-	case "獵槍", "猎枪", "槍", "枪", "gun", "3":
-		return "獵槍"
 	}
 	return ""
 }

@@ -450,12 +450,57 @@ func (r *runner) decide(sec Section, d Decision) (*Decision, *RunError) {
 	return nil, &RunError{Line: d.Line, Msg: "the game is stuck"}
 }
 
-func nightKindOf(role engine.Role) engine.StepKind {
-	switch role {
-	case engine.Werewolf:
-		return engine.StepWolves
+// nightKindOf is the night step a decision of the role is for: its first
+// step, or the one its word picks (石像鬼 刀: StepInfo.Word); ok is false
+// for a word that picks a step of another role only.
+func nightKindOf(role engine.Role, w string) (engine.StepKind, bool) {
+	steps := role.Info().Steps
+	for _, st := range steps {
+		if w != "" && st.Word == w {
+			return st.Kind, true
+		}
 	}
-	return engine.StepKind(role)
+	if len(steps) == 0 {
+		return engine.StepKind(role), !stepWord(w)
+	}
+	return steps[0].Kind, !stepWord(w)
+}
+
+// stepWord: w picks a step among its role's several (StepInfo.Word), so
+// it is no key of the step.
+func stepWord(w string) bool {
+	for _, ri := range engine.Roles() {
+		for _, st := range ri.Steps {
+			if w != "" && st.Word == w {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// rolesWith names the roles of the table with a trait (騎士 for Duels).
+func rolesWith(trait func(engine.RoleInfo) bool) string {
+	var names []string
+	for _, ri := range engine.Roles() {
+		if trait(ri) {
+			names = append(names, ri.Name)
+		}
+	}
+	return strings.Join(names, "/")
+}
+
+// statusStep is the night step whose actor holds the status named name
+// (幸運兒), from the role table (StepInfo.Status).
+func statusStep(name string) engine.StepKind {
+	for _, ri := range engine.Roles() {
+		for _, st := range ri.Steps {
+			if st.Status == name {
+				return st.Kind
+			}
+		}
+	}
+	return ""
 }
 
 // try applies d if the current step takes it.
@@ -485,12 +530,9 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 		}
 		return ok(r.seatInputs(d, gesture(d.Seats[0], engine.ActBoom)))
 	case KNight:
-		kind := nightKindOf(d.Role)
-		if d.Word == "刀" {
-			if d.Role != engine.Gargoyle {
-				return fail("only 石像鬼 takes 刀")
-			}
-			kind = engine.StepGargoyleKill
+		kind, ok1 := nightKindOf(d.Role, d.Word)
+		if !ok1 {
+			return fail("%s takes no %s", d.Role.Name(), d.Word)
 		}
 		if p.Step == engine.WaitNight && p.StepKind == kind && !p.Input && !r.laterStep(p, kind) {
 			return fail("%s only opens and closes its eyes in this step", d.Role.Name())
@@ -503,7 +545,7 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 		}
 		return ok(r.nightKeys(p, d))
 	case KLucky:
-		if p.Step != engine.WaitNight || p.StepKind != engine.StepLucky {
+		if p.Step != engine.WaitNight || p.StepKind != statusStep("幸運兒") {
 			return false, nil, nil
 		}
 		if !p.Input || len(p.Actors) == 0 {
@@ -575,8 +617,8 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 		}
 		return ok(r.seatInputs(d, ins...))
 	case KExplode:
-		if len(d.Seats) == 2 && r.g.RoleOf(d.Seats[0]) != engine.WhiteWolfKing {
-			return fail("自爆 %d 帶走 %d: seat %d is %s, not the white wolf king", d.Seats[0], d.Seats[1], d.Seats[0], r.g.RoleOf(d.Seats[0]).Name())
+		if ri := r.g.RoleOf(d.Seats[0]).Info(); len(d.Seats) == 2 && !ri.Takes {
+			return fail("自爆 %d 帶走 %d: seat %d is %s, not %s", d.Seats[0], d.Seats[1], d.Seats[0], r.g.RoleOf(d.Seats[0]).Name(), rolesWith(func(ri engine.RoleInfo) bool { return ri.Takes }))
 		}
 		inWindow := p.Step == engine.WaitExplode || ((p.Step == engine.WaitSpeech || p.Step == engine.WaitWithdraw) && p.Window != engine.NoWindow && (d.Window == "" || engine.Window(d.Window) == p.Window))
 		// explode.windows: last words (@遺言), the sheriff's order and 歸票 (@白天)
@@ -609,8 +651,8 @@ func (r *runner) try(p engine.Prompt, d Decision) (bool, *Decision, *RunError) {
 		}
 		return ok(r.seatInputs(d, gesture(d.Seats[0], engine.ActBoom)))
 	case KDuel:
-		if role := r.g.RoleOf(d.Seats[0]); role != engine.Knight {
-			return fail("決鬥: seat %d is %s, not the knight", d.Seats[0], role.Name())
+		if role := r.g.RoleOf(d.Seats[0]); !role.Info().Duels {
+			return fail("決鬥: seat %d is %s, not %s", d.Seats[0], role.Name(), rolesWith(func(ri engine.RoleInfo) bool { return ri.Duels }))
 		}
 		if p.Step != engine.WaitSpeech || p.Window != engine.WindowExile {
 			return false, nil, nil
@@ -686,7 +728,7 @@ func (r *runner) why(d Decision) string {
 func (r *runner) someSeat(wolf int) int {
 	for s := 1; s <= r.g.Players(); s++ {
 		v := r.g.Seat(s)
-		if !v.Out && s != wolf && v.Role != engine.WolfBeauty && !v.Role.Info().NoKnife {
+		if !v.Out && s != wolf && !v.Role.Info().NoKnife {
 			return s
 		}
 	}
