@@ -1,6 +1,7 @@
 package deskserver
 
 import (
+	"context"
 	"fmt"
 	"reflect"
 	"strings"
@@ -86,29 +87,47 @@ func (day *tournamentDay) play(t *testing.T, table int, games int) {
 		day.seed++
 		desktest.Play(t, jdir, "cupid-8-001", day.seed, key(byte(table)), 0)
 	}
-	p, err := desk.Start(desk.PublisherConfig{URL: day.d.NATSURL(), Creds: day.cs[table-1], JournalDir: jdir})
+	publish(t, day.d, day.cs[table-1], jdir)
+}
+
+// publish sends the journals in jdir to the desk and returns once the
+// desk has said of each that it stored or refused it (the publisher's
+// outbox is empty). The wait is bounded by progress: it fails only when
+// a whole confirmation window passes without one record confirmed.
+func publish(t *testing.T, d *Desk, c desk.Creds, jdir string) {
+	t.Helper()
+	p, err := desk.Start(desk.PublisherConfig{URL: d.NATSURL(), Creds: c, JournalDir: jdir})
 	if err != nil {
 		t.Fatal(err)
 	}
-	flush(t, p)
-	p.Close()
+	defer p.Close()
+	left := func() int { l, _ := desk.Outbox(jdir); return len(l) }
+	for before := left(); ; {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		err := p.Flush(ctx)
+		cancel()
+		if err == nil {
+			return
+		}
+		now := left()
+		if now >= before {
+			t.Fatalf("no record confirmed by the desk in a whole window (%d left): %v", now, err)
+		}
+		before = now
+	}
 }
 
-// waitAll waits until the desk stores n more records.
+// waitAll checks that the desk stores n more records: play returned once
+// the desk confirmed each, so they are stored (or refused) already.
 func (day *tournamentDay) waitAll(t *testing.T, n int) {
 	t.Helper()
 	day.total += n
-	stored := func() int {
-		all := map[string]bool{}
-		for _, g := range append(day.d.Store.Games(), day.d.Store.Late()...) {
-			all[g.Hash] = true
-		}
-		return len(all)
+	all := map[string]bool{}
+	for _, g := range append(day.d.Store.Games(), day.d.Store.Late()...) {
+		all[g.Hash] = true
 	}
-	for end := time.Now().Add(30 * time.Second); stored() != day.total; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(end) {
-			t.Fatalf("%d records, want %d; refused %+v", stored(), day.total, day.d.Store.Refused())
-		}
+	if len(all) != day.total {
+		t.Fatalf("%d records, want %d; refused %+v", len(all), day.total, day.d.Store.Refused())
 	}
 }
 

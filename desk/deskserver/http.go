@@ -98,6 +98,7 @@ func (d *Desk) Handler() http.Handler {
 		d.logPage(w, r)
 	})
 	mux.HandleFunc("POST /players", d.guard(d.playerPost))
+	mux.HandleFunc("POST /players/import", d.importBounded(d.guard(d.playerImport)))
 	mux.HandleFunc("POST /players/{id}/remove", d.guard(d.playerRemove))
 	mux.HandleFunc("POST /players/{id}/sanction", d.guard(d.sanctionPost))
 	mux.HandleFunc("POST /discipline/{n}/revoke", d.guard(d.revokePost))
@@ -116,7 +117,11 @@ func (d *Desk) Handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		webguard.SecurityHeaders(w.Header())
 		if r.Body != nil {
-			r.Body = http.MaxBytesReader(w, r.Body, maxForm)
+			limit := int64(maxForm)
+			if r.URL.Path == "/players/import" {
+				limit = maxImport + maxForm
+			}
+			r.Body = http.MaxBytesReader(w, r.Body, limit)
 		}
 		mux.ServeHTTP(w, r)
 	})

@@ -126,7 +126,13 @@ func (d *Desk) page(w http.ResponseWriter, r *http.Request) {
 		"Refused": d.Store.Refused(), "Now": now.Format("15:04:05"), "Operator": operator, "Delay": int(d.feedDelay() / time.Second),
 		"LoginURL": d.loginURL(r), "HasRounds": len(d.Store.Rounds()) > 0, "Title": d.title()}
 	if operator {
-		v["CSRF"], v["Late"] = d.op.csrf(cookie), d.Store.Late()
+		var late []desk.Game // an accepted late game is counted: no longer waiting
+		for _, g := range d.Store.Late() {
+			if g.Decision != "accepted" {
+				late = append(late, g)
+			}
+		}
+		v["CSRF"], v["Late"] = d.op.csrf(cookie), late
 		w.Header().Set("Cache-Control", "no-store")
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -161,14 +167,14 @@ const head = `<!doctype html>
 <link rel="stylesheet" href="/static/desk.css">`
 
 var pageTmpl = template.Must(template.New("page").Funcs(funcs).Parse(head + `
-<meta http-equiv="refresh" content="5">
+<noscript><meta http-equiv="refresh" content="5"></noscript><script src="/static/refresh.js" defer></script>
 <title>{{.Title}}</title></head><body>
 ` + nav + `
 <h1>{{.Title}}</h1>
 {{if .Operator}}<form method="post" action="/logout" class="dim">已登入：桌況為即時，可在每局的復盤頁填 MVP／SVP・<button>登出</button></form>
 {{else if .LoginURL}}<p class="dim"><a href="{{.LoginURL}}">總台登入（HTTPS）</a>：即時桌況、MVP／SVP</p>
 {{else}}<form method="post" action="/login" class="dim">總台登入（即時桌況、MVP／SVP）：<input name="pin" type="password" inputmode="numeric" size="8" autocomplete="off"> <button>登入</button></form>{{end}}
-<p class="dim">更新於 {{.Now}}（每 5 秒自動更新）・計分包：{{.Pack.Title}}（{{.Pack.ID}}）・匯出：
+<p class="dim">更新於 {{.Now}}（每 5 秒自動更新，填表時暫停）<button type="button" id="pause" hidden>暫停自動更新</button>・計分包：{{.Pack.Title}}（{{.Pack.ID}}）・匯出：
 <a href="/games.csv">賽果 CSV</a>、<a href="/standings.csv">積分 CSV</a>、<a href="/seats.csv">選手逐局 CSV</a>、<a href="/api/public/games">賽果 JSON</a>、<a href="/api/public/standings">積分 JSON</a></p>
 <h2>桌況{{if not .Operator}}（轉播延遲 {{.Delay}} 秒）{{end}}</h2>
 {{if .Operator}}<table><tr><th>桌</th><th>板子</th><th>狀態</th><th>存活</th><th>座位連線</th><th>最後訊號</th><th>待送紀錄</th><th>丟棄的訊息</th></tr>

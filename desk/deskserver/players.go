@@ -24,6 +24,9 @@ func (d *Desk) playersPage(w http.ResponseWriter, r *http.Request) {
 		sanctions = append(sanctions, sanctionRow{sn, names[sn.Player]})
 	}
 	v := map[string]any{"Players": list, "Err": err, "Count": len(list), "Title": d.title(), "Sanctions": sanctions}
+	if q := r.URL.Query(); q.Has("added") { // back from an import
+		v["Imported"] = "匯入完成：新增 " + strconv.Itoa(atoi(q.Get("added"))) + " 位、更新 " + strconv.Itoa(atoi(q.Get("updated"))) + " 位"
+	}
 	if cookie, ok := d.op.session(r); ok {
 		v["CSRF"] = d.op.csrf(cookie)
 		v["SeatProblems"] = d.Store.SeatMapProblems()
@@ -34,6 +37,9 @@ func (d *Desk) playersPage(w http.ResponseWriter, r *http.Request) {
 		d.log.Warn("desk: players page", "err", err)
 	}
 }
+
+// atoi is a query's count (0 if not one).
+func atoi(s string) int { n, _ := strconv.Atoi(s); return max(n, 0) }
 
 // playerPost adds or changes a player (id, name, club, nickname).
 func (d *Desk) playerPost(w http.ResponseWriter, r *http.Request) {
@@ -158,7 +164,11 @@ var playersTmpl = template.Must(template.New("players").Funcs(funcs).Parse(head 
 <h1>選手名冊</h1>
 {{if .Err}}<p class="bad">名冊檔讀不到：{{.Err}}（顯示的是上次讀到的名冊）</p>{{end}}
 {{range .SeatProblems}}<p class="bad">{{.}}（照原字顯示；若是編號打錯，請改正 players.csv 後重新啟動總台）</p>{{end}}
-<p class="dim">共 {{.Count}} 位選手。從 CSV 匯入（Excel 另存「CSV UTF-8」即可）：<code>wolftable desk players import 檔案.csv --data 資料夾</code>，欄位為「編號,名字,俱樂部,暱稱」。</p>
+{{if .Imported}}<p class="ok" id="imported">{{.Imported}}</p>{{end}}
+<p class="dim">共 {{.Count}} 位選手。從 CSV 匯入（Excel 另存「CSV UTF-8」即可），欄位為「編號,名字,俱樂部,暱稱」：{{if .CSRF}}用下面的表單，或{{end}}<code>wolftable desk players import 檔案.csv --data 資料夾</code>。</p>
+{{if .CSRF}}<form method="post" action="/players/import" enctype="multipart/form-data"><input type="hidden" name="csrf" value="{{.CSRF}}">
+匯入 CSV <input type="file" name="csv" accept=".csv,text/csv" required> <button>匯入</button>
+<span class="dim">（同編號的選手會被更新；有任何一行有問題就整個不匯入，並列出行號）</span></form>{{end}}
 <table><tr><th>編號</th><th>名字</th><th>俱樂部</th><th>暱稱</th>{{if $.CSRF}}<th></th>{{end}}</tr>
 {{range .Players}}{{if $.CSRF}}<tr><td>{{.ID}}</td><td><input form="p-{{.ID}}" name="name" value="{{.Name}}" size="10" required></td>
 <td><input form="p-{{.ID}}" name="club" value="{{.Club}}" size="10"></td><td><input form="p-{{.ID}}" name="nickname" value="{{.Nickname}}" size="8"></td>
