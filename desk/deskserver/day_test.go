@@ -3,6 +3,7 @@ package deskserver
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
@@ -10,12 +11,14 @@ import (
 
 	"wolftable/desk"
 	"wolftable/desk/desktest"
+	"wolftable/journal"
 )
 
-// TestTournamentDay (issue 29's acceptance, but for the seat draw at the
-// table, item 3): 16 registered players, two tables of eight, three
-// rounds of two games, each round's plan proposed from the rounds before
-// and locked; in round 2 the desk is restarted after the first games,
+// TestTournamentDay (issue 29's acceptance): 16 registered players, two
+// tables of eight, three rounds of two games, each round's plan proposed
+// from the rounds before and locked, each game's seats drawn anew at the
+// table and signed in its journal (the desk credits each seat by the
+// draw: checkDraws); in round 2 the desk is restarted after the first games,
 // a game is voided and the table's extra game counted in its place; one
 // player's third warning is a deduction; a player disqualified after
 // round 2 is left out of round 3's plan (a reserve takes the seat). The
@@ -48,6 +51,10 @@ type tournamentDay struct {
 	seed   uint64
 	total  int
 	played map[string]int
+	// locked is the open round's locked plan; draws the seat draw of every
+	// game played, by game id, as the table signed it.
+	locked map[string][]string
+	draws  map[string][]journal.Drawn
 }
 
 func newTournamentDay(t *testing.T) *tournamentDay {
@@ -64,7 +71,7 @@ func newTournamentDay(t *testing.T) *tournamentDay {
 	if err != nil {
 		t.Fatal(err)
 	}
-	day := &tournamentDay{data: data, cs: cs, pack: pack, seed: 300, played: map[string]int{}}
+	day := &tournamentDay{data: data, cs: cs, pack: pack, seed: 300, played: map[string]int{}, draws: map[string][]journal.Drawn{}}
 	day.d = day.start(t)
 	t.Cleanup(func() { day.d.Close() })
 	return day
@@ -79,13 +86,23 @@ func (day *tournamentDay) start(t *testing.T) *Desk {
 	return d
 }
 
-// play plays games at table and publishes them to the desk.
+// play plays games at table and publishes them to the desk. Before each
+// game the table draws its players' seats anew (the open round's plan
+// names who sits at the table, the draw where), and the draw is signed
+// in the journal's header.
 func (day *tournamentDay) play(t *testing.T, table int, games int) {
 	t.Helper()
 	jdir := t.TempDir()
+	ids := day.locked[fmt.Sprintf("T%d", table)]
 	for range games {
 		day.seed++
-		desktest.Play(t, jdir, "cupid-8-001", day.seed, key(byte(table)), 0)
+		r := rand.New(rand.NewPCG(day.seed, 29))
+		draw := make([]journal.Drawn, len(ids))
+		for i, k := range r.Perm(len(ids)) {
+			draw[i] = journal.Drawn{Seat: i + 1, PlayerID: ids[k], Name: "名字以總台為準"}
+		}
+		day.draws[fmt.Sprintf("t%d", day.seed)] = draw
+		desktest.PlayDrawn(t, jdir, "cupid-8-001", day.seed, key(byte(table)), 0, draw)
 	}
 	publish(t, day.d, day.cs[table-1], jdir)
 }
@@ -144,6 +161,7 @@ func (day *tournamentDay) plan(t *testing.T, n int) map[string][]string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	day.locked = r.Plan
 	return r.Plan
 }
 
@@ -267,6 +285,7 @@ func (day *tournamentDay) check(t *testing.T, when string) {
 			}
 		}
 	}
+	day.checkDraws(t, when)
 	re, err := day.d.Store.Recompute()
 	if err != nil {
 		t.Fatal(err)
@@ -279,4 +298,43 @@ func (day *tournamentDay) check(t *testing.T, when string) {
 	if again := desk.StandingsWith(day.pack, re, day.d.Store.Sanctions(), names); !reflect.DeepEqual(again, rows) {
 		t.Fatalf("%s: the recomputed standings differ:\n%+v\n%+v", when, again, rows)
 	}
+}
+
+// checkDraws: every game the desk counts credits each seat to the player
+// the table's signed draw seated there (not the plan's order), by the
+// registry's name.
+func (day *tournamentDay) checkDraws(t *testing.T, when string) {
+	t.Helper()
+	games := day.d.Store.Games()
+	if len(games) == 0 {
+		t.Fatalf("%s: no game counted", when)
+	}
+	moved := 0
+	for _, g := range games {
+		draw, ok := day.draws[g.GameID]
+		if !ok || len(draw) != len(g.Seats) {
+			t.Fatalf("%s: game %s (%s) was not drawn by the test: %d seats", when, g.GameID, g.Table, len(g.Seats))
+		}
+		for i, st := range g.Seats {
+			if st.PlayerID != draw[i].PlayerID || !strings.HasPrefix(st.Player, "選手") && st.Player != "候補選手" {
+				t.Errorf("%s: %s seat %d credited to %s (%s), the signed draw seats %s there", when, g.GameID, st.Seat, st.PlayerID, st.Player, draw[i].PlayerID)
+			}
+			if plan := day.planAt(g, i); plan != draw[i].PlayerID {
+				moved++
+			}
+		}
+	}
+	if moved == 0 {
+		t.Fatalf("%s: every draw equals the plan's order: the draw is not tested", when)
+	}
+}
+
+// planAt is the player the round's locked plan puts at seat i+1 of g's table.
+func (day *tournamentDay) planAt(g desk.Game, i int) string {
+	for _, r := range day.d.Store.Rounds() {
+		if r.N == g.Round && i < len(r.Plan[g.Table]) {
+			return r.Plan[g.Table][i]
+		}
+	}
+	return ""
 }
