@@ -51,7 +51,7 @@ func TestSeatDrawEndToEnd(t *testing.T) {
 	}
 	sv := startServe(t, bin, "serve", "--config", cfg, "--once", "--bots", "--mute", "--speed", "400", "--seed", "7", "--clock", "20:00")
 	jc := drawJudge(t, "http://"+sv.console, pin)
-	drawn := drawFromDesk(t, jc)
+	drawn := drawFromDesk(t, jc, sv.cmd.Process.Pid)
 	jc.post("/api/judge/start", map[string]any{"board": "seer-witch-hunter-idiot"})
 	sv.wait(t)
 	files := journalFiles(jdir)
@@ -66,9 +66,10 @@ func TestSeatDrawEndToEnd(t *testing.T) {
 		t.Fatalf("the journal's draw %+v, the console drew %+v", j.Header.Draw, drawn)
 	}
 	var games []desk.Game
-	for end := time.Now().Add(30 * time.Second); len(games) == 0 && time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
+	untilProgress(t, d.cmd.Process.Pid, noOutput{}, 30*time.Second, "the desk did not store the game", func() bool {
 		getJSON(t, d.http+"api/public/games", &games)
-	}
+		return len(games) > 0
+	})
 	d.stop(t)
 	st, err := desk.OpenStore(data, nil)
 	if err != nil {
@@ -152,6 +153,9 @@ func startServe(t *testing.T, bin string, args ...string) *serveProc {
 		close(sv.lines)
 	}()
 	addr := regexp.MustCompile(`主控台：http://([0-9.:]+)/`)
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	cpu, still := procCPU(sv.cmd.Process.Pid), time.Now()
 	for sv.console == "" {
 		select {
 		case l, ok := <-sv.lines:
@@ -162,8 +166,13 @@ func startServe(t *testing.T, bin string, args ...string) *serveProc {
 			if m := addr.FindStringSubmatch(l); m != nil {
 				sv.console = m[1]
 			}
-		case <-time.After(2 * time.Minute):
-			t.Fatalf("no console address:\n%s", sv.out.String())
+			still = time.Now()
+		case <-tick.C: // no address, and serve has done nothing for 30 s
+			if c := procCPU(sv.cmd.Process.Pid); c != cpu {
+				cpu, still = c, time.Now()
+			} else if time.Since(still) > 30*time.Second {
+				t.Fatalf("no console address, and serve has done nothing for 30 s:\n%s", sv.out.String())
+			}
 		}
 	}
 	return sv
@@ -186,19 +195,16 @@ func (sv *serveProc) wait(t *testing.T) {
 
 // drawFromDesk takes the desk's roster on the console (asking again while
 // the table's link to the desk comes up) and draws the seats at random.
-func drawFromDesk(t *testing.T, jc *drawClient) []journal.Drawn {
+func drawFromDesk(t *testing.T, jc *drawClient, serve int) []journal.Drawn {
 	t.Helper()
 	var v console.DrawView
-	for end := time.Now().Add(time.Minute); ; time.Sleep(200 * time.Millisecond) {
+	untilProgress(t, serve, noOutput{}, 30*time.Second, "the desk's roster never came", func() bool {
 		code, b := jc.try("/api/judge/draw/roster", map[string]string{"from": "desk"})
-		if code == http.StatusOK {
-			json.Unmarshal(b, &v)
-			break
-		}
-		if code != http.StatusBadGateway || time.Now().After(end) {
+		if code != http.StatusOK && code != http.StatusBadGateway {
 			t.Fatalf("the desk's roster: %d %s", code, b)
 		}
-	}
+		return code == http.StatusOK && json.Unmarshal(b, &v) == nil
+	})
 	if len(v.Roster) != 12 || v.From != "desk" || v.Round != 1 {
 		t.Fatalf("the desk's roster: %+v", v)
 	}
