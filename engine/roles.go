@@ -107,6 +107,10 @@ type StepInfo struct {
 	// Word: the scenario word that picks this step among its role's
 	// several (石像鬼 刀 3: its kill, not its check).
 	Word string
+	// Tapped: the seats the judge tapped (a private indicator each, lit by
+	// a catalogue cue with Tap) wake in this step, whose close puts the
+	// indicators out (情侶, 魅魔情侶, 幸運兒).
+	Tapped bool
 	// Order is the step's place in seed 004's default night order (E0.2,
 	// E0.3; order.go): the zero value is no place.
 	Order NightSlot
@@ -245,7 +249,7 @@ var roleTab = [...]RoleInfo{
 		Steps: []StepInfo{
 			{Kind: StepMerchant, Confirm: true, Seats: []int{1, 2}, Order: NightSlot{Pos: "4b", First: true, Secs: 30, Hurry: 20, In003: Block003Mid,
 				Moved: &NightSlot{Pos: "10d", Secs: 30, Hurry: 20, In003: Block003Named}, MovedBy: merchantAnyNight}},
-			{Kind: StepLucky, Status: "幸運兒", Order: NightSlot{Pos: "10e", Secs: 15, In003: Block003Named}},
+			{Kind: StepLucky, Status: "幸運兒", Tapped: true, Order: NightSlot{Pos: "10e", Secs: 15, In003: Block003Named}},
 		}},
 	{ID: Chief, Name: "村長", Simplified: "村长", Category: CatVillager,
 		Steps: []StepInfo{{Kind: StepChief, Order: NightSlot{Pos: "5a", Secs: 5, In003: Block003Named}}}},
@@ -264,12 +268,12 @@ var roleTab = [...]RoleInfo{
 	{ID: Cupid, Name: "丘比特", Simplified: "丘比特",
 		Steps: []StepInfo{
 			{Kind: StepCupid, Confirm: true, Seats: []int{2}, Order: NightSlot{Pos: "2", First: true, Secs: 30, Hurry: 20, In003: Block003Lead}},
-			{Kind: StepLovers, Unblocked: true, Name: "情侶", Wakes: WakesLovers, Order: NightSlot{Pos: "3", First: true, Secs: 15, In003: Block003Lead}},
+			{Kind: StepLovers, Unblocked: true, Name: "情侶", Wakes: WakesLovers, Tapped: true, Order: NightSlot{Pos: "3", First: true, Secs: 15, In003: Block003Lead}},
 		}},
 	{ID: Succubus, Name: "魅魔", Simplified: "魅魔", Side: SideWolf, WolvesFrom: 1, Explodes: true,
 		Steps: []StepInfo{
 			{Kind: StepSuccubus, Confirm: true, Order: NightSlot{Pos: "7a", First: true, Secs: 30, Hurry: 20, In003: Block003Named}},
-			{Kind: StepSuccubusLovers, Unblocked: true, Name: "魅魔情侶", Wakes: WakesLovers, Order: NightSlot{Pos: "7b", First: true, Secs: 30, In003: Block003Named}},
+			{Kind: StepSuccubusLovers, Unblocked: true, Name: "魅魔情侶", Wakes: WakesLovers, Tapped: true, Order: NightSlot{Pos: "7b", First: true, Secs: 30, In003: Block003Named}},
 		}},
 }
 

@@ -13,6 +13,11 @@ type Line struct {
 	Cue    bool   // judge-only: shown on the console, never spoken
 	Pinyin string // optional pinyin override for the voice (多音字)
 	Source string // where the text comes from
+	// Tap: a cue for the judge's tap on the seat it names ([004] "轻拍"),
+	// which lights the seat's private indicator (rules-more.md D0.4) until
+	// a line with Untap: the close of a step whose row says Tapped.
+	Tap   bool
+	Untap bool
 }
 
 // nightKinds are the night steps with the role's name as the manual's 語術
@@ -102,7 +107,7 @@ func fixedLines() []Line {
 		{ID: "night.mark.succubus", Text: "魅魔請舉手示意", Source: "project (seed 003: 魅魔首夜先與普通狼人一起睜眼)"},
 		{ID: "day.grief", Text: "{s}玩家殉情", Source: "seed 001 (8) 立即宣布情侶中的另一方「殉情」"},
 		{ID: "game.over.third", Text: "遊戲結束，第三方勝利", Source: "project (seed 001: 人狼戀…成為第三陣營單獨獲勝)"},
-		{ID: "cue.lovers.tap", Text: "請輕拍情侶{s}", Cue: true, Source: "seed 004 法官繞場一周，輕拍兩名被丘比特選中的情侶"},
+		{ID: "cue.lovers.tap", Tap: true, Text: "請輕拍情侶{s}", Cue: true, Source: "seed 004 法官繞場一周，輕拍兩名被丘比特選中的情侶"},
 		{ID: "cue.lovers.none", Text: "丘比特未連情侶：法官仍繞場一周", Cue: true, Source: "rules-more.md H3"},
 		{ID: "cue.succubus.random", Text: "魅魔{s}未選擇：系統選擇{s2}為情侶", Cue: true, Source: "rules-more.md H3"},
 
@@ -229,9 +234,9 @@ func fixedLines() []Line {
 		{ID: "cue.merchant.random.glasses", Text: "黑市商人{s}未選完：系統選擇{s2}為幸運兒，技能：預言家的眼鏡", Cue: true},
 		{ID: "cue.merchant.random.poison", Text: "黑市商人{s}未選完：系統選擇{s2}為幸運兒，技能：女巫的毒藥", Cue: true},
 		{ID: "cue.merchant.random.gun", Text: "黑市商人{s}未選完：系統選擇{s2}為幸運兒，技能：獵人的槍", Cue: true},
-		{ID: "cue.lucky.gift.glasses", Text: "輕拍幸運兒{s}，出示技能：預言家的眼鏡（可驗一次）", Cue: true},
-		{ID: "cue.lucky.gift.poison", Text: "輕拍幸運兒{s}，出示技能：女巫的毒藥", Cue: true},
-		{ID: "cue.lucky.gift.gun", Text: "輕拍幸運兒{s}，出示技能：獵人的槍", Cue: true},
+		{ID: "cue.lucky.gift.glasses", Tap: true, Text: "輕拍幸運兒{s}，出示技能：預言家的眼鏡（可驗一次）", Cue: true},
+		{ID: "cue.lucky.gift.poison", Tap: true, Text: "輕拍幸運兒{s}，出示技能：女巫的毒藥", Cue: true},
+		{ID: "cue.lucky.gift.gun", Tap: true, Text: "輕拍幸運兒{s}，出示技能：獵人的槍", Cue: true},
 		{ID: "cue.lucky.good", Text: "幸運兒{s}查驗{s2}：好人（拇指向上）", Cue: true},
 		{ID: "cue.lucky.wolf", Text: "幸運兒{s}查驗{s2}：狼人（比狼爪）", Cue: true},
 		{ID: "cue.lucky.gun.can", Text: "幸運兒{s}：可以開槍（拇指向上）", Cue: true},
@@ -271,7 +276,7 @@ func All() []Line {
 			Line{ID: "night." + id + ".open", Text: open, Source: src},
 			Line{ID: "night." + id + ".wake", Text: name + "請睜眼", Source: src + " (open and close only)"},
 			Line{ID: "night." + id + ".hurry", Text: name + "請迅猛", Source: src},
-			Line{ID: "night." + id + ".close", Text: name + "請閉眼", Source: src},
+			Line{ID: "night." + id + ".close", Text: name + "請閉眼", Source: src, Untap: tapped(id)},
 		)
 	}
 	for _, r := range roleNames() {
