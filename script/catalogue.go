@@ -18,6 +18,12 @@ type Line struct {
 	// a line with Untap: the close of a step whose row says Tapped.
 	Tap   bool
 	Untap bool
+	// Hand is the mark the judge's console shows with a cue when neither
+	// its id's end (.wolf, .good, .can, .cannot) nor its text's （擺手）
+	// says it; HandArg (1 = the first) is the argument the judge shows
+	// with his fingers.
+	Hand    string
+	HandArg int
 }
 
 // nightKinds are the night steps with the role's name as the manual's 語術
@@ -191,9 +197,9 @@ func fixedLines() []Line {
 		{ID: "prince.ask", Text: "{s}玩家出局，王子是否選擇發動技能", Source: "seed 000 永序之輪"},
 		{ID: "prince.reveal", Text: "{s}玩家翻牌為定序王子", Source: "seed 000 永序之輪"},
 		{ID: "bloodmoon.reveal", Text: "{s}玩家翻牌為血月使徒", Source: "project (manual silent: 血月獵魔人 備註 6 自動翻牌)"},
-		{ID: "cue.blocked", Text: "{s}：技能被禁止（雙前臂交叉）", Cue: true},
+		{ID: "cue.blocked", Text: "{s}：技能被禁止（雙前臂交叉）", Cue: true, Hand: "╳ 雙臂交叉"},
 		{ID: "cue.interject", Text: "{s}：白痴請求插話（踩踏板准許）", Cue: true},
-		{ID: "cue.dream.random", Text: "攝夢人{s}未選擇：系統選擇{s2}為夢遊者", Cue: true},
+		{ID: "cue.dream.random", Text: "攝夢人{s}未選擇：系統選擇{s2}為夢遊者", Cue: true, HandArg: 2},
 		{ID: "cue.gargoyle.can", Text: "石像鬼{s}：可以帶刀（拇指向上）", Cue: true},
 		{ID: "cue.gargoyle.cannot", Text: "石像鬼{s}：不可以帶刀（拇指向下）", Cue: true},
 		{ID: "cue.gravekeeper.good", Text: "守墓人{s}：昨天放逐的{s2}是好人（拇指向上）", Cue: true},
@@ -208,7 +214,7 @@ func fixedLines() []Line {
 		{ID: "cue.rogue.delayed", Text: "老流氓{s}：中毒或中槍，不宣布出局，之後一天發言結束時出局", Cue: true},
 		{ID: "cue.seer.good", Text: "預言家{s}查驗{s2}：好人（拇指向上）", Cue: true},
 		{ID: "cue.seer.wolf", Text: "預言家{s}查驗{s2}：狼人（比狼爪）", Cue: true},
-		{ID: "cue.witch.victim", Text: "女巫{s}：昨晚倒牌{s2}（號碼手勢）", Cue: true},
+		{ID: "cue.witch.victim", Text: "女巫{s}：昨晚倒牌{s2}（號碼手勢）", Cue: true, HandArg: 2},
 		{ID: "cue.witch.none", Text: "女巫{s}：昨晚無人倒牌（擺手）", Cue: true},
 		{ID: "cue.witch.used", Text: "女巫{s}：解藥已用，不告知倒牌（擺手）", Cue: true},
 		{ID: "cue.hunter.can", Text: "獵人{s}：可以開槍（拇指向上）", Cue: true},
