@@ -303,8 +303,8 @@ func (g *Game) Lucky() (seat int, gift string, used bool) {
 // acts reports whether the role acts in night steps of kind k (it already
 // holds the skill a gift would double).
 func (ri *RoleInfo) acts(k StepKind) bool {
-	for _, st := range ri.Steps {
-		if st.Kind == k {
+	for j := range ri.Steps {
+		if ri.Steps[j].Kind == k {
 			return true
 		}
 	}

@@ -62,9 +62,9 @@ func StepKinds() []StepKind {
 // stepInfo finds the role that acts in a step and the step's traits.
 func (k StepKind) info() (*RoleInfo, StepInfo, bool) {
 	for i := range roleTab {
-		for _, st := range roleTab[i].Steps {
-			if st.Kind == k {
-				return &roleTab[i], st, true
+		for j := range roleTab[i].Steps { // by index: a row is large (StepInfo.Order)
+			if st := &roleTab[i].Steps[j]; st.Kind == k {
+				return &roleTab[i], *st, true
 			}
 		}
 	}
