@@ -193,9 +193,6 @@ var namedOutside = map[string]bool{
 	"boards/order.go engine.StepWolves":      true, // the wolves' step: every role that wakes with the wolves
 	"boards/wolves.go engine.StepWolves":     true,
 	"boards/parse.go engine.StepWolves":      true,
-	"boards/parse.go engine.StepSeer":        true, // the backbone steps a board must wake
-	"boards/parse.go engine.StepWitch":       true,
-	"boards/parse.go engine.StepGuard":       true,
 	"boards/parse.go engine.Idiot":           true, // idiot.name on a derived board (I7)
 	"boards/parse.go engine.Thief":           true, // the bottom cards
 	"bots/bots.go engine.StepCupid":          true,

@@ -111,6 +111,9 @@ type StepInfo struct {
 	// a catalogue cue with Tap) wake in this step, whose close puts the
 	// indicators out (情侶, 魅魔情侶, 幸運兒).
 	Tapped bool
+	// Needed: a board with the role must wake it on some night (the
+	// game's backbone: 預言家, 女巫, 守衛); the board loader checks it.
+	Needed bool
 	// Order is the step's place in seed 004's default night order (E0.2,
 	// E0.3; order.go): the zero value is no place.
 	Order NightSlot
@@ -193,15 +196,15 @@ var roleTab = [...]RoleInfo{
 		Steps: []StepInfo{{Kind: StepWolves, Confirm: true, Unblocked: true, Wakes: WakesWolves, Order: NightSlot{Pos: "6", Secs: 90, Hurry: 60, Later: 60, HurryLater: 30, In003: Block003Named}}}},
 	{ID: Villager, Name: "村民", Simplified: "村民", Category: CatVillager},
 	{ID: Seer, Name: "預言家", Simplified: "预言家", Category: CatGod,
-		Steps: []StepInfo{{Kind: StepSeer, Confirm: true, Result: true, Seats: []int{1, 2}, Order: NightSlot{Pos: "10", Secs: 30, In003: Block003Named}}}},
+		Steps: []StepInfo{{Kind: StepSeer, Confirm: true, Needed: true, Result: true, Seats: []int{1, 2}, Order: NightSlot{Pos: "10", Secs: 30, In003: Block003Named}}}},
 	{ID: Witch, Name: "女巫", Simplified: "女巫", Category: CatGod,
-		Steps: []StepInfo{{Kind: StepWitch, Confirm: true, Order: NightSlot{Pos: "9", Secs: 30, Hurry: 20, In003: Block003Named}}}},
+		Steps: []StepInfo{{Kind: StepWitch, Confirm: true, Needed: true, Order: NightSlot{Pos: "9", Secs: 30, Hurry: 20, In003: Block003Named}}}},
 	{ID: Hunter, Name: "獵人", Simplified: "猎人", Category: CatGod, ShotOn: shotCauses(),
 		Steps: []StepInfo{{Kind: StepHunter, Order: NightSlot{Pos: "13", Secs: 10}}}},
 	{ID: Idiot, Name: "愚者", Simplified: "白痴", Category: CatGod,
 		Steps: []StepInfo{{Kind: StepIdiot, Order: NightSlot{Pos: "14", First: true, Secs: 5}}}}, // [004] "14 白痴（仅首夜）" (I7)
 	{ID: Guard, Name: "守衛", Simplified: "守卫", Category: CatGod, Protects: true,
-		Steps: []StepInfo{{Kind: StepGuard, Confirm: true, Order: NightSlot{Pos: "5", Secs: 30, In003: Block003Named}}}},
+		Steps: []StepInfo{{Kind: StepGuard, Confirm: true, Needed: true, Order: NightSlot{Pos: "5", Secs: 30, In003: Block003Named}}}},
 	{ID: WolfKing, Name: "狼王", Simplified: "狼王", Side: SideWolf, WolvesFrom: 1, Explodes: true, ShotOn: shotCauses()},
 	{ID: WhiteWolfKing, Name: "白狼王", Simplified: "白狼王", Side: SideWolf, WolvesFrom: 1, Explodes: true, Takes: true,
 		Steps: []StepInfo{{Kind: StepWhiteWolfKing, Order: NightSlot{Skip: true}}}},

@@ -59,6 +59,20 @@ func StepKinds() []StepKind {
 		StepCupid, StepLovers, StepSuccubus, StepSuccubusLovers}
 }
 
+// NeededSteps are the steps a board with their role must wake on some
+// night (StepInfo.Needed: the game's backbone), in the role table's order.
+func NeededSteps() []StepKind {
+	var out []StepKind
+	for i := range roleTab {
+		for j := range roleTab[i].Steps {
+			if roleTab[i].Steps[j].Needed {
+				out = append(out, roleTab[i].Steps[j].Kind)
+			}
+		}
+	}
+	return out
+}
+
 // stepInfo finds the role that acts in a step and the step's traits.
 func (k StepKind) info() (*RoleInfo, StepInfo, bool) {
 	for i := range roleTab {
