@@ -99,11 +99,12 @@
 // Go has no other typed home for a constant per step and a state field
 // per role. What the rest of the house used to keep by role is read from
 // the table or the catalogue: the default night order (boards/order.go,
-// from StepInfo.Order), the private indicator's taps (daemon, from
-// script.Line's Tap and Untap), the voice studio's parts (audio/studio, from
-// a line id's role segment), the console's hand marks (console, from
-// script.Line's Hand and HandArg), the scenario runner, the bots and the
-// console's words (from the steps' declared keys and the table).
+// from StepInfo.Order), the steps a board must wake (StepInfo.Needed),
+// the private indicator's taps (daemon, from script.Line's Tap and Untap),
+// the voice studio's parts (audio/studio, from a line id's role segment),
+// the console's hand marks (console, from script.Line's Hand and HandArg),
+// the scenario runner, the bots and the console's words (from the steps'
+// declared keys and the table).
 //
 //  1. The role table. engine/roles.go: its Role constant and its row in
 //     roleTab: names (Name, Simplified: the scenario files' spelling),
@@ -114,7 +115,8 @@
 //     than the role's holders; Seats, the seats one scenario decision names
 //     when not one; Word when a second step of the role is picked by a
 //     word; Status when a status, not the card, acts; Tapped when the seats
-//     the judge tapped wake in it; Order, its place in seed 004's default
+//     the judge tapped wake in it; Needed when a board with the role must
+//     wake it (the board loader checks it); Order, its place in seed 004's default
 //     night order, E0.2: Pos, First, E0.3's Secs and Hurry, its block of
 //     [003]'s order In003, Moved/MovedBy when an option moves it, Skip when
 //     the default order leaves it out — without a Pos a board with the
