@@ -2,14 +2,17 @@ package boards
 
 import (
 	"fmt"
+	"sort"
+	"strconv"
 
 	"wolftable/engine"
 )
 
 // Seed 004's night order (rules-more.md E0.2, issue 15 item 4): a board file
 // with no night line gets, for nights 1 and 2-, every step of its
-// composition in the merged master order below, with E0.3's default
-// durations and hurry points. A role with no place in this table (part B's
+// composition in the merged master order, with E0.3's default durations
+// and hurry points. Each step's place is a column of its row in the role
+// table (engine.StepInfo.Order): a step with no place there (part B's
 // 攝夢人 boards order, 噩夢之影, 石像鬼 …) needs the board's own night lines.
 
 // orderRow is one step of the master order.
@@ -21,95 +24,68 @@ type orderRow struct {
 	hurry   int             // hurry point on night 1 (seconds after the open; 0 = none)
 	later   int             // seconds on later nights (0 = as on night 1)
 	hurryLt int             // hurry point on later nights (with later)
+	in003   engine.Block003 // its block in [003]'s order
 }
 
-// seed004Order is E0.2 for the roles the engine plays, in order, with
-// [004]'s night-1-only flags (rules-more.md I7: 白痴 and 騎士 too). E0.3:
-// 狼人 90 s on night 1 and 60 s later, the hurry line with 30 s left; 30 s
-// choice steps with the hurry line at 10 s left (女巫 as well); 守衛,
-// 預言家, 狼美人 30 s; 情侶 and 幸運兒 15 s; 獵人 10 s; identification
-// steps 5 s. 黑市商人 under merchant.timing any_night_after_seer moves to
-// 10d's slot, every night (E0.2 4b).
+// seed004Order is E0.2 for the roles the engine plays, in order: every
+// step with a place in the role table, by its place (its number, then its
+// letter, then the table's order), under the options o (黑市商人 under
+// merchant.timing any_night_after_seer moves to 10d's slot, every night).
 func seed004Order(o engine.Options) []orderRow {
-	merchant := orderRow{pos: "4b", kind: engine.StepMerchant, first: true, secs: 30, hurry: 20}
-	anyNight := o.MerchantTiming == "any_night_after_seer"
-	if anyNight {
-		merchant.pos, merchant.first = "10d", false
+	var rows []orderRow
+	for _, ri := range engine.Roles() {
+		for _, si := range ri.Steps {
+			sl := si.SlotFor(o)
+			if sl.Pos == "" || sl.Skip {
+				continue
+			}
+			rows = append(rows, orderRow{pos: sl.Pos, kind: si.Kind, first: sl.First, secs: sl.Secs, hurry: sl.Hurry,
+				later: sl.Later, hurryLt: sl.HurryLater, in003: sl.In003})
+		}
 	}
-	rows := []orderRow{
-		{pos: "1", kind: engine.StepThief, first: true, secs: 30, hurry: 20},
-		{pos: "2", kind: engine.StepCupid, first: true, secs: 30, hurry: 20},
-		{pos: "3", kind: engine.StepLovers, first: true, secs: 15},
-		{pos: "4", kind: engine.StepWildChild, first: true, secs: 30, hurry: 20},
-		{pos: "4a", kind: engine.StepHalfBlood, first: true, secs: 30, hurry: 20},
-	}
-	if !anyNight {
-		rows = append(rows, merchant)
-	}
-	rows = append(rows, []orderRow{
-		{pos: "4f", kind: engine.StepButterfly, secs: 30, hurry: 20},
-		{pos: "4g", kind: engine.StepDreamweaver, secs: 30},
-		{pos: "5", kind: engine.StepGuard, secs: 30},
-		{pos: "5a", kind: engine.StepChief, secs: 5},
-		{pos: "5a", kind: engine.StepElder, secs: 5},
-		{pos: "6", kind: engine.StepWolves, secs: 90, hurry: 60, later: 60, hurryLt: 30},
-		{pos: "7", kind: engine.StepWolfBeauty, secs: 30},
-		{pos: "7a", kind: engine.StepSuccubus, first: true, secs: 30, hurry: 20},
-		{pos: "7b", kind: engine.StepSuccubusLovers, first: true, secs: 30},
-		{pos: "7c", kind: engine.StepDemon, secs: 30, hurry: 20},
-		{pos: "8", kind: engine.StepHiddenWolf, first: true, secs: 5},
-		{pos: "9", kind: engine.StepWitch, secs: 30, hurry: 20},
-		{pos: "10", kind: engine.StepSeer, secs: 30},
-		{pos: "10a", kind: engine.StepFox, secs: 30, hurry: 20},
-		{pos: "10b", kind: engine.StepGambler, secs: 30, hurry: 20},
-		{pos: "10c", kind: engine.StepStalker, secs: 30, hurry: 20},
-	}...)
-	if anyNight {
-		rows = append(rows, merchant)
-	}
-	return append(rows, []orderRow{
-		{pos: "10e", kind: engine.StepLucky, secs: 15},
-		{pos: "11", kind: engine.StepBear, secs: 5},
-		{pos: "12", kind: engine.StepSilenceElder, secs: 30, hurry: 20},
-		{pos: "13", kind: engine.StepHunter, secs: 10},
-		{pos: "14", kind: engine.StepIdiot, first: true, secs: 5},  // [004] "14 白痴（仅首夜）" (I7)
-		{pos: "15", kind: engine.StepKnight, first: true, secs: 5}, // [004] "15 骑士（仅首夜）" (I7)
-		{pos: "16", kind: engine.StepRogue, first: true, secs: 5},
-	}...)
+	sort.SliceStable(rows, func(i, j int) bool { return posLess(rows[i].pos, rows[j].pos) })
+	return rows
 }
 
-// seed003Named are the steps [003]'s generic order names, with H11's
-// exceptions that keep their E0.2 places; every other step with a place is
-// a god of "（猎人，白痴及其他神）".
-var seed003Named = map[engine.StepKind]bool{
-	engine.StepThief: true, engine.StepCupid: true, engine.StepLovers: true, engine.StepWildChild: true,
-	engine.StepMerchant: true, engine.StepButterfly: true,
-	engine.StepHiddenWolf: true, engine.StepGuard: true, engine.StepChief: true, engine.StepElder: true,
-	engine.StepWolves: true, engine.StepWolfBeauty: true, engine.StepSuccubus: true, engine.StepSuccubusLovers: true,
-	engine.StepDemon: true, engine.StepWitch: true, engine.StepSeer: true, engine.StepLucky: true,
+// posLess orders E0.2's numbers: "4" < "4a" < "4b" < "5" < "10" < "10a".
+func posLess(a, b string) bool {
+	na, sa := splitPos(a)
+	nb, sb := splitPos(b)
+	if na != nb {
+		return na < nb
+	}
+	return sa < sb
+}
+
+// splitPos splits "10a" into 10 and "a".
+func splitPos(p string) (int, string) {
+	i := 0
+	for i < len(p) && p[i] >= '0' && p[i] <= '9' {
+		i++
+	}
+	n, _ := strconv.Atoi(p[:i])
+	return n, p[i:]
 }
 
 // seed003Order is night_order.preset seed003 (E0.2's last paragraph, H11):
 // [003]'s "盗贼，丘比特，情侣，野孩子，（猎人，白痴及其他神），隐狼，守卫，（狼人…），女巫，预言家".
-// On night 1 the gods (every other good step, in E0.2 order) come right
-// after 野孩子; 黑市商人 and 花蝴蝶 keep their E0.2 places before 守衛
+// On night 1 the gods (every step [003] does not name, in E0.2 order) come
+// right after 野孩子; 黑市商人 and 花蝴蝶 keep their E0.2 places before 守衛
 // (after the gods, before 隱狼: docs/rules-decisions.md); 村長 stays after
 // 守衛; 狼美人, 魅魔 and 惡魔 follow the wolves; 幸運兒 follows 預言家.
-// On later nights the gods follow 幸運兒.
+// On later nights the gods follow 幸運兒. Each step's block is a column of
+// the role table (engine.NightSlot.In003).
 func seed003Order(o engine.Options) (night1, later []orderRow) {
-	// gods: "（猎人，白痴及其他神）"; mid: 黑市商人 (night 1) and 花蝴蝶 at their
-	// E0.2 places, then 隱狼 opening [003]'s block; tail: the rest in E0.2
-	// order (黑市商人 under any_night_after_seer stays after 預言家)
 	var gods, lead, mid, hidden, tail []orderRow
 	for _, r := range seed004Order(o) {
-		switch k := r.kind; {
-		case !seed003Named[k]:
+		switch r.in003 {
+		case engine.Block003God:
 			gods = append(gods, r)
-		case k == engine.StepThief || k == engine.StepCupid || k == engine.StepLovers || k == engine.StepWildChild:
+		case engine.Block003Lead:
 			lead = append(lead, r)
-		case k == engine.StepButterfly || (k == engine.StepMerchant && r.first):
+		case engine.Block003Mid:
 			mid = append(mid, r)
-		case k == engine.StepHiddenWolf:
+		case engine.Block003Hidden:
 			hidden = append(hidden, r)
 		default:
 			tail = append(tail, r)
@@ -137,11 +113,11 @@ func specialWolf(roles []engine.Role) engine.Role {
 
 // seed004Nights builds the default night plans of a composition: night 1
 // and nights 2-, in seed 004's order or, under night_order.preset seed003,
-// in [003]'s. The roles that act only inside the wolves' step (狼王, 白狼王
-// whose status step no seed-003/001 board has (D1), 惡靈騎士, 血月使徒)
-// need no row.
+// in [003]'s. The roles that act only inside the wolves' step (狼王,
+// 惡靈騎士, 血月使徒) need no place, nor a step the table marks Skip
+// (白狼王's status step, which no seed-003/001 board has: D1).
 func seed004Nights(roles []engine.Role, o engine.Options) ([]engine.NightPlan, error) {
-	placed := map[engine.StepKind]bool{engine.StepWhiteWolfKing: true}
+	placed := map[engine.StepKind]bool{}
 	has := func(k engine.StepKind) bool {
 		if k == engine.StepWolves {
 			for _, r := range roles {
@@ -187,7 +163,7 @@ func seed004Nights(roles []engine.Role, o engine.Options) ([]engine.NightPlan, e
 	}
 	for _, r := range roles {
 		for _, si := range r.Info().Steps {
-			if !placed[si.Kind] {
+			if !placed[si.Kind] && !si.Order.Skip {
 				return nil, fmt.Errorf("%s (%s) has no place in seed 004's night order: write the board's night lines", r, r.Name())
 			}
 		}

@@ -625,14 +625,14 @@ func validate(b *engine.Board, at *lines) error {
 		return e(at.night(order[len(order)-1]), "no plan for the nights after night %d (write the last plan as \"%d-\")", last.To, last.From)
 	}
 
-	// Roles whose night skill is the game's backbone must wake some night.
+	// Roles whose night skill is the game's backbone (StepInfo.Needed) must wake some night.
 	woken := map[engine.StepKind]bool{}
 	for _, p := range b.Nights {
 		for _, s := range p.Steps {
 			woken[s.Kind] = true
 		}
 	}
-	for _, k := range []engine.StepKind{engine.StepSeer, engine.StepWitch, engine.StepGuard} {
+	for _, k := range engine.NeededSteps() {
 		if r, _ := k.Role(); b.Has(r) && !woken[k] {
 			return e(at.roles, "%s (%s) has no night step", r, r.Name())
 		}

@@ -70,20 +70,20 @@ func stepLabel(p engine.Prompt) string {
 
 // cueGesture is what the judge shows with a hand: ▲ (thumb up), 狼爪, a
 // number, 〜 (a wave). The marks are ones every CJK font has: a judge's
-// machine without an emoji font showed the emoji as empty boxes.
+// machine without an emoji font showed the emoji as empty boxes. A cue's
+// own mark is its catalogue line's Hand or HandArg; else its text's
+// （擺手）, its id's end or the role of an exact check says it.
 func cueGesture(line string, args []int) string {
-	arg := func(i int) string {
-		if i < len(args) {
-			return strconv.Itoa(args[i])
+	l := cueLines[line]
+	switch {
+	case l.Hand != "":
+		return l.Hand
+	case l.HandArg > 0:
+		if l.HandArg <= len(args) {
+			return strconv.Itoa(args[l.HandArg-1])
 		}
 		return "?"
-	}
-	switch {
-	case line == "cue.blocked":
-		return "╳ 雙臂交叉"
-	case line == "cue.witch.victim", line == "cue.dream.random":
-		return arg(1)
-	case waveCues[line]:
+	case l.Cue && strings.HasSuffix(l.Text, "（擺手）"): // 女巫's, 守墓人's, 惡魔's
 		return "〜 擺手"
 	case strings.HasPrefix(line, "cue.exact."):
 		return engine.Role(strings.TrimPrefix(line, "cue.exact.")).Name()
@@ -97,15 +97,12 @@ func cueGesture(line string, args []int) string {
 	return ""
 }
 
-// waveCues are the cues the judge gives with a wave: the catalogue's cue
-// lines whose text ends in （擺手） (女巫's, 守墓人's, 惡魔's): a new role's
-// cue needs no line here.
-var waveCues = func() map[string]bool {
-	out := map[string]bool{}
+// cueLines are the catalogue's lines by id: a new role's cue needs no
+// line here.
+var cueLines = func() map[string]script.Line {
+	out := map[string]script.Line{}
 	for _, l := range script.All() {
-		if l.Cue && strings.HasSuffix(l.Text, "（擺手）") {
-			out[l.ID] = true
-		}
+		out[l.ID] = l
 	}
 	return out
 }()

@@ -436,7 +436,7 @@ func (d *Daemon) handle(effs []engine.Effect) {
 		switch e.Kind {
 		case engine.EffSay:
 			ev.Text, _ = d.cat.Render(e.Line, e.Args)
-			if privateOff[e.Line] {
+			if l, _ := d.cat.Lookup(e.Line); l.Untap { // a step the tapped seats woke in closes
 				for i := range d.lights {
 					if d.lights[i].Private {
 						d.lights[i].Private, d.dirty = false, true
@@ -448,7 +448,7 @@ func (d *Daemon) handle(effs []engine.Effect) {
 			}
 		case engine.EffCue:
 			ev.Text, _ = d.cat.Render(e.Line, e.Args)
-			if privateCues[e.Line] && e.Seat >= 1 && e.Seat <= len(d.lights) {
+			if l, _ := d.cat.Lookup(e.Line); l.Tap && e.Seat >= 1 && e.Seat <= len(d.lights) {
 				d.lights[e.Seat-1].Private = true // the judge's tap: the seat's private indicator, where the table has one
 				d.dirty = true
 			}
@@ -576,11 +576,3 @@ func (d *Daemon) onTable(ev hw.Event) {
 		d.onKey(ev.Key)
 	}
 }
-
-// privateCues are the judge cues that touch a player ([004] "轻拍"): they
-// also light that seat's private indicator (rules-more.md D0.4), which
-// goes off when the step they announce closes (privateOff).
-var privateCues = map[string]bool{"cue.lovers.tap": true,
-	"cue.lucky.gift.glasses": true, "cue.lucky.gift.poison": true, "cue.lucky.gift.gun": true} // 幸運兒: the judge's tap (H13)
-
-var privateOff = map[string]bool{"night.lovers.close": true, "night.succubuslovers.close": true, "night.lucky.close": true}

@@ -75,6 +75,7 @@
 //	preset.go      the seed presets: bundles of option values (rules-more.md E0.1)
 //	roles.go       the role table (every trait of every role) and its hooks column (roleHooksTab)
 //	steps.go       the night step kinds and the role acting in each
+//	order.go       NightSlot: a step's place in seed 004's default night order (StepInfo.Order)
 //	states.go      roleStates: each role's own state, a field per role, named after its id
 //	hooks.go       roleHooks: the points where a role plugs into the shared phases, as four
 //	               contracts (nightHooks, dayHooks, deathHooks, campHooks)
@@ -92,9 +93,18 @@
 // # Adding a role
 //
 // These are every file a new role touches (checked for 魅魔, 老流氓 and
-// 守墓人, issue 30). Steps 1 to 3 are the role's own file, the role table
-// and the catalogue; step 4 lists the places outside them that a role
-// touches only when it needs what they hold.
+// 守墓人, issue 30): the role table, the role's own file, the catalogue's
+// lines and tests. The role table is engine/roles.go with its two
+// companions, steps.go (the step kinds) and states.go (the states' struct):
+// Go has no other typed home for a constant per step and a state field
+// per role. What the rest of the house used to keep by role is read from
+// the table or the catalogue: the default night order (boards/order.go,
+// from StepInfo.Order), the steps a board must wake (StepInfo.Needed),
+// the private indicator's taps (daemon, from script.Line's Tap and Untap),
+// the voice studio's parts (audio/studio, from a line id's role segment),
+// the console's hand marks (console, from script.Line's Hand and HandArg),
+// the scenario runner, the bots and the console's words (from the steps'
+// declared keys and the table).
 //
 //  1. The role table. engine/roles.go: its Role constant and its row in
 //     roleTab: names (Name, Simplified: the scenario files' spelling),
@@ -104,10 +114,16 @@
 //     Confirm, Result, Unblocked; Name and Wakes when the step wakes others
 //     than the role's holders; Seats, the seats one scenario decision names
 //     when not one; Word when a second step of the role is picked by a
-//     word; Status when a status, not the card, acts). Give the row its
-//     constructor in the hooks column, roleHooksTab, at the same place (nil
-//     for a role of traits only, with no file); if it kills at night, place
-//     it in nightDeathOrder. engine/steps.go: a new StepKind for each step,
+//     word; Status when a status, not the card, acts; Tapped when the seats
+//     the judge tapped wake in it; Needed when a board with the role must
+//     wake it (the board loader checks it); Order, its place in seed 004's default
+//     night order, E0.2: Pos, First, E0.3's Secs and Hurry, its block of
+//     [003]'s order In003, Moved/MovedBy when an option moves it, Skip when
+//     the default order leaves it out — without a Pos a board with the
+//     role writes its own night lines). Give the row its constructor in
+//     the hooks column, roleHooksTab, at the same place (nil for a role of
+//     traits only, with no file); if it kills at night, place it in
+//     nightDeathOrder. engine/steps.go: a new StepKind for each step,
 //     listed in StepKinds. engine/states.go: its state's field of
 //     roleStates, named after the role's id.
 //  2. Its own file, engine/role_<id>.go: its state type, a <role>Hooks()
@@ -128,27 +144,34 @@
 //     (bots/legal.go) and the judge's console (StepKind.Name, StepInfo.Wakes)
 //     read them and the table: none names the role. The random players
 //     (bots/bots.go) need no case: their default keys a seat.
-//  3. The catalogue: its lines in script/catalogue.go (night.<kind>.* for
-//     each step, cue.<id>.*, the day's lines), then `go generate
-//     ./internal/hans` for the Simplified table of its new words. Its board
-//     in boards/data, and scenario files (scenarios/roles) for its rules.
-//  4. Only when the role needs them:
+//  3. The catalogue: its lines in script/catalogue.go (its row of
+//     nightKinds for each step's night.<kind>.* lines, cue.<id>.*, the
+//     day's lines under its id, <id>.*, which the voice studio shows under
+//     技能與特殊身分), then `go generate ./internal/hans` for the
+//     Simplified table of its new words. A cue line says what the daemon
+//     and the console do with it: Tap (the judge taps the seat it names,
+//     whose private indicator lights until a Tapped step closes), Hand or
+//     HandArg (its hand mark, when neither its id's end — .wolf, .good,
+//     .can, .cannot — nor its text's （擺手） says it). Its board in
+//     boards/data, and scenario files (scenarios/roles) for its rules.
+//  4. Only when the role needs them, two things that are not a role's:
 //     - a new word of the vocabulary (a Cause, an ActionKind, a RecordType,
 //     a refusal's Reason): its constant in engine/io.go or vocab.go, in
 //     its list there (Causes …), and its words in script/words.go or
-//     script/refusals.go (the scenario format reads the engine's lists);
+//     script/refusals.go (the scenario format reads the engine's lists).
+//     A word is the game record's and the scenario format's, read by the
+//     journal, the 復盤 and the console: one list per type, which every
+//     reader and TestVocabularyListed hold, not a column of one role's row;
 //     - rule options: their row in engine/options.go's option table (and
-//     a field of Options) and their words in script/options.go;
-//     - a place in seed 004's master night order (rules-more.md E0.2), a
-//     row of seed004Order in boards/order.go (and seed003Named for [003]'s
-//     order); without it a board gives its own night lines;
-//     - a cue that taps a player (a private indicator): daemon/daemon.go's
-//     privateCues and privateOff;
-//     - a cue whose hand mark is read neither from its id's end (.wolf,
-//     .good, .can, .cannot) nor from its text's （擺手）: console/labels.go's
-//     cueGesture;
-//     - day lines under a new first id segment: their part in the voice
-//     studio, audio/studio/groups.go (else they show under 其他).
+//     a field of Options) and their words in script/options.go. An option
+//     is a board's rule, which a preset or a board sets and the loader
+//     checks by key, not a trait of a role: many options are no role's
+//     (night_order.preset, sheriff.*) and a role's rules may read several
+//     (witch.self_save reads 守衛's Protects).
+//     A day line under a first id segment that is neither the role's id nor
+//     a shared one (skill, explode, duel, charm) would show under 其他 in
+//     the voice studio until audio/studio/groups.go gives it a part: name
+//     a role's day lines <id>.* instead.
 //  5. Tests: the golden record must not change.
 //
 // TestRoleNamedOnlyInItsFile checks step 2: each role constant other than

@@ -84,12 +84,16 @@ func merchantActors(g *Game, k StepKind) ([]int, bool) {
 	return nil, true
 }
 
+// merchantAnyNight: merchant.timing any_night_after_seer (he trades once,
+// on any night, after 預言家; his step's place moves: E0.2 4b).
+func merchantAnyNight(o Options) bool { return o.MerchantTiming == "any_night_after_seer" }
+
 func merchantSteps(g *Game, s *step, k StepKind, live bool) bool {
 	if k == StepLucky {
 		return luckyStep(g, s, live)
 	}
 	g.say("night.merchant.ask")
-	anyNight := g.opt.MerchantTiming == "any_night_after_seer"
+	anyNight := merchantAnyNight(g.opt)
 	if anyNight && g.rs.merchant.lucky > 0 {
 		if live {
 			g.cue(s.actors[0], "cue.blocked", s.actors[0]) // traded: used up
@@ -299,8 +303,8 @@ func (g *Game) Lucky() (seat int, gift string, used bool) {
 // acts reports whether the role acts in night steps of kind k (it already
 // holds the skill a gift would double).
 func (ri *RoleInfo) acts(k StepKind) bool {
-	for _, st := range ri.Steps {
-		if st.Kind == k {
+	for j := range ri.Steps {
+		if ri.Steps[j].Kind == k {
 			return true
 		}
 	}

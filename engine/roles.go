@@ -107,6 +107,16 @@ type StepInfo struct {
 	// Word: the scenario word that picks this step among its role's
 	// several (石像鬼 刀 3: its kill, not its check).
 	Word string
+	// Tapped: the seats the judge tapped (a private indicator each, lit by
+	// a catalogue cue with Tap) wake in this step, whose close puts the
+	// indicators out (情侶, 魅魔情侶, 幸運兒).
+	Tapped bool
+	// Needed: a board with the role must wake it on some night (the
+	// game's backbone: 預言家, 女巫, 守衛); the board loader checks it.
+	Needed bool
+	// Order is the step's place in seed 004's default night order (E0.2,
+	// E0.3; order.go): the zero value is no place.
+	Order NightSlot
 }
 
 // Wakes says whose cards a night step calls, dead or alive (A15).
@@ -183,27 +193,27 @@ func shotCausesAny() []Cause {
 // (doc.go: the engine keeps no mutable globals); Roles hands out a copy.
 var roleTab = [...]RoleInfo{
 	{ID: Werewolf, Name: "狼人", Simplified: "狼人", Side: SideWolf, WolvesFrom: 1, Explodes: true,
-		Steps: []StepInfo{{Kind: StepWolves, Confirm: true, Unblocked: true, Wakes: WakesWolves}}},
+		Steps: []StepInfo{{Kind: StepWolves, Confirm: true, Unblocked: true, Wakes: WakesWolves, Order: NightSlot{Pos: "6", Secs: 90, Hurry: 60, Later: 60, HurryLater: 30, In003: Block003Named}}}},
 	{ID: Villager, Name: "村民", Simplified: "村民", Category: CatVillager},
 	{ID: Seer, Name: "預言家", Simplified: "预言家", Category: CatGod,
-		Steps: []StepInfo{{Kind: StepSeer, Confirm: true, Result: true, Seats: []int{1, 2}}}},
+		Steps: []StepInfo{{Kind: StepSeer, Confirm: true, Needed: true, Result: true, Seats: []int{1, 2}, Order: NightSlot{Pos: "10", Secs: 30, In003: Block003Named}}}},
 	{ID: Witch, Name: "女巫", Simplified: "女巫", Category: CatGod,
-		Steps: []StepInfo{{Kind: StepWitch, Confirm: true}}},
+		Steps: []StepInfo{{Kind: StepWitch, Confirm: true, Needed: true, Order: NightSlot{Pos: "9", Secs: 30, Hurry: 20, In003: Block003Named}}}},
 	{ID: Hunter, Name: "獵人", Simplified: "猎人", Category: CatGod, ShotOn: shotCauses(),
-		Steps: []StepInfo{{Kind: StepHunter}}},
+		Steps: []StepInfo{{Kind: StepHunter, Order: NightSlot{Pos: "13", Secs: 10}}}},
 	{ID: Idiot, Name: "愚者", Simplified: "白痴", Category: CatGod,
-		Steps: []StepInfo{{Kind: StepIdiot}}},
+		Steps: []StepInfo{{Kind: StepIdiot, Order: NightSlot{Pos: "14", First: true, Secs: 5}}}}, // [004] "14 白痴（仅首夜）" (I7)
 	{ID: Guard, Name: "守衛", Simplified: "守卫", Category: CatGod, Protects: true,
-		Steps: []StepInfo{{Kind: StepGuard, Confirm: true}}},
+		Steps: []StepInfo{{Kind: StepGuard, Confirm: true, Needed: true, Order: NightSlot{Pos: "5", Secs: 30, In003: Block003Named}}}},
 	{ID: WolfKing, Name: "狼王", Simplified: "狼王", Side: SideWolf, WolvesFrom: 1, Explodes: true, ShotOn: shotCauses()},
 	{ID: WhiteWolfKing, Name: "白狼王", Simplified: "白狼王", Side: SideWolf, WolvesFrom: 1, Explodes: true, Takes: true,
-		Steps: []StepInfo{{Kind: StepWhiteWolfKing}}},
+		Steps: []StepInfo{{Kind: StepWhiteWolfKing, Order: NightSlot{Skip: true}}}},
 	{ID: WolfBeauty, Name: "狼美人", Simplified: "狼美人", Side: SideWolf, WolvesFrom: 1, NoKnife: true,
-		Steps: []StepInfo{{Kind: StepWolfBeauty, Confirm: true}}},
+		Steps: []StepInfo{{Kind: StepWolfBeauty, Confirm: true, Order: NightSlot{Pos: "7", Secs: 30, In003: Block003Named}}}},
 	{ID: Knight, Name: "騎士", Simplified: "骑士", Category: CatGod, Duels: true,
-		Steps: []StepInfo{{Kind: StepKnight}}},
+		Steps: []StepInfo{{Kind: StepKnight, Order: NightSlot{Pos: "15", First: true, Secs: 5}}}}, // [004] "15 骑士（仅首夜）" (I7)
 	{ID: Dreamweaver, Name: "攝夢人", Simplified: "摄梦人", Category: CatGod,
-		Steps: []StepInfo{{Kind: StepDreamweaver, Confirm: true}}},
+		Steps: []StepInfo{{Kind: StepDreamweaver, Confirm: true, Order: NightSlot{Pos: "4g", Secs: 30}}}},
 	{ID: Nightmare, Name: "噩夢之影", Simplified: "噩梦之影", Side: SideWolf, WolvesFrom: 2, Explodes: true,
 		Steps: []StepInfo{{Kind: StepNightmare, Confirm: true}}},
 	{ID: EvilKnight, Name: "惡靈騎士", Simplified: "恶灵骑士", Side: SideWolf, WolvesFrom: 1, NightProof: true},
@@ -225,39 +235,49 @@ var roleTab = [...]RoleInfo{
 	// 盜賊: a villager until it keeps a bottom card (setRole); it never
 	// counts for 屠邊 as a thief (D0.1: the kept card's category).
 	{ID: Thief, Name: "盜賊", Simplified: "盗贼", Category: CatVillager,
-		Steps: []StepInfo{{Kind: StepThief}}},
+		Steps: []StepInfo{{Kind: StepThief, Order: NightSlot{Pos: "1", First: true, Secs: 30, Hurry: 20, In003: Block003Lead}}}},
 	{ID: SilenceElder, Name: "禁言長老", Simplified: "禁言长老", Category: CatGod,
-		Steps: []StepInfo{{Kind: StepSilenceElder, Confirm: true}}},
+		Steps: []StepInfo{{Kind: StepSilenceElder, Confirm: true, Order: NightSlot{Pos: "12", Secs: 30, Hurry: 20}}}},
 	{ID: Stalker, Name: "潛行者", Simplified: "潜行者", Category: CatGod,
-		Steps: []StepInfo{{Kind: StepStalker}}},
+		Steps: []StepInfo{{Kind: StepStalker, Order: NightSlot{Pos: "10c", Secs: 30, Hurry: 20}}}},
 	{ID: Butterfly, Name: "花蝴蝶", Simplified: "花蝴蝶", Category: CatGod,
-		Steps: []StepInfo{{Kind: StepButterfly, Confirm: true}}},
+		Steps: []StepInfo{{Kind: StepButterfly, Confirm: true, Order: NightSlot{Pos: "4f", Secs: 30, Hurry: 20, In003: Block003Mid}}}},
 	{ID: Demon, Name: "惡魔", Simplified: "恶魔", Side: SideWolf, WolvesFrom: 1, NoKnife: true,
-		Steps: []StepInfo{{Kind: StepDemon, Confirm: true, Result: true}}},
+		Steps: []StepInfo{{Kind: StepDemon, Confirm: true, Result: true, Order: NightSlot{Pos: "7c", Secs: 30, Hurry: 20, In003: Block003Named}}}},
 	{ID: Fox, Name: "狐狸", Simplified: "狐狸", Category: CatGod,
-		Steps: []StepInfo{{Kind: StepFox, Confirm: true}}}, // the result is a gesture, 有狼人/沒有狼人: no 他的身份為 (I10)
+		Steps: []StepInfo{{Kind: StepFox, Confirm: true, Order: NightSlot{Pos: "10a", Secs: 30, Hurry: 20}}}}, // the result is a gesture, 有狼人/沒有狼人: no 他的身份為 (I10)
 	{ID: Gambler, Name: "賭徒", Simplified: "赌徒", Category: CatGod,
-		Steps: []StepInfo{{Kind: StepGambler, Confirm: true}}},
+		Steps: []StepInfo{{Kind: StepGambler, Confirm: true, Order: NightSlot{Pos: "10b", Secs: 30, Hurry: 20}}}},
 	{ID: Merchant, Name: "黑市商人", Simplified: "黑市商人", Category: CatGod,
-		Steps: []StepInfo{{Kind: StepMerchant, Confirm: true, Seats: []int{1, 2}}, {Kind: StepLucky, Status: "幸運兒"}}},
+		Steps: []StepInfo{
+			{Kind: StepMerchant, Confirm: true, Seats: []int{1, 2}, Order: NightSlot{Pos: "4b", First: true, Secs: 30, Hurry: 20, In003: Block003Mid,
+				Moved: &NightSlot{Pos: "10d", Secs: 30, Hurry: 20, In003: Block003Named}, MovedBy: merchantAnyNight}},
+			{Kind: StepLucky, Status: "幸運兒", Tapped: true, Order: NightSlot{Pos: "10e", Secs: 15, In003: Block003Named}},
+		}},
 	{ID: Chief, Name: "村長", Simplified: "村长", Category: CatVillager,
-		Steps: []StepInfo{{Kind: StepChief}}},
+		Steps: []StepInfo{{Kind: StepChief, Order: NightSlot{Pos: "5a", Secs: 5, In003: Block003Named}}}},
 	{ID: Elder, Name: "長老", Simplified: "长老", Category: CatGod,
-		Steps: []StepInfo{{Kind: StepElder}}},
+		Steps: []StepInfo{{Kind: StepElder, Order: NightSlot{Pos: "5a", Secs: 5, In003: Block003Named}}}},
 	{ID: WildChild, Name: "野孩子", Simplified: "野孩子", Category: CatVillager,
-		Steps: []StepInfo{{Kind: StepWildChild, Confirm: true}}},
+		Steps: []StepInfo{{Kind: StepWildChild, Confirm: true, Order: NightSlot{Pos: "4", First: true, Secs: 30, Hurry: 20, In003: Block003Lead}}}},
 	{ID: HalfBlood, Name: "混血兒", Simplified: "混血儿", Category: CatVillager,
-		Steps: []StepInfo{{Kind: StepHalfBlood, Confirm: true}}},
+		Steps: []StepInfo{{Kind: StepHalfBlood, Confirm: true, Order: NightSlot{Pos: "4a", First: true, Secs: 30, Hurry: 20}}}},
 	{ID: HiddenWolf, Name: "隱狼", Simplified: "隐狼", Side: SideWolf, SeenGood: true,
-		Steps: []StepInfo{{Kind: StepHiddenWolf}}},
+		Steps: []StepInfo{{Kind: StepHiddenWolf, Order: NightSlot{Pos: "8", First: true, Secs: 5, In003: Block003Hidden}}}},
 	{ID: Bear, Name: "熊", Simplified: "熊", Category: CatGod,
-		Steps: []StepInfo{{Kind: StepBear}}},
+		Steps: []StepInfo{{Kind: StepBear, Order: NightSlot{Pos: "11", Secs: 5}}}},
 	{ID: Rogue, Name: "老流氓", Simplified: "老流氓", Category: CatVillager,
-		Steps: []StepInfo{{Kind: StepRogue}}},
+		Steps: []StepInfo{{Kind: StepRogue, Order: NightSlot{Pos: "16", First: true, Secs: 5}}}},
 	{ID: Cupid, Name: "丘比特", Simplified: "丘比特",
-		Steps: []StepInfo{{Kind: StepCupid, Confirm: true, Seats: []int{2}}, {Kind: StepLovers, Unblocked: true, Name: "情侶", Wakes: WakesLovers}}},
+		Steps: []StepInfo{
+			{Kind: StepCupid, Confirm: true, Seats: []int{2}, Order: NightSlot{Pos: "2", First: true, Secs: 30, Hurry: 20, In003: Block003Lead}},
+			{Kind: StepLovers, Unblocked: true, Name: "情侶", Wakes: WakesLovers, Tapped: true, Order: NightSlot{Pos: "3", First: true, Secs: 15, In003: Block003Lead}},
+		}},
 	{ID: Succubus, Name: "魅魔", Simplified: "魅魔", Side: SideWolf, WolvesFrom: 1, Explodes: true,
-		Steps: []StepInfo{{Kind: StepSuccubus, Confirm: true}, {Kind: StepSuccubusLovers, Unblocked: true, Name: "魅魔情侶", Wakes: WakesLovers}}},
+		Steps: []StepInfo{
+			{Kind: StepSuccubus, Confirm: true, Order: NightSlot{Pos: "7a", First: true, Secs: 30, Hurry: 20, In003: Block003Named}},
+			{Kind: StepSuccubusLovers, Unblocked: true, Name: "魅魔情侶", Wakes: WakesLovers, Tapped: true, Order: NightSlot{Pos: "7b", First: true, Secs: 30, In003: Block003Named}},
+		}},
 }
 
 // Roles lists every role the engine knows (a copy of the role table).

@@ -59,12 +59,26 @@ func StepKinds() []StepKind {
 		StepCupid, StepLovers, StepSuccubus, StepSuccubusLovers}
 }
 
+// NeededSteps are the steps a board with their role must wake on some
+// night (StepInfo.Needed: the game's backbone), in the role table's order.
+func NeededSteps() []StepKind {
+	var out []StepKind
+	for i := range roleTab {
+		for j := range roleTab[i].Steps {
+			if roleTab[i].Steps[j].Needed {
+				out = append(out, roleTab[i].Steps[j].Kind)
+			}
+		}
+	}
+	return out
+}
+
 // stepInfo finds the role that acts in a step and the step's traits.
 func (k StepKind) info() (*RoleInfo, StepInfo, bool) {
 	for i := range roleTab {
-		for _, st := range roleTab[i].Steps {
-			if st.Kind == k {
-				return &roleTab[i], st, true
+		for j := range roleTab[i].Steps { // by index: a row is large (StepInfo.Order)
+			if st := &roleTab[i].Steps[j]; st.Kind == k {
+				return &roleTab[i], *st, true
 			}
 		}
 	}

@@ -13,6 +13,17 @@ type Line struct {
 	Cue    bool   // judge-only: shown on the console, never spoken
 	Pinyin string // optional pinyin override for the voice (多音字)
 	Source string // where the text comes from
+	// Tap: a cue for the judge's tap on the seat it names ([004] "轻拍"),
+	// which lights the seat's private indicator (rules-more.md D0.4) until
+	// a line with Untap: the close of a step whose row says Tapped.
+	Tap   bool
+	Untap bool
+	// Hand is the mark the judge's console shows with a cue when neither
+	// its id's end (.wolf, .good, .can, .cannot) nor its text's （擺手）
+	// says it; HandArg (1 = the first) is the argument the judge shows
+	// with his fingers.
+	Hand    string
+	HandArg int
 }
 
 // nightKinds are the night steps with the role's name as the manual's 語術
@@ -102,7 +113,7 @@ func fixedLines() []Line {
 		{ID: "night.mark.succubus", Text: "魅魔請舉手示意", Source: "project (seed 003: 魅魔首夜先與普通狼人一起睜眼)"},
 		{ID: "day.grief", Text: "{s}玩家殉情", Source: "seed 001 (8) 立即宣布情侶中的另一方「殉情」"},
 		{ID: "game.over.third", Text: "遊戲結束，第三方勝利", Source: "project (seed 001: 人狼戀…成為第三陣營單獨獲勝)"},
-		{ID: "cue.lovers.tap", Text: "請輕拍情侶{s}", Cue: true, Source: "seed 004 法官繞場一周，輕拍兩名被丘比特選中的情侶"},
+		{ID: "cue.lovers.tap", Tap: true, Text: "請輕拍情侶{s}", Cue: true, Source: "seed 004 法官繞場一周，輕拍兩名被丘比特選中的情侶"},
 		{ID: "cue.lovers.none", Text: "丘比特未連情侶：法官仍繞場一周", Cue: true, Source: "rules-more.md H3"},
 		{ID: "cue.succubus.random", Text: "魅魔{s}未選擇：系統選擇{s2}為情侶", Cue: true, Source: "rules-more.md H3"},
 
@@ -186,9 +197,9 @@ func fixedLines() []Line {
 		{ID: "prince.ask", Text: "{s}玩家出局，王子是否選擇發動技能", Source: "seed 000 永序之輪"},
 		{ID: "prince.reveal", Text: "{s}玩家翻牌為定序王子", Source: "seed 000 永序之輪"},
 		{ID: "bloodmoon.reveal", Text: "{s}玩家翻牌為血月使徒", Source: "project (manual silent: 血月獵魔人 備註 6 自動翻牌)"},
-		{ID: "cue.blocked", Text: "{s}：技能被禁止（雙前臂交叉）", Cue: true},
+		{ID: "cue.blocked", Text: "{s}：技能被禁止（雙前臂交叉）", Cue: true, Hand: "╳ 雙臂交叉"},
 		{ID: "cue.interject", Text: "{s}：白痴請求插話（踩踏板准許）", Cue: true},
-		{ID: "cue.dream.random", Text: "攝夢人{s}未選擇：系統選擇{s2}為夢遊者", Cue: true},
+		{ID: "cue.dream.random", Text: "攝夢人{s}未選擇：系統選擇{s2}為夢遊者", Cue: true, HandArg: 2},
 		{ID: "cue.gargoyle.can", Text: "石像鬼{s}：可以帶刀（拇指向上）", Cue: true},
 		{ID: "cue.gargoyle.cannot", Text: "石像鬼{s}：不可以帶刀（拇指向下）", Cue: true},
 		{ID: "cue.gravekeeper.good", Text: "守墓人{s}：昨天放逐的{s2}是好人（拇指向上）", Cue: true},
@@ -203,7 +214,7 @@ func fixedLines() []Line {
 		{ID: "cue.rogue.delayed", Text: "老流氓{s}：中毒或中槍，不宣布出局，之後一天發言結束時出局", Cue: true},
 		{ID: "cue.seer.good", Text: "預言家{s}查驗{s2}：好人（拇指向上）", Cue: true},
 		{ID: "cue.seer.wolf", Text: "預言家{s}查驗{s2}：狼人（比狼爪）", Cue: true},
-		{ID: "cue.witch.victim", Text: "女巫{s}：昨晚倒牌{s2}（號碼手勢）", Cue: true},
+		{ID: "cue.witch.victim", Text: "女巫{s}：昨晚倒牌{s2}（號碼手勢）", Cue: true, HandArg: 2},
 		{ID: "cue.witch.none", Text: "女巫{s}：昨晚無人倒牌（擺手）", Cue: true},
 		{ID: "cue.witch.used", Text: "女巫{s}：解藥已用，不告知倒牌（擺手）", Cue: true},
 		{ID: "cue.hunter.can", Text: "獵人{s}：可以開槍（拇指向上）", Cue: true},
@@ -229,9 +240,9 @@ func fixedLines() []Line {
 		{ID: "cue.merchant.random.glasses", Text: "黑市商人{s}未選完：系統選擇{s2}為幸運兒，技能：預言家的眼鏡", Cue: true},
 		{ID: "cue.merchant.random.poison", Text: "黑市商人{s}未選完：系統選擇{s2}為幸運兒，技能：女巫的毒藥", Cue: true},
 		{ID: "cue.merchant.random.gun", Text: "黑市商人{s}未選完：系統選擇{s2}為幸運兒，技能：獵人的槍", Cue: true},
-		{ID: "cue.lucky.gift.glasses", Text: "輕拍幸運兒{s}，出示技能：預言家的眼鏡（可驗一次）", Cue: true},
-		{ID: "cue.lucky.gift.poison", Text: "輕拍幸運兒{s}，出示技能：女巫的毒藥", Cue: true},
-		{ID: "cue.lucky.gift.gun", Text: "輕拍幸運兒{s}，出示技能：獵人的槍", Cue: true},
+		{ID: "cue.lucky.gift.glasses", Tap: true, Text: "輕拍幸運兒{s}，出示技能：預言家的眼鏡（可驗一次）", Cue: true},
+		{ID: "cue.lucky.gift.poison", Tap: true, Text: "輕拍幸運兒{s}，出示技能：女巫的毒藥", Cue: true},
+		{ID: "cue.lucky.gift.gun", Tap: true, Text: "輕拍幸運兒{s}，出示技能：獵人的槍", Cue: true},
 		{ID: "cue.lucky.good", Text: "幸運兒{s}查驗{s2}：好人（拇指向上）", Cue: true},
 		{ID: "cue.lucky.wolf", Text: "幸運兒{s}查驗{s2}：狼人（比狼爪）", Cue: true},
 		{ID: "cue.lucky.gun.can", Text: "幸運兒{s}：可以開槍（拇指向上）", Cue: true},
@@ -271,7 +282,7 @@ func All() []Line {
 			Line{ID: "night." + id + ".open", Text: open, Source: src},
 			Line{ID: "night." + id + ".wake", Text: name + "請睜眼", Source: src + " (open and close only)"},
 			Line{ID: "night." + id + ".hurry", Text: name + "請迅猛", Source: src},
-			Line{ID: "night." + id + ".close", Text: name + "請閉眼", Source: src},
+			Line{ID: "night." + id + ".close", Text: name + "請閉眼", Source: src, Untap: tapped(id)},
 		)
 	}
 	for _, r := range roleNames() {

@@ -16,7 +16,9 @@ type Group struct {
 }
 
 // groups are the studio's parts in the order a game goes; a line's
-// first id segment (line.<segment>.…) says its part.
+// first id segment (line.<segment>.…) says its part. A segment that is a
+// role's id (a role's day lines: bear.*, cupid.*, rogue.*) is the skills'
+// part without a row here (script.RoleSegment).
 var groups = []struct {
 	id, label string
 	segments  []string
@@ -26,7 +28,7 @@ var groups = []struct {
 	{"election", "警長競選", []string{"signup", "election", "badge", "withdraw"}},
 	{"day", "白天：天亮、發言、遺言", []string{"day", "speech", "lastwords"}},
 	{"vote", "投票與放逐", []string{"vote", "tally", "exile", "guide"}},
-	{"skill", "技能與特殊身分", []string{"skill", "explode", "duel", "idiot", "prince", "bear", "cupid", "charm", "bloodmoon", "rogue"}},
+	{"skill", "技能與特殊身分", []string{"skill", "explode", "duel", "charm"}},
 	{"seat", "座位號碼", nil},
 	{"count", "倒數數字", nil},
 	{"other", "其他", nil},
@@ -45,6 +47,9 @@ func groupOf(id, kind string) (group, sub string) {
 	parts := strings.Split(id, ".")
 	if len(parts) < 3 || parts[0] != "line" {
 		return "other", ""
+	}
+	if script.RoleSegment(parts[1]) {
+		return "skill", ""
 	}
 	for _, g := range groups {
 		for _, s := range g.segments {
