@@ -23,6 +23,8 @@ var readerCommands = [][]string{
 	{"help"},
 	{"boards"},
 	{"boards", "show", "seer-witch-hunter-idiot"},
+	{"record", "help"},
+	{"selftest", "-h"},
 }
 
 // keyLabels are the seat panels' printed key labels, which the self-test
@@ -69,7 +71,7 @@ func TestNoEnglishForReaders(t *testing.T) {
 					t.Errorf("%v: exit %d\n%s", cmd, code, lastLines(out.String()+errb.String(), 20))
 				}
 				what := strings.Join(cmd[:min(2, len(cmd))], " ")
-				readerCheck(t, sc, what, readable(out.String()+errb.String()), append(boardIDs(t), boardCodes...)...)
+				readerCheck(t, sc, what, readable(out.String()+errb.String()), append(append(boardIDs(t), boardCodes...), usageWords...)...)
 			}
 			st := exec.Command(bin, "selftest", "--emulate", "--soak", "300ms")
 			st.Env = append(os.Environ(), scriptEnv+"="+string(sc))
@@ -88,6 +90,10 @@ func TestNoEnglishForReaders(t *testing.T) {
 var boardCodes = []string{"wolves", "witch", "seer", "hunter", "idiot", "true", "false", "on", "off", "neither", "wolves",
 	"wasted", "card", "shown", "random", "yuzhe", "wolf", "good", "none", "all", "first", "last", "both", "villagers", "gods",
 	"any", "same", "alive", "hidden", "kill", "side", "clock", "fixed", "listed", "never", "redeal", "third"}
+
+// usageWords are the placeholders of the usage texts (`record help`,
+// `selftest -h`…), written in capitals as the usage lines write them.
+var usageWords = []string{"DIR", "FILE", "SEAT", "KEY", "LIST", "KIND"}
 
 // boardIDs are the built-in boards' ids, which `boards` lists first on
 // each line: what `boards show ID` takes.
