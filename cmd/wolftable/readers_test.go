@@ -25,6 +25,8 @@ var readerCommands = [][]string{
 	{"boards", "show", "seer-witch-hunter-idiot"},
 	{"record", "help"},
 	{"selftest", "-h"},
+	{"bridge", "help"},
+	{"voice", "help"},
 }
 
 // keyLabels are the seat panels' printed key labels, which the self-test
@@ -93,7 +95,7 @@ var boardCodes = []string{"wolves", "witch", "seer", "hunter", "idiot", "true", 
 
 // usageWords are the placeholders of the usage texts (`record help`,
 // `selftest -h`…), written in capitals as the usage lines write them.
-var usageWords = []string{"DIR", "FILE", "SEAT", "KEY", "LIST", "KIND"}
+var usageWords = []string{"DIR", "FILE", "SEAT", "KEY", "LIST", "KIND", "PATH", "COLOR"}
 
 // boardIDs are the built-in boards' ids, which `boards` lists first on
 // each line: what `boards show ID` takes.
