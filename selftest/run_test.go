@@ -529,7 +529,7 @@ func TestCommandVirtualPlainEOF(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d, want 1\n%s%s", code, out.String(), errb.String())
 	}
-	if !strings.Contains(out.String(), "1. 踏板：短按：連線中斷：virtual: input closed") {
+	if !strings.Contains(out.String(), "1. 踏板：短按：連線中斷：虛擬桌：輸入已結束") {
 		t.Errorf("report:\n%s", out.String())
 	}
 }
