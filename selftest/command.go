@@ -26,30 +26,30 @@ import (
 )
 
 // Usage is the command's help.
-const Usage = `usage:
+const Usage = `用法：
   wolftable selftest [--config FILE] [--report FILE]... [--soak 10s] [--wait 2m] [--only LIST]
-        test the configured table with a technician at it: the link, the
-        pedal (short, long, double), every seat's lights (red, green, blue,
-        off, private; confirm each seat on the pedal: short = right, long =
-        wrong), every seat's keys (press each key once, in order; the pedal
-        gives up on the missing ones) and the speaker (short = heard)
+        技術人員在桌邊檢測設定中的桌子：連線、踏板（短按、長按、連按兩下）、
+        每個座位的燈（紅、綠、藍、熄、私密；每個座位在踏板上確認：短按 = 對，
+        長按 = 不對）、每個座位的按鍵（依序每鍵按一次；踏板略過沒反應的鍵）
+        與喇叭（短按 = 聽到了）
   wolftable selftest --emulate [--fault KIND[:SEAT[:KEY]]]... [--seats N] [--soak 10s] [--report FILE]...
-        the same against the bridge firmware's emulator behind a real pty,
-        with a robot technician, for CI and demos. Faults:
+        同樣的檢測，對象換成真實偽終端後面的橋接板韌體模擬器，由機器人
+        技術人員操作，供持續整合與展示。可模擬的故障：
           dead-led:SEAT  missing-key:SEAT:KEY  bouncy-key:SEAT:KEY
           stuck-key:SEAT:KEY  no-link  no-speaker
 
-  --report FILE     also write the report to FILE: JSON if it ends in .json,
-                    text otherwise (repeatable)
-  --soak D          the link soak: full-rate light frames for D (default 10s; 0 skips it)
-  --wait D          how long a prompt waits for the technician (default 2m)
-  --only LIST       test only these, comma-separated: link,pedal,lights,keys,speaker
-                    (the link is always checked: the table must be reached)
-  --system-speaker  (--emulate) play on this machine's sound device instead
-                    of an emulated sound card
+  --report FILE     另把報告寫入 FILE：檔名以 .json 結尾為 JSON，
+                    否則為文字（可重複）
+  --soak D          連線耐久測試：以全速送燈號 D 這麼久（預設 10s；0 略過）
+  --wait D          每個提示等技術人員多久（預設 2m）
+  --only LIST       只測這些，以逗號分隔：` + "`link,pedal,lights,keys,speaker`" + `
+                    （連線一定會檢查：必須連得上桌子）
+  --system-speaker  （--emulate）改用本機的音效裝置播放，
+                    不用模擬的音效卡
+  --config FILE     設定檔（預設 /etc/wolftable/config.toml，存在時）
+  --seats N         （--emulate）模擬桌的座位數（預設依設定檔）
 
-  Exit status: 0 if everything passed, 1 if anything failed, 2 for a usage
-  or configuration error.
+  結束碼：全部通過為 0，有任何一項不通過為 1，用法或設定錯誤為 2。
 `
 
 // Env is what RunTable takes from the process.
@@ -106,7 +106,7 @@ type TableOptions struct {
 // UsageError is how RunTable and cmd/wolftable report a bad option: the
 // message, then Usage; it returns the exit status, 2.
 func UsageError(stderr io.Writer, format string, a ...any) int {
-	fmt.Fprintf(stderr, "wolftable selftest: "+format+"\n\n%s", append(a, Usage)...)
+	fmt.Fprintf(stderr, "wolftable selftest："+format+"\n\n%s", append(a, Usage)...)
 	return 2
 }
 
@@ -114,19 +114,19 @@ func UsageError(stderr io.Writer, format string, a ...any) int {
 // they are all good.
 func (o TableOptions) validate(stderr io.Writer) int {
 	if o.Soak < 0 || o.Wait < 0 {
-		return UsageError(stderr, "--soak must be 0 or more, --wait more than 0")
+		return UsageError(stderr, "--soak 要 0 或以上，--wait 要大於 0")
 	}
 	for _, c := range o.Only {
 		if !slices.Contains(Components(), c) {
-			return UsageError(stderr, "--only: unknown component %q (%s)", c, strings.Join(Components(), ","))
+			return UsageError(stderr, "--only：沒有 %q 這個項目（%s）", c, strings.Join(Components(), ","))
 		}
 	}
 	if !o.Emulate && (len(o.Faults) > 0 || o.Seats != 0 || o.SystemSpeaker) {
-		return UsageError(stderr, "--fault, --seats and --system-speaker go with --emulate")
+		return UsageError(stderr, "--fault、--seats 與 --system-speaker 只能配 --emulate 使用")
 	}
 	for _, r := range o.Reports {
 		if err := checkWritable(r); err != nil {
-			return UsageError(stderr, "--report %s: %v", r, err)
+			return UsageError(stderr, "--report %s：%v", r, err)
 		}
 	}
 	return 0

@@ -319,7 +319,7 @@ func (rb *Robot) LookAt(ctx context.Context, seat int, want []hw.SeatLight) erro
 	var seen []string
 	for i, l := range rb.b.Emu.Lights() {
 		if got, w := colorOf(l), want[i].Color.String(); got != w {
-			seen = append(seen, fmt.Sprintf("seat %d showed %s", i+1, got))
+			seen = append(seen, fmt.Sprintf("座位 %d 顯示%s", i+1, zhLight(got)))
 		}
 	}
 	// The private indicators: on where wanted, off elsewhere.
@@ -330,11 +330,11 @@ func (rb *Robot) LookAt(ctx context.Context, seat int, want []hw.SeatLight) erro
 		for i := range want {
 			on := i < len(priv) && priv[i] != emulator.RGB{}
 			if on != want[i].Private {
-				state := "off"
+				state := "滅"
 				if on {
-					state = "on"
+					state = "亮"
 				}
-				bad = append(bad, fmt.Sprintf("seat %d's private indicator %s", i+1, state))
+				bad = append(bad, fmt.Sprintf("座位 %d 的私人指示燈%s", i+1, state))
 			}
 		}
 		if len(bad) == 0 || look.over() {
@@ -377,7 +377,7 @@ func (rb *Robot) LightsNote(seat int) string {
 	if len(rb.wrong[seat]) == 0 {
 		return ""
 	}
-	// "seat 5 showed off at red, green, blue, private"
+	// "座位 5 顯示滅（步驟：紅、綠、藍、私人指示燈）"
 	var order []string
 	steps := map[string][]string{}
 	for _, w := range rb.wrong[seat] {
@@ -390,9 +390,13 @@ func (rb *Robot) LightsNote(seat int) string {
 	}
 	var parts []string
 	for _, what := range order {
-		parts = append(parts, what+" at "+strings.Join(steps[what], ", "))
+		zh := make([]string, len(steps[what]))
+		for i, st := range steps[what] {
+			zh[i] = zhLight(st)
+		}
+		parts = append(parts, what+"（步驟："+strings.Join(zh, "、")+"）")
 	}
-	return "robot saw: " + strings.Join(parts, "; ")
+	return "機器人看到：" + strings.Join(parts, "；")
 }
 
 // PressPedal implements Technician.

@@ -145,7 +145,7 @@ func TestEmulatedFaults(t *testing.T) {
 		problem Problem // the one problem the report must have
 		detail  string  // in its message
 	}{
-		{"dead-led:2", Problem{Component: CompLights, Seat: 2}, "seat 2 showed off"},
+		{"dead-led:2", Problem{Component: CompLights, Seat: 2}, "座位 2 顯示滅"},
 		{"missing-key:3:7", Problem{Component: CompKeys, Seat: 3, Key: "7"}, "沒有收到"},
 		{"bouncy-key:4:OK", Problem{Component: CompKeys, Seat: 4, Key: "OK"}, "彈跳：按一下收到 2 次"},
 		{"stuck-key:5:UP", Problem{Component: CompKeys, Seat: 5, Key: "UP"}, "卡住（一直按著）"},

@@ -64,7 +64,7 @@ func ParseFault(s string) (Fault, error) {
 		for _, k := range FaultKinds() {
 			names = append(names, string(k))
 		}
-		return Fault{}, fmt.Errorf("fault %q: unknown kind %q (%s)", s, parts[0], strings.Join(names, ", "))
+		return Fault{}, fmt.Errorf("故障 %q：沒有 %q 這種故障（%s）", s, parts[0], strings.Join(names, ", "))
 	}
 	want := 1
 	usage := string(f.Kind)
@@ -75,19 +75,19 @@ func ParseFault(s string) (Fault, error) {
 		want, usage = 2, usage+":SEAT"
 	}
 	if len(parts) != want {
-		return Fault{}, fmt.Errorf("fault %q: write it %s", s, usage)
+		return Fault{}, fmt.Errorf("故障 %q：要寫成 %s", s, usage)
 	}
 	if want >= 2 {
 		n, err := strconv.Atoi(parts[1])
 		if err != nil || n < 1 || n > hw.MaxSeats {
-			return Fault{}, fmt.Errorf("fault %q: %q is not a seat number", s, parts[1])
+			return Fault{}, fmt.Errorf("故障 %q：%q 不是座位號碼", s, parts[1])
 		}
 		f.Seat = n
 	}
 	if want == 3 {
 		k, err := hw.ParseKey(strings.ToUpper(parts[2]))
 		if err != nil {
-			return Fault{}, fmt.Errorf("fault %q: %q is not a key (0-9 OK CLR UP DOWN WAVE HAND BOOM)", s, parts[2])
+			return Fault{}, fmt.Errorf("故障 %q：%q 不是按鍵（0-9 OK CLR UP DOWN WAVE HAND BOOM）", s, parts[2])
 		}
 		f.Key = k
 	}

@@ -2,6 +2,7 @@ package selftest
 
 import (
 	"context"
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -31,11 +32,13 @@ func TestNoEnglishForReadersGPIO(t *testing.T) {
 		name    string
 		missing bool // expander 0x21 does not answer
 		noPedal bool // no [pedal] pin
+		unplug  bool // expander 0x21 stops answering during the test
 		soak    time.Duration
 	}{
 		{name: "healthy", soak: 50 * time.Millisecond},
 		{name: "expander missing", missing: true},
 		{name: "no pedal", noPedal: true},
+		{name: "expander unplugged", unplug: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -47,18 +50,21 @@ func TestNoEnglishForReadersGPIO(t *testing.T) {
 			pin := &footPin{}
 			clock := startScanClock(t, cfg.GPIO.Poll)
 			deps := gpio.Deps{SPI: &spitest.Record{}, I2C: bus, Pedal: pin, Tick: clock.tick}
+			if tc.unplug {
+				deps.I2C = &droppingBus{mcpBus: bus, addr: 0x21, after: 5}
+			}
 			if tc.noPedal {
 				cfg.Pedal.Pin, deps.Pedal = "", nil
 			}
 			target := &GPIOTarget{Config: cfg, Soak: tc.soak, Deps: deps}
 			var only []string
-			if tc.noPedal { // the technician answers on the pedal: the lights would wait in vain
+			if tc.noPedal || tc.unplug { // the technician answers on the pedal: the lights would wait in vain
 				only = []string{CompLink, CompPedal}
 			}
 			var progress strings.Builder
 			rep := Run(context.Background(), Options{Target: target, Technician: &gpioTech{bus: bus, pedal: pin, cfg: cfg, clock: clock},
 				Soak: tc.soak, Only: only, Progress: func(s string) { progress.WriteString(s + "\n") }})
-			if tc.missing || tc.noPedal {
+			if tc.missing || tc.noPedal || tc.unplug {
 				if rep.Passed {
 					t.Fatal("passed")
 				}
@@ -70,6 +76,9 @@ func TestNoEnglishForReadersGPIO(t *testing.T) {
 				t.Fatal(err)
 			}
 			all := text.String() + progress.String()
+			if tc.unplug && !strings.Contains(all, "按鍵擴充晶片 0x21 沒有回應") {
+				t.Errorf("the expander's going is not told:\n%s", all)
+			}
 			for _, l := range strings.Split(all, "\n") {
 				for _, raw := range rawFakeErrors {
 					l = strings.ReplaceAll(l, raw, "")
@@ -83,6 +92,25 @@ func TestNoEnglishForReadersGPIO(t *testing.T) {
 			}
 		})
 	}
+}
+
+// droppingBus is a bus whose expander at addr stops answering after its
+// first reads of the keys (the probe's and the driver's first scans): a
+// cable pulled during the test.
+type droppingBus struct {
+	*mcpBus
+	addr  uint16
+	after int
+}
+
+func (d *droppingBus) Tx(addr uint16, w, r []byte) error {
+	d.mu.Lock()
+	gone := addr == d.addr && d.scans[addr] >= d.after
+	d.mu.Unlock()
+	if gone {
+		return errors.New("i2c: no ACK")
+	}
+	return d.mcpBus.Tx(addr, w, r)
 }
 
 // TestTerminalOf: the self-test finds the terminal under the venue's

@@ -433,12 +433,12 @@ func TestParseFault(t *testing.T) {
 		{in: "stuck-key:12:BOOM", want: Fault{Kind: FaultStuckKey, Seat: 12, Key: hw.KeyBoom}},
 		{in: "no-link", want: Fault{Kind: FaultNoLink}},
 		{in: "no-speaker", want: Fault{Kind: FaultNoSpeaker}},
-		{in: "dead-led", err: "write it dead-led:SEAT"},
-		{in: "missing-key:3", err: "write it missing-key:SEAT:KEY"},
-		{in: "no-link:3", err: "write it no-link"},
-		{in: "stuck-key:0:UP", err: `"0" is not a seat number`},
-		{in: "stuck-key:2:PEDAL", err: `"PEDAL" is not a key`},
-		{in: "melted:1", err: `unknown kind "melted"`},
+		{in: "dead-led", err: "要寫成 dead-led:SEAT"},
+		{in: "missing-key:3", err: "要寫成 missing-key:SEAT:KEY"},
+		{in: "no-link:3", err: "要寫成 no-link"},
+		{in: "stuck-key:0:UP", err: `"0" 不是座位號碼`},
+		{in: "stuck-key:2:PEDAL", err: `"PEDAL" 不是按鍵`},
+		{in: "melted:1", err: `沒有 "melted" 這種故障`},
 	} {
 		f, err := ParseFault(c.in)
 		if c.err != "" {
@@ -529,7 +529,7 @@ func TestCommandVirtualPlainEOF(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d, want 1\n%s%s", code, out.String(), errb.String())
 	}
-	if !strings.Contains(out.String(), "1. 踏板：短按：連線中斷：virtual: input closed") {
+	if !strings.Contains(out.String(), "1. 踏板：短按：連線中斷：虛擬桌：輸入已結束") {
 		t.Errorf("report:\n%s", out.String())
 	}
 }

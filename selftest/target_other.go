@@ -140,7 +140,15 @@ func ProbeExpanders(bus i2c.Bus, xs []hw.Expander) []Check {
 }
 
 // Open implements Target.
-func (g *GPIOTarget) Open(context.Context) (hw.Table, error) { return gpio.Open(g.Config, g.Deps) }
+// The driver's error follows a Chinese sentence, raw (what a technician
+// would search for).
+func (g *GPIOTarget) Open(context.Context) (hw.Table, error) {
+	tb, err := gpio.Open(g.Config, g.Deps)
+	if err != nil {
+		return tb, fmt.Errorf("Pi 的腳位打不開，請檢查設定檔 [gpio] 與接線：%w", err)
+	}
+	return tb, nil
+}
 
 // AfterOpen implements Target: the lights are written back to back for
 // the soak; the table's link events (an expander that stops answering)

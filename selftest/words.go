@@ -4,14 +4,25 @@ import "strings"
 
 // The prompts' words (the technician reads them while testing).
 
+// lightWords are a lights walk's steps and an LED's colours in Chinese.
+var lightWords = map[string]string{"red": "紅", "green": "綠", "blue": "藍", "off": "滅", "private": "私人指示燈"}
+
 // zhWalk is a lights walk in Chinese: 紅、綠、藍、滅、私人指示燈.
 func zhWalk(steps []lightStep) string {
-	words := map[string]string{"red": "紅", "green": "綠", "blue": "藍", "off": "滅", "private": "私人指示燈"}
 	out := make([]string, len(steps))
 	for i, s := range steps {
-		out[i] = words[s.name]
+		out[i] = lightWords[s.name]
 	}
 	return strings.Join(out, "、")
+}
+
+// zhLight is a step of a lights walk, or a colour an LED showed, in
+// Chinese; a colour of no name (rgb(…)) as it is.
+func zhLight(name string) string {
+	if w, ok := lightWords[name]; ok {
+		return w
+	}
+	return name
 }
 
 // zhPedalName is a pedal press, by its English name, in Chinese.

@@ -22,23 +22,23 @@ import (
 )
 
 // CommandUsage is the help of `wolftable voice`.
-const CommandUsage = `usage:
-  wolftable voice script [--format md|csv]   the recording checklist: clip, text, pinyin,
-                                             the lines that use it, suggested length
-  wolftable voice check [-v] DIR             check a voice pack folder against the clips
-                                             the table needs; exit 1 on errors
+const CommandUsage = `用法：
+  wolftable voice script [--format md|csv]
+        錄音清單：每段錄音的代號、文字、拼音、用到它的句子、建議長度
+  wolftable voice check [-v] DIR
+        以本桌需要的錄音檢查一個語音包資料夾；有錯誤時結束碼為 1
+        （-v：另印出每段錄音的音量與長度）
   wolftable voice say [--config FILE] [--pack DIR [--fill]] [--volume V] LINE [SEAT...]
-                                             say a catalogue line on the sound device in
-                                             the table's voice (the config's pack, else the
-                                             studio's activated one, else the default) or
-                                             --pack's (--fill: its gaps from the default)
+        在音效裝置上以本桌的語音說出語音目錄中的一句（設定檔的語音包，
+        否則錄音室啟用的語音包，否則內建語音），或以 --pack 的語音包
+        （--fill：它缺的錄音由內建語音補上）；音量 --volume 為 0 到 1
   wolftable voice render [--config FILE] [--pack DIR [--fill]] [--volume V] LINE [SEAT...] --out FILE.wav
-                                             write the samples the table hands the sound
-                                             device for that line (same voice as say) to a
-                                             WAV file: to preview a line, or compare
-  wolftable voice export OUTDIR              write the embedded default pack as a pack folder
-  wolftable voice generate [-v] OUTDIR       make the default pack from the catalogue
-                                             (needs espeak-ng and lame)
+        把本桌為這一句交給音效裝置的取樣（與 ` + "`say`" + ` 同一個語音）寫成
+        WAV 檔：用來預聽一句，或比較
+  wolftable voice export OUTDIR
+        把內建的預設語音包寫成一個語音包資料夾
+  wolftable voice generate [-v] OUTDIR
+        由語音目錄產生預設語音包（需要 ` + "`espeak-ng`" + ` 與 ` + "`lame`" + `）
 `
 
 // Choice is a voice to speak with: a pack folder ("" = the embedded
@@ -88,7 +88,7 @@ func CommandWith(args []string, stdout, stderr io.Writer, env Env) int {
 		fmt.Fprint(stdout, CommandUsage)
 		return 0
 	}
-	fmt.Fprintf(stderr, "voice: unknown command %q\n\n%s", args[0], CommandUsage)
+	fmt.Fprintf(stderr, "voice：沒有 %q 這個指令\n\n%s", args[0], CommandUsage)
 	return 2
 }
 

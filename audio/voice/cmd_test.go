@@ -194,7 +194,7 @@ func TestCommandExport(t *testing.T) {
 func TestCommandUsage(t *testing.T) {
 	for _, args := range [][]string{nil, {"bogus"}, {"export"}, {"generate"}, {"script", "extra"}} {
 		var out, errb bytes.Buffer
-		if code := Command(args, &out, &errb); code != 2 || !strings.Contains(errb.String(), "usage:") {
+		if code := Command(args, &out, &errb); code != 2 || !strings.Contains(errb.String(), "用法：") {
 			t.Errorf("%v: exit %d, %q", args, code, errb.String())
 		}
 	}

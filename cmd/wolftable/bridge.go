@@ -24,34 +24,34 @@ import (
 	"wolftable/internal/cliflag"
 )
 
-const bridgeUsage = `usage:
+const bridgeUsage = `用法：
   wolftable bridge emulate --link PATH [--seats N] [--private-leds] [--no-pedal] [--acks]
-        run an emulated seat-panel bridge behind a pseudo-terminal linked at
-        PATH; prints "ready PATH" (with --acks, then one JSON line per key
-        event the host acknowledged: {"acked":{"seat":3,"key":"WAVE","edge":"down","counter":1,"micros":81234}}),
-        then reads commands on stdin:
-          press S KEY | release S KEY | tap S KEY      seat S (1…N), KEY 0-9 OK CLR UP DOWN WAVE HAND BOOM
-          pedal short|long|double
-          lights                                       one JSON line: {"1":{"r":0,"g":255,"b":0},…}
-          unplug | replug
-          fault S KEY ok|missing|bouncy|stuck|worn | dead-led S on|off | hang on|off
-          stats                                        one JSON line of counters
-          quit
+        在偽終端後面跑一塊模擬的座位面板橋接板，偽終端連結在 PATH；先印出
+        ` + "`ready PATH`" + `（加 --acks 時，之後主機每確認一筆按鍵事件就印一行 JSON：
+        ` + "`" + `{"acked":{"seat":3,"key":"WAVE","edge":"down","counter":1,"micros":81234}}` + "`" + `），
+        然後從標準輸入讀指令：
+          ` + "`press S KEY` | `release S KEY` | `tap S KEY`" + `      按下、放開、按一下：座位 S（1…N），KEY 為 0-9 OK CLR UP DOWN WAVE HAND BOOM
+          ` + "`pedal short|long|double`" + `                   踏板短按、長按、連按兩下
+          ` + "`lights`" + `                                    一行 JSON：{"1":{"r":0,"g":255,"b":0},…}
+          ` + "`unplug` | `replug`" + `                         拔掉、插回
+          ` + "`fault S KEY ok|missing|bouncy|stuck|worn` | `dead-led S on|off` | `hang on|off`" + `
+                                                      按鍵故障、燈壞掉、當機
+          ` + "`stats`" + `                                     一行 JSON 的計數
+          ` + "`quit`" + `                                      結束
   wolftable bridge probe [--port PATH] [--timeout 3s]
-        shake hands and print the bridge's Hello, and why it last started
-        (last_reset: power-on, watchdog, reset-pin, software or unknown), as
-        one JSON line
+        握手，以一行 JSON 印出橋接板的自我介紹（` + "`Hello`" + `）與上次啟動的原因
+        （` + "`last_reset`" + `：` + "`power-on`、`watchdog`、`reset-pin`、`software` 或 `unknown`" + `）
   wolftable bridge watch [--port PATH]
-        print every key and pedal event as a JSON line until interrupted
+        把每筆按鍵與踏板事件印成一行 JSON，直到被中斷
   wolftable bridge lights [--port PATH] [--timeout 3s] SEAT=COLOR… [all=COLOR]
-        set the lights and exit once the bridge acknowledges them; COLOR is
-        off, green, red or blue, optionally +pulse and +private; seats not
-        named take all= (default off)
+        設定燈號，橋接板確認後結束；COLOR 為 ` + "`off`、`green`、`red` 或 `blue`" + `，
+        可加 ` + "`+pulse`" + `（閃動）與 ` + "`+private`" + `（私密燈）；沒有指名的座位
+        用 all= 的顏色（預設熄燈）
 
-  Without --port the bridge is found by USB ID (--vid 2E8A --pid 000A);
-  --baud sets the line speed (115200; never 1200, which reboots the RP2040
-  into its bootloader); --seats and --keys check the bridge's seat count
-  and keys per seat.
+  不給 --port 時以 USB ID 尋找橋接板（--vid 2E8A --pid 000A）。
+  --baud 設定傳輸速率（預設 115200；絕不可用 1200：那會讓 RP2040 重開
+  進入開機載入程式）。
+  --seats 與 --keys 檢查橋接板的座位數與每座按鍵數。
 `
 
 func cmdBridge(args []string, stdout, stderr io.Writer) int {
@@ -74,7 +74,7 @@ func cmdBridge(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, bridgeUsage)
 		return 0
 	}
-	fmt.Fprintf(stderr, "wolftable bridge: unknown command %q\n\n%s", args[0], bridgeUsage)
+	fmt.Fprintf(stderr, "wolftable bridge：沒有 %q 這個指令\n\n%s", args[0], bridgeUsage)
 	return 2
 }
 
@@ -93,12 +93,12 @@ type portFlags struct {
 }
 
 func (p *portFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&p.port, "port", "", "the bridge's serial device (default: find it by USB ID)")
-	fs.StringVar(&p.vid, "vid", serial.DefaultVID, "the bridge's USB vendor ID")
-	fs.StringVar(&p.pid, "pid", serial.DefaultPID, "the bridge's USB product ID")
-	fs.IntVar(&p.baud, "baud", serial.DefaultBaud, "line speed (never 1200)")
-	fs.IntVar(&p.seats, "seats", 0, "seats the bridge must have (default: any)")
-	fs.IntVar(&p.keys, "keys", 0, "keys per seat the bridge must have, 1…17 (default: any)")
+	fs.StringVar(&p.port, "port", "", "橋接板的序列埠裝置（預設：以 USB ID 尋找）")
+	fs.StringVar(&p.vid, "vid", serial.DefaultVID, "橋接板的 USB 廠商 ID")
+	fs.StringVar(&p.pid, "pid", serial.DefaultPID, "橋接板的 USB 產品 ID")
+	fs.IntVar(&p.baud, "baud", serial.DefaultBaud, "傳輸速率（絕不可用 1200）")
+	fs.IntVar(&p.seats, "seats", 0, "橋接板必須有的座位數（預設：不限）")
+	fs.IntVar(&p.keys, "keys", 0, "橋接板每座必須有的按鍵數，1…17（預設：不限）")
 }
 
 func (p *portFlags) config(stderr io.Writer) serial.Config {
@@ -111,11 +111,11 @@ func (p *portFlags) config(stderr io.Writer) serial.Config {
 // bridgeEmulate runs an emulated bridge and obeys commands from stdin.
 func bridgeEmulate(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("emulate", stderr)
-	link := fs.String("link", "", "where to link the pseudo-terminal (required)")
-	seats := fs.Int("seats", 12, "seats on the bridge (6…18)")
-	private := fs.Bool("private-leds", false, "each seat has a private indicator LED")
-	noPedal := fs.Bool("no-pedal", false, "the pedal is not wired to the bridge")
-	acks := fs.Bool("acks", false, "print a JSON line for each key event the host acknowledged")
+	link := fs.String("link", "", "偽終端連結的位置（必填）")
+	seats := fs.Int("seats", 12, "橋接板的座位數（6…18）")
+	private := fs.Bool("private-leds", false, "每個座位有私密指示燈")
+	noPedal := fs.Bool("no-pedal", false, "踏板沒有接在橋接板上")
+	acks := fs.Bool("acks", false, "主機每確認一筆按鍵事件就印一行 JSON")
 	pos, err := cliflag.Interspersed(fs, args)
 	if err != nil {
 		return 2
@@ -187,15 +187,15 @@ func emulateCommand(ctx context.Context, e *emulator.Emulator, line string, stdo
 	}
 	seatKey := func() (int, protocol.Key, error) {
 		if len(f) != 3 {
-			return 0, 0, fmt.Errorf("usage: %s SEAT KEY", f[0])
+			return 0, 0, fmt.Errorf("用法：%s SEAT KEY", f[0])
 		}
 		seat, err := strconv.Atoi(f[1])
 		if err != nil {
-			return 0, 0, fmt.Errorf("seat %q: not a number", f[1])
+			return 0, 0, fmt.Errorf("座位 %q：不是數字", f[1])
 		}
 		key, ok := protocol.ParseKey(strings.ToUpper(f[2]))
 		if !ok || key == protocol.KeyPedal {
-			return 0, 0, fmt.Errorf("unknown key %q (0-9 OK CLR UP DOWN WAVE HAND BOOM)", f[2])
+			return 0, 0, fmt.Errorf("沒有 %q 這個按鍵（0-9 OK CLR UP DOWN WAVE HAND BOOM）", f[2])
 		}
 		return seat, key, nil
 	}
@@ -206,7 +206,7 @@ func emulateCommand(ctx context.Context, e *emulator.Emulator, line string, stdo
 		case "off":
 			return false, nil
 		}
-		return false, fmt.Errorf("%s: want on or off, not %q", f[0], s)
+		return false, fmt.Errorf("%s：要 on 或 off，不是 %q", f[0], s)
 	}
 
 	switch f[0] {
@@ -255,7 +255,7 @@ func emulateCommand(ctx context.Context, e *emulator.Emulator, line string, stdo
 	case "dead-led":
 		seat, err := strconv.Atoi(arg(1))
 		if err != nil {
-			return false, fmt.Errorf("usage: dead-led SEAT on|off")
+			return false, fmt.Errorf("用法：dead-led SEAT on|off")
 		}
 		dead, err := onOff(arg(2))
 		if err != nil {
@@ -275,21 +275,21 @@ func emulateCommand(ctx context.Context, e *emulator.Emulator, line string, stdo
 		_, err := fmt.Fprint(stdout, bridgeUsage)
 		return false, err
 	}
-	return false, fmt.Errorf("unknown command %q (press release tap pedal lights unplug replug fault dead-led hang stats quit)", f[0])
+	return false, fmt.Errorf("沒有 %q 這個指令（press release tap pedal lights unplug replug fault dead-led hang stats quit）", f[0])
 }
 
 // seatKeyOf reads "fault SEAT KEY FAULT"'s seat and key.
 func seatKeyOf(f []string) (int, protocol.Key, error) {
 	if len(f) != 4 {
-		return 0, 0, errors.New("usage: fault SEAT KEY ok|missing|bouncy|stuck|worn")
+		return 0, 0, errors.New("用法：fault SEAT KEY ok|missing|bouncy|stuck|worn")
 	}
 	seat, err := strconv.Atoi(f[1])
 	if err != nil {
-		return 0, 0, fmt.Errorf("seat %q: not a number", f[1])
+		return 0, 0, fmt.Errorf("座位 %q：不是數字", f[1])
 	}
 	key, ok := protocol.ParseKey(strings.ToUpper(f[2]))
 	if !ok || key == protocol.KeyPedal {
-		return 0, 0, fmt.Errorf("unknown key %q", f[2])
+		return 0, 0, fmt.Errorf("沒有 %q 這個按鍵", f[2])
 	}
 	return seat, key, nil
 }
@@ -300,7 +300,7 @@ func parseFault(s string) (emulator.KeyFault, error) {
 			return f, nil
 		}
 	}
-	return 0, fmt.Errorf("unknown fault %q (ok missing bouncy stuck worn)", s)
+	return 0, fmt.Errorf("沒有 %q 這種故障（ok missing bouncy stuck worn）", s)
 }
 
 // lightsJSON writes the lights as {"1":{"r":0,"g":255,"b":0},…}, in seat
@@ -333,7 +333,7 @@ func bridgeProbe(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fs := newFlagSet("probe", stderr)
 	var pf portFlags
 	pf.register(fs)
-	timeout := fs.Duration("timeout", serial.DefaultProbeTimeout, "how long to wait for the bridge")
+	timeout := fs.Duration("timeout", serial.DefaultProbeTimeout, "等橋接板多久")
 	pos, err := cliflag.Interspersed(fs, args)
 	if err != nil {
 		return 2
@@ -396,11 +396,11 @@ func bridgeWatch(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		var line watchJSON
 		switch ev.Kind {
 		case hw.EventLink:
-			state := "down"
+			state := "中斷"
 			if ev.Link.Up {
-				state = "up"
+				state = "恢復"
 			}
-			fmt.Fprintf(stderr, "link %s: %s\n", state, ev.Link.Detail)
+			fmt.Fprintf(stderr, "連線%s：%s\n", state, ev.Link.Detail)
 			continue
 		case hw.EventKey:
 			line = watchJSON{Seat: ev.Key.Seat, Key: ev.Key.Key.String(), Edge: ev.Key.Edge.String()}
@@ -431,7 +431,7 @@ func parseLight(s string) (hw.SeatLight, error) {
 		}
 	}
 	if !found {
-		return l, fmt.Errorf("unknown colour %q (off green red blue)", parts[0])
+		return l, fmt.Errorf("沒有 %q 這個顏色（off green red blue）", parts[0])
 	}
 	for _, m := range parts[1:] {
 		switch m {
@@ -440,7 +440,7 @@ func parseLight(s string) (hw.SeatLight, error) {
 		case "private":
 			l.Private = true
 		default:
-			return l, fmt.Errorf("unknown modifier %q (pulse private)", m)
+			return l, fmt.Errorf("沒有 %q 這個修飾（pulse private）", m)
 		}
 	}
 	return l, nil
@@ -450,7 +450,7 @@ func bridgeLights(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fs := newFlagSet("lights", stderr)
 	var pf portFlags
 	pf.register(fs)
-	timeout := fs.Duration("timeout", 3*time.Second, "how long to wait for the bridge and its ack")
+	timeout := fs.Duration("timeout", 3*time.Second, "等橋接板與其確認多久")
 	pos, err := cliflag.Interspersed(fs, args)
 	if err != nil {
 		return 2
@@ -464,12 +464,12 @@ func bridgeLights(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	for _, a := range pos {
 		name, value, ok := strings.Cut(a, "=")
 		if !ok {
-			fmt.Fprintf(stderr, "wolftable bridge lights: %q: want SEAT=COLOR or all=COLOR\n", a)
+			fmt.Fprintf(stderr, "wolftable bridge lights：%q：要寫成 SEAT=COLOR 或 all=COLOR\n", a)
 			return 2
 		}
 		l, err := parseLight(value)
 		if err != nil {
-			fmt.Fprintf(stderr, "wolftable bridge lights: %s: %v\n", a, err)
+			fmt.Fprintf(stderr, "wolftable bridge lights：%s：%v\n", a, err)
 			return 2
 		}
 		if name == "all" {
@@ -478,7 +478,7 @@ func bridgeLights(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		}
 		seat, err := strconv.Atoi(name)
 		if err != nil || seat < 1 || seat > protocol.MaxSeats {
-			fmt.Fprintf(stderr, "wolftable bridge lights: %q: seat must be 1…%d or all\n", name, protocol.MaxSeats)
+			fmt.Fprintf(stderr, "wolftable bridge lights：%q：座位要是 1…%d 或 all\n", name, protocol.MaxSeats)
 			return 2
 		}
 		seatLights[seat] = l
@@ -500,7 +500,7 @@ func bridgeLights(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	for seat, l := range seatLights {
 		if seat > len(lights) {
-			fmt.Fprintf(stderr, "wolftable bridge lights: seat %d: the bridge has %d seats\n", seat, len(lights))
+			fmt.Fprintf(stderr, "wolftable bridge lights：座位 %d：橋接板只有 %d 個座位\n", seat, len(lights))
 			return 2
 		}
 		lights[seat-1] = l

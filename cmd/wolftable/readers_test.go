@@ -23,6 +23,10 @@ var readerCommands = [][]string{
 	{"help"},
 	{"boards"},
 	{"boards", "show", "seer-witch-hunter-idiot"},
+	{"record", "help"},
+	{"selftest", "-h"},
+	{"bridge", "help"},
+	{"voice", "help"},
 }
 
 // keyLabels are the seat panels' printed key labels, which the self-test
@@ -69,7 +73,7 @@ func TestNoEnglishForReaders(t *testing.T) {
 					t.Errorf("%v: exit %d\n%s", cmd, code, lastLines(out.String()+errb.String(), 20))
 				}
 				what := strings.Join(cmd[:min(2, len(cmd))], " ")
-				readerCheck(t, sc, what, readable(out.String()+errb.String()), append(boardIDs(t), boardCodes...)...)
+				readerCheck(t, sc, what, readable(out.String()+errb.String()), append(append(boardIDs(t), boardCodes...), usageWords...)...)
 			}
 			st := exec.Command(bin, "selftest", "--emulate", "--soak", "300ms")
 			st.Env = append(os.Environ(), scriptEnv+"="+string(sc))
@@ -78,6 +82,7 @@ func TestNoEnglishForReaders(t *testing.T) {
 				t.Errorf("selftest --emulate: %v\n%s", err, lastLines(string(rep), 20))
 			}
 			readerCheck(t, sc, "selftest", string(rep))
+			selftestFailures(t, bin, sc, cfg)
 		})
 	}
 }
@@ -88,6 +93,10 @@ func TestNoEnglishForReaders(t *testing.T) {
 var boardCodes = []string{"wolves", "witch", "seer", "hunter", "idiot", "true", "false", "on", "off", "neither", "wolves",
 	"wasted", "card", "shown", "random", "yuzhe", "wolf", "good", "none", "all", "first", "last", "both", "villagers", "gods",
 	"any", "same", "alive", "hidden", "kill", "side", "clock", "fixed", "listed", "never", "redeal", "third"}
+
+// usageWords are the placeholders of the usage texts (`record help`,
+// `selftest -h`…), written in capitals as the usage lines write them.
+var usageWords = []string{"DIR", "FILE", "SEAT", "KEY", "LIST", "KIND", "PATH", "COLOR"}
 
 // boardIDs are the built-in boards' ids, which `boards` lists first on
 // each line: what `boards show ID` takes.
@@ -145,5 +154,38 @@ func readerCheck(t *testing.T, sc hans.Script, what, text string, allow ...strin
 	}
 	if sc == hans.Traditional && tr == "" {
 		t.Errorf("%s in hant has no Traditional character", what)
+	}
+}
+
+// selftestFailures: what a technician reads when the self-test fails is
+// Chinese too: the robot's note on a dead LED (the emulated table), and
+// the plain virtual table's lines when its input ends (stdin not a
+// terminal, and empty) and when it closes. The plain table's "lights …"
+// frames are machine-read (hw/virtual's doc) and left out.
+func selftestFailures(t *testing.T, bin string, sc hans.Script, cfg string) {
+	for _, c := range []struct {
+		what, want string
+		args       []string
+	}{
+		{"selftest dead-led", "座位 2", []string{"selftest", "--emulate", "--fault", "dead-led:2", "--seats", "6", "--only", "lights", "--soak", "0"}},
+		// The pedal waits for a press: the input's end comes first.
+		{"selftest virtual", "虛擬桌：輸入已結束", []string{"selftest", "--config", cfg, "--only", "pedal", "--soak", "0"}},
+	} {
+		cmd := exec.Command(bin, c.args...)
+		cmd.Env = append(os.Environ(), scriptEnv+"="+string(sc))
+		out, err := cmd.CombinedOutput()
+		if code := cmd.ProcessState.ExitCode(); code != 1 {
+			t.Errorf("%s: exit %d (%v), want 1 (a problem found)\n%s", c.what, code, err, lastLines(string(out), 20))
+		}
+		if !strings.Contains(string(out), sc.Text(c.want)) {
+			t.Errorf("%s: no %q in\n%s", c.what, c.want, lastLines(string(out), 20))
+		}
+		var lines []string
+		for _, l := range strings.Split(string(out), "\n") {
+			if !strings.HasPrefix(l, "lights ") {
+				lines = append(lines, l)
+			}
+		}
+		readerCheck(t, sc, c.what, strings.Join(lines, "\n"))
 	}
 }

@@ -10,38 +10,34 @@ import (
 )
 
 // recordUsage is `wolftable record help`.
-const recordUsage = `usage:
+const recordUsage = `用法：
   wolftable record verify FILE [--pubkey KEY|FILE] [--unfinished] [--unsigned] [--records] [--boards DIR]
-      check the hash chain, the end record's signature against the table's
-      public key (default ` + "`" + `/var/lib/wolftable/table.pub` + "`" + `, or --pubkey: the key the
-      organiser registered for the table) and replay the game; exit 0 when
-      the journal proves its result, 1 when it does not. A journal without
-      an end record fails unless --unfinished (a game in progress); an
-      unsigned end record (format 1 journals) fails unless --unsigned
+      檢查雜湊鏈、結束紀錄的簽章（以本桌公鑰核對：預設
+      ` + "`" + `/var/lib/wolftable/table.pub` + "`" + `，或 --pubkey 給的、主辦為本桌登記的公鑰），
+      並重播整局；日誌能證明其結果時結束碼為 0，不能時為 1。沒有結束紀錄的
+      日誌不通過，除非加 --unfinished（進行中的對局）；未簽章的結束紀錄
+      （格式 1 的日誌）不通過，除非加 --unsigned。加 --records 另列出每筆紀錄
   wolftable record show FILE [--format text|md|json] [--boards DIR]
-      the game record (復盤): setup, every night's actions, every vote
-      with its 票型, sheriff, deaths, exiles, penalties, result, durations,
-      and the journal's fingerprint
+      對局的復盤：設定、每夜的行動、每次投票與票型、警長、死亡、放逐、
+      判罰、結果、各段時長，以及日誌的指紋
   wolftable record keygen [--key FILE]
-      make the table's signing key (default /var/lib/wolftable/table.key,
-      mode 0600, and table.pub next to it); never overwrites one
+      產生本桌的簽章金鑰（預設 /var/lib/wolftable/table.key，權限 0600，
+      table.pub 在旁）；已有金鑰時絕不覆寫
   wolftable record pubkey [--key FILE]
-      print the table's public key, for the organiser to register
-` + recordFolderUsage + `  --boards DIR   a venue's boards folder (*.board) beside the embedded ones
-                 (default /etc/wolftable/boards when it exists)
+      印出本桌的公鑰，交主辦登記
+` + recordFolderUsage + `  --boards DIR   場地的板子資料夾（*.board），與內建板子並用
+                 （存在時預設 /etc/wolftable/boards）
 `
 
 const recordFolderUsage = `  wolftable record list [DIR] [--page N] [--per N]
-      the table's games, newest first, a page at a time (default 20 a page;
-      DIR default ` + journal.DefaultDir + `): start, board, result, signature,
-      the desk's answer and the journal's path. The game in progress and
-      one to resume are at the top of DIR; finished games in DIR/archive/
+      本桌的對局，新的在前，一次一頁（預設一頁 20 局；DIR 預設
+      ` + journal.DefaultDir + `）：開始時間、板子、結果、簽章、總台的回覆與
+      日誌路徑。進行中與待續的對局在 DIR 最上層；已結束的在 DIR/archive/
   wolftable record archive [DIR]
-      move every finished journal at the top of DIR into DIR/archive/YYYY-MM/
-      (serve and sim do it at each start and each game's end; for a folder
-      that holds thousands from an older version). Nothing is deleted
-  record show and record verify find a journal by its file name alone
-  in ` + journal.DefaultDir + ` and its archive
+      把 DIR 最上層每個已結束的日誌移入 DIR/archive/YYYY-MM/（` + "`serve` 與 `sim`" + `
+      每次啟動、每局結束都會做；用於舊版留下上千個日誌的資料夾）。不刪除任何檔案
+  ` + "`" + `record show` + "`" + ` 與 ` + "`" + `record verify` + "`" + ` 只給檔名也找得到日誌：在
+  ` + journal.DefaultDir + ` 與其封存中尋找
 `
 
 // recordArgs runs `wolftable record …` but resend: args are what follows
@@ -66,7 +62,7 @@ func recordArgs(args []string, stdout, stderr io.Writer) int {
 		return recordFolderArgs(sub, args[1:], stdout, stderr)
 	}
 	if sub != "verify" && sub != "show" && sub != "keygen" && sub != "pubkey" {
-		fmt.Fprintf(stderr, "record: unknown command %q\n%s", sub, recordUsage)
+		fmt.Fprintf(stderr, "record：沒有 %q 這個指令\n%s", sub, recordUsage)
 		return 2
 	}
 	return recordFileArgs(sub, args[1:], stdout, stderr)
@@ -114,15 +110,15 @@ func recordFileArgs(sub string, rest []string, stdout, stderr io.Writer) int {
 		case a == "--unsigned" && sub == "verify":
 			vo.Unsigned = true
 		case strings.HasPrefix(a, "-") && a != "-":
-			fmt.Fprintf(stderr, "record %s: unknown or incomplete flag %s\n%s", sub, a, recordUsage)
+			fmt.Fprintf(stderr, "record %s：不明或不完整的選項 %s\n%s", sub, a, recordUsage)
 			return 2
 		case file == "" && (sub == "verify" || sub == "show"):
 			file = a
 		case sub == "keygen" || sub == "pubkey":
-			fmt.Fprintf(stderr, "record %s: no arguments but --key FILE\n", sub)
+			fmt.Fprintf(stderr, "record %s：只接受 --key FILE，不接受其他參數\n", sub)
 			return 2
 		default:
-			fmt.Fprintf(stderr, "record %s: one file at a time\n", sub)
+			fmt.Fprintf(stderr, "record %s：一次只能一個檔案\n", sub)
 			return 2
 		}
 	}
@@ -133,7 +129,7 @@ func recordFileArgs(sub string, rest []string, stdout, stderr io.Writer) int {
 		return journal.PrintPublicKey(keyPath, stdout, stderr)
 	}
 	if file == "" {
-		fmt.Fprintf(stderr, "record %s: no FILE\n%s", sub, recordUsage)
+		fmt.Fprintf(stderr, "record %s：沒有給檔案（FILE）\n%s", sub, recordUsage)
 		return 2
 	}
 	if sub == "verify" {
@@ -155,7 +151,7 @@ func recordFolderArgs(sub string, args []string, stdout, stderr io.Writer) int {
 			}
 			n, err := strconv.Atoi(v)
 			if !hasValue || err != nil || n < 1 || n > 1000 {
-				fmt.Fprintf(stderr, "record list: %s wants a number from 1 to 1000\n", name)
+				fmt.Fprintf(stderr, "record list：%s 要 1 到 1000 的數字\n", name)
 				return 2
 			}
 			if name == "--page" {
@@ -167,12 +163,12 @@ func recordFolderArgs(sub string, args []string, stdout, stderr io.Writer) int {
 		}
 		switch {
 		case strings.HasPrefix(a, "-"):
-			fmt.Fprintf(stderr, "record %s: unknown or incomplete flag %s\n%s", sub, a, recordUsage)
+			fmt.Fprintf(stderr, "record %s：不明或不完整的選項 %s\n%s", sub, a, recordUsage)
 			return 2
 		case dir == "":
 			dir = a
 		default:
-			fmt.Fprintf(stderr, "record %s: one folder at a time\n", sub)
+			fmt.Fprintf(stderr, "record %s：一次只能一個資料夾\n", sub)
 			return 2
 		}
 	}

@@ -41,16 +41,16 @@ func cmdSelftest(args []string, stdout, stderr io.Writer) int {
 // good, else the exit status (help, or a usage error said on stderr).
 func selftestArgs(args []string, stderr io.Writer) (o selftest.TableOptions, code int) {
 	fs := cliflag.New("wolftable selftest", selftest.Usage, stderr)
-	fs.StringVar(&o.Config, "config", "", "config file")
+	fs.StringVar(&o.Config, "config", "", "設定檔")
 	var reports, faults multiFlag
-	fs.Var(&reports, "report", "write the report to FILE (.json: JSON)")
-	fs.DurationVar(&o.Soak, "soak", 10*time.Second, "link soak duration")
-	fs.DurationVar(&o.Wait, "wait", selftest.DefaultWait, "how long a prompt waits for the technician")
-	only := fs.String("only", "", "components to test")
-	fs.BoolVar(&o.Emulate, "emulate", false, "test the bridge emulator with a robot technician")
-	fs.Var(&faults, "fault", "a fault of the emulated table")
-	fs.IntVar(&o.Seats, "seats", 0, "seats of the emulated table (default: the config's)")
-	fs.BoolVar(&o.SystemSpeaker, "system-speaker", false, "the emulated run plays on this machine's sound device")
+	fs.Var(&reports, "report", "另把報告寫入 FILE（.json：JSON）")
+	fs.DurationVar(&o.Soak, "soak", 10*time.Second, "連線耐久測試的時間")
+	fs.DurationVar(&o.Wait, "wait", selftest.DefaultWait, "每個提示等技術人員多久")
+	only := fs.String("only", "", "只測這些項目")
+	fs.BoolVar(&o.Emulate, "emulate", false, "以機器人技術人員檢測橋接板模擬器")
+	fs.Var(&faults, "fault", "模擬桌的一個故障")
+	fs.IntVar(&o.Seats, "seats", 0, "模擬桌的座位數（預設依設定檔）")
+	fs.BoolVar(&o.SystemSpeaker, "system-speaker", false, "模擬檢測改用本機的音效裝置播放")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return o, 0
@@ -58,10 +58,10 @@ func selftestArgs(args []string, stderr io.Writer) (o selftest.TableOptions, cod
 		return o, 2
 	}
 	if fs.NArg() > 0 {
-		return o, selftest.UsageError(stderr, "unexpected argument %q", fs.Arg(0))
+		return o, selftest.UsageError(stderr, "多了參數 %q", fs.Arg(0))
 	}
 	if o.Soak < 0 || o.Wait <= 0 {
-		return o, selftest.UsageError(stderr, "--soak must be 0 or more, --wait more than 0")
+		return o, selftest.UsageError(stderr, "--soak 要 0 或以上，--wait 要大於 0")
 	}
 	if *only != "" {
 		for _, c := range strings.Split(*only, ",") {

@@ -29,7 +29,7 @@ func TestSelftestArgs(t *testing.T) {
 	for _, args := range [][]string{{"extra"}, {"--emulate", "--fault", "dead-led"}, {"--soak", "-1s"}, {"--wait", "0s"}, {"--bogus"},
 		{"--only", "lights,toaster"}, {"--fault", "dead-led:3"}} {
 		var out, errb bytes.Buffer
-		if code := run(append([]string{"selftest"}, args...), &out, &errb); code != 2 || !bytes.Contains(errb.Bytes(), []byte("usage:")) {
+		if code := run(append([]string{"selftest"}, args...), &out, &errb); code != 2 || !bytes.Contains(errb.Bytes(), []byte("用法：")) {
 			t.Errorf("selftest %q: exit %d, want 2 with the usage\n%s%s", args, code, out.String(), errb.String())
 		}
 	}

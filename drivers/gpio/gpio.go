@@ -317,7 +317,7 @@ func (t *Table) scan(ctx context.Context, now time.Time) {
 func (t *Table) setLink(ctx context.Context, now time.Time, failed []error) {
 	if len(failed) > 0 {
 		cause := errors.Join(failed...).Error()
-		cause = strings.ReplaceAll(cause, "\n", "; ")
+		cause = strings.ReplaceAll(cause, "\n", "；")
 		if t.linkUp || cause != t.linkCause {
 			if t.linkUp {
 				t.log.Warn("gpio: keys: expanders not answering", "err", cause)
@@ -330,7 +330,7 @@ func (t *Table) setLink(ctx context.Context, now time.Time, failed []error) {
 	if !t.linkUp {
 		t.linkUp, t.linkCause = true, ""
 		t.log.Info("gpio: keys: expanders answering again")
-		t.emit(ctx, hw.Event{Kind: hw.EventLink, At: now, Link: hw.Link{Up: true, Detail: "gpio: keys: every expander answers again"}})
+		t.emit(ctx, hw.Event{Kind: hw.EventLink, At: now, Link: hw.Link{Up: true, Detail: "按鍵擴充晶片全部恢復回應"}})
 	}
 }
 

@@ -74,14 +74,14 @@ func openKeys(bus i2c.Bus, g *hw.GPIOConfig) (*keyScanner, func() error, error) 
 	for _, x := range g.Expanders {
 		dev, err := mcp23xxx.NewI2C(bus, mcp23xxx.MCP23017, x.Address)
 		if err != nil {
-			return nil, release, fmt.Errorf("gpio: keys: expander %#x on %s: %w", x.Address, bus, err)
+			return nil, release, fmt.Errorf("按鍵擴充晶片 %#x（%s 上）設定失敗，請檢查它的接線與位址：%w", x.Address, bus, err)
 		}
 		devs = append(devs, dev)
 		e := &expander{addr: x.Address, dev: &i2c.Dev{Bus: bus, Addr: x.Address}}
 		for _, k := range x.Keys {
 			pin := dev.Pins[k.Pin/8][k.Pin%8]
 			if err := pin.In(pgpio.PullUp, pgpio.NoEdge); err != nil {
-				return nil, release, fmt.Errorf("gpio: keys: expander %#x pin %v (seat %d %v): %w", x.Address, k.Pin, k.Seat, k.Key, err)
+				return nil, release, fmt.Errorf("按鍵擴充晶片 %#x 的腳位 %v（%d號 %v）設定失敗：%w", x.Address, k.Pin, k.Seat, k.Key, err)
 			}
 			e.keys = append(e.keys, mappedKey{bit: 1 << k.Pin, seat: k.Seat, key: k.Key})
 		}
@@ -95,7 +95,7 @@ func openKeys(bus i2c.Bus, g *hw.GPIOConfig) (*keyScanner, func() error, error) 
 func (ks *keyScanner) scan(now time.Time) (evs []hw.KeyEvent, failed []error) {
 	for _, e := range ks.expanders {
 		if err := e.dev.Tx([]byte{regGPIOA}, ks.buf[:]); err != nil {
-			failed = append(failed, fmt.Errorf("gpio: keys: expander %#x: %w", e.addr, err))
+			failed = append(failed, fmt.Errorf("按鍵擴充晶片 %#x 沒有回應（請檢查它的接線與位址）：%w", e.addr, err))
 			continue
 		}
 		levels := uint16(ks.buf[0]) | uint16(ks.buf[1])<<8

@@ -213,10 +213,10 @@ func TestKeysLink(t *testing.T) {
 		t.Errorf("playback: %v", err)
 	}
 	want := []hw.Event{
-		{Kind: hw.EventLink, At: ms(5), Link: hw.Link{Up: false, Detail: "gpio: keys: expander 0x21: i2c: no ACK"}},
+		{Kind: hw.EventLink, At: ms(5), Link: hw.Link{Up: false, Detail: "按鍵擴充晶片 0x21 沒有回應（請檢查它的接線與位址）：i2c: no ACK"}},
 		keyEv(10, 1, hw.KeyOK, hw.Down), // 0x20 still answers: its keys still count
-		{Kind: hw.EventLink, At: ms(15), Link: hw.Link{Up: false, Detail: "gpio: keys: expander 0x20: i2c: no ACK; gpio: keys: expander 0x21: i2c: no ACK"}},
-		{Kind: hw.EventLink, At: ms(20), Link: hw.Link{Up: true, Detail: "gpio: keys: every expander answers again"}},
+		{Kind: hw.EventLink, At: ms(15), Link: hw.Link{Up: false, Detail: "按鍵擴充晶片 0x20 沒有回應（請檢查它的接線與位址）：i2c: no ACK；按鍵擴充晶片 0x21 沒有回應（請檢查它的接線與位址）：i2c: no ACK"}},
+		{Kind: hw.EventLink, At: ms(20), Link: hw.Link{Up: true, Detail: "按鍵擴充晶片全部恢復回應"}},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("events:\n%s\nwant:\n%s", dump(got), dump(want))
@@ -232,14 +232,14 @@ func TestKeysOpenErrors(t *testing.T) {
 	// The first expander does not answer at all.
 	bus := &flakyBus{Bus: &i2ctest.Playback{DontPanic: true}, fail: map[int]bool{0: true}}
 	_, err := Open(keysConfig(), Deps{SPI: &spitest.Record{}, I2C: bus, Tick: make(chan time.Time)})
-	if err == nil || err.Error() != "gpio: keys: expander 0x20 on playback: i2c: no ACK" {
+	if err == nil || err.Error() != "按鍵擴充晶片 0x20（playback 上）設定失敗，請檢查它的接線與位址：i2c: no ACK" {
 		t.Errorf("dead expander: %v", err)
 	}
 	// Setting a pull-up fails: the pin is named.
 	pb := &i2ctest.Playback{DontPanic: true, Ops: keysSetup[:3]}
 	bus = &flakyBus{Bus: pb, fail: map[int]bool{3: true}}
 	_, err = Open(keysConfig(), Deps{SPI: &spitest.Record{}, I2C: bus, Tick: make(chan time.Time)})
-	if err == nil || err.Error() != "gpio: keys: expander 0x20 pin A0 (seat 1 OK): i2c: no ACK" {
+	if err == nil || err.Error() != "按鍵擴充晶片 0x20 的腳位 A0（1號 OK）設定失敗：i2c: no ACK" {
 		t.Errorf("pull-up: %v", err)
 	}
 	// A failed Open released the expanders' pins: opening again works.

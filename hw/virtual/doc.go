@@ -58,12 +58,14 @@
 // and output lines are English and stay so. Output is one line per SetLights call ("lights 1:green 2:green 3:red+pulse
 // 4:off …", "+private" for the private indicator) and one per accepted
 // command ("seat 7: 9 OK", "pedal: short"); a bad line prints
-// "error: line N: …" and is skipped.
+// "error: line N: …" and is skipped. The two lines a technician reads
+// at the end are Chinese: "虛擬桌：輸入已結束" when the input ends and
+// "虛擬桌已關閉：燈全熄" at Close.
 //
 // # Events and Close
 //
 // New reports a link-up event first. When the input ends (EOF) the table
-// reports a link-down event ("virtual: input closed") and keeps its lights.
+// reports a link-down event ("虛擬桌：輸入已結束") and keeps its lights.
 // Close turns the lights off (interactive: leaves the alternate screen and
 // shows the cursor again), closes the events channel, and undoes what
 // OpenTerminal did to the terminal. A Read already blocked on the input

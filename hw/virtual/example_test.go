@@ -34,9 +34,9 @@ func Example_plain() {
 	// seat 3: OK
 	// seat 7: 9 OK
 	// pedal: short
-	// virtual: input closed
+	// 虛擬桌：輸入已結束
 	// OK from seats [3 7]
-	// closed: lights off
+	// 虛擬桌已關閉：燈全熄
 }
 
 // OpenTerminal draws the table on a terminal and reads single keys; on

@@ -176,7 +176,7 @@ func (t *Table) Close() error {
 		t.drawLocked()
 		t.write("\x1b[?25h\x1b[?1049l")
 	} else {
-		t.write("closed: lights off\n")
+		t.write("虛擬桌已關閉：燈全熄\n")
 	}
 	t.closed = true
 	t.mu.Unlock()
@@ -234,9 +234,9 @@ func (t *Table) pedalPress(p hw.PedalPress) {
 
 // inputEnded reports the end of the input as a link going down.
 func (t *Table) inputEnded(err error) {
-	detail := "virtual: input closed"
+	detail := "虛擬桌：輸入已結束"
 	if err != nil && !errors.Is(err, io.EOF) {
-		detail = "virtual: input: " + err.Error()
+		detail = "虛擬桌：輸入讀取失敗：" + err.Error()
 	}
 	t.mu.Lock()
 	closed := t.closed

@@ -313,7 +313,7 @@ func TestPlain(t *testing.T) {
 	want = append(want, keyEvents(5, hw.KeyUp)...)
 	want = append(want, keyEvents(2, hw.Key1, hw.Key2, hw.KeyOK)...)
 	want = append(want, pedalEvent(hw.PedalShort), pedalEvent(hw.PedalDouble), pedalEvent(hw.PedalLong),
-		hw.Event{Kind: hw.EventLink, At: t0, Link: hw.Link{Up: false, Detail: "virtual: input closed"}})
+		hw.Event{Kind: hw.EventLink, At: t0, Link: hw.Link{Up: false, Detail: "虛擬桌：輸入已結束"}})
 	expectEvents(t, tb, want)
 	if err := tb.Close(); err != nil {
 		t.Fatal(err)
@@ -333,8 +333,8 @@ func TestPlain(t *testing.T) {
 		`error: line 13: "JUMP" is not a key (0-9 OK CLR UP DOWN WAVE HAND BOOM)`,
 		`error: line 14: "pedal": expected "pedal short", "pedal long" or "pedal double"`,
 		`error: line 15: "soft" is not a pedal press (short, long, double)`,
-		"virtual: input closed",
-		"closed: lights off",
+		"虛擬桌：輸入已結束",
+		"虛擬桌已關閉：燈全熄",
 	}, "\n") + "\n"
 	if got := out.String(); got != wantOut {
 		t.Errorf("output:\n%s\nwant:\n%s", got, wantOut)
