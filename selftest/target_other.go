@@ -145,7 +145,7 @@ func ProbeExpanders(bus i2c.Bus, xs []hw.Expander) []Check {
 func (g *GPIOTarget) Open(context.Context) (hw.Table, error) {
 	tb, err := gpio.Open(g.Config, g.Deps)
 	if err != nil {
-		return tb, fmt.Errorf("Pi 的腳位打不開，請檢查設定檔 [gpio] 與接線：%w", err)
+		return tb, fmt.Errorf("這台 Pi 的腳位打不開，請檢查設定檔 [gpio] 與接線：%w", err)
 	}
 	return tb, nil
 }
