@@ -241,7 +241,7 @@ func TestHILExpanderStopsAnswering(t *testing.T) {
 		return false
 	})
 	r.take()
-	if d := down.Link.Detail; !strings.Contains(d, "expander 0x23") || !strings.Contains(d, "remote I/O error") || strings.Contains(d, "0x24") {
+	if d := down.Link.Detail; !strings.Contains(d, "擴充晶片 0x23") || !strings.Contains(d, "remote I/O error") || strings.Contains(d, "0x24") {
 		t.Errorf("link down: %q, want expander 0x23 and the kernel's remote I/O error, no other", d)
 	}
 	keys := hilKeys()
