@@ -305,7 +305,7 @@ func TestCommandSayErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"say"}, 2, "usage"},
+		{[]string{"say"}, 2, "用法："},
 		{[]string{"say", "speech.start", "x"}, 2, "not a seat number"},
 		{[]string{"say", "speech.start"}, 1, "takes 1 seat"},
 		{[]string{"say", "speech.start", "19"}, 1, "seats 1–18"},

@@ -398,7 +398,7 @@ func bridgeWatch(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		case hw.EventLink:
 			state := "中斷"
 			if ev.Link.Up {
-				state = "恢復"
+				state = "已接上"
 			}
 			fmt.Fprintf(stderr, "連線%s：%s\n", state, ev.Link.Detail)
 			continue

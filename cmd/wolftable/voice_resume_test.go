@@ -207,17 +207,47 @@ func renderLine(t *testing.T, bin, dir, line string, args []int) []int16 {
 	return want
 }
 
-// locate finds want in got, aligned on want's first non-zero sample; it
-// returns where want starts, or -1.
+// locate finds want in got and returns where want starts in got, or -1.
+// Silence does not count: a device underrun on a loaded machine puts
+// zeros into a line (the sink plays on while the player is late), so the
+// line is whole when its sound, all of it and in order, is in got, the
+// zeros taken out of both.
 func locate(got, want []int16) int {
-	lead := slices.IndexFunc(want, func(v int16) bool { return v != 0 })
-	if lead < 0 {
+	at := func(v int16) bool { return v != 0 }
+	var g []int16
+	var pos []int // pos[k]: where g[k] is in got
+	for i, v := range got {
+		if at(v) {
+			g, pos = append(g, v), append(pos, i)
+		}
+	}
+	w := slices.DeleteFunc(slices.Clone(want), func(v int16) bool { return !at(v) })
+	if len(w) == 0 {
 		return -1
 	}
-	for i := lead; i+len(want)-lead <= len(got); i++ {
-		if got[i] == want[lead] && slices.Equal(got[i-lead:i-lead+len(want)], want) {
-			return i - lead
+	lead := slices.IndexFunc(want, at)
+	for i := 0; i+len(w) <= len(g); i++ {
+		if g[i] == w[0] && slices.Equal(g[i:i+len(w)], w) {
+			return max(pos[i]-lead, 0)
 		}
 	}
 	return -1
+}
+
+// TestLocate: a line with an underrun's zeros inside is found where it
+// starts; a line with a sample changed, or cut at its start, is not.
+func TestLocate(t *testing.T) {
+	want := []int16{0, 0, 5, 6, 0, 7, 8, 9}
+	got := []int16{1, 2, 0, 0, 5, 6, 0, 0, 0, 0, 7, 8, 0, 9, 3}
+	if at := locate(got, want); at != 2 {
+		t.Errorf("with an underrun's zeros: at %d, want 2", at)
+	}
+	changed := slices.Clone(got)
+	changed[11] = 4
+	if at := locate(changed, want); at != -1 {
+		t.Errorf("a sample changed: found at %d", at)
+	}
+	if at := locate(got[5:], want); at != -1 {
+		t.Errorf("cut at its start: found at %d", at)
+	}
 }

@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -40,14 +42,18 @@ func wolftable(t *testing.T) string {
 	return bin
 }
 
-// lineReader reads lines from a process's output with a timeout.
+// lineReader reads lines from a process's output. Its waits are bounded
+// by the process's progress: a wait fails once no line came and the
+// process used no CPU for the idle bound (a busy machine makes it slow,
+// not still).
 type lineReader struct {
 	t     *testing.T
 	lines chan string
+	pid   int
 }
 
-func readLines(t *testing.T, r io.Reader) *lineReader {
-	lr := &lineReader{t: t, lines: make(chan string, 100)}
+func readLines(t *testing.T, r io.Reader, pid int) *lineReader {
+	lr := &lineReader{t: t, lines: make(chan string, 100), pid: pid}
 	go func() {
 		defer close(lr.lines)
 		sc := bufio.NewScanner(r)
@@ -58,11 +64,28 @@ func readLines(t *testing.T, r io.Reader) *lineReader {
 	return lr
 }
 
-// until returns the first line accepted by ok.
-func (lr *lineReader) until(what string, timeout time.Duration, ok func(string) bool) string {
+// cpuTicks is the CPU time pid has used, in clock ticks (-1: unknown).
+func cpuTicks(pid int) int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return -1
+	}
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	if len(f) < 13 {
+		return -1
+	}
+	u, _ := strconv.ParseInt(f[11], 10, 64) // utime, field 14
+	s, _ := strconv.ParseInt(f[12], 10, 64) // stime, field 15
+	return u + s
+}
+
+// until returns the first line accepted by ok; it fails once idle passes
+// with no line and no CPU used by the process.
+func (lr *lineReader) until(what string, idle time.Duration, ok func(string) bool) string {
 	lr.t.Helper()
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	cpu, still := cpuTicks(lr.pid), time.Now()
 	for {
 		select {
 		case l, open := <-lr.lines:
@@ -72,8 +95,13 @@ func (lr *lineReader) until(what string, timeout time.Duration, ok func(string) 
 			if ok(l) {
 				return l
 			}
-		case <-timer.C:
-			lr.t.Fatalf("no %s within %v", what, timeout)
+			still = time.Now()
+		case <-tick.C:
+			if c := cpuTicks(lr.pid); c != cpu {
+				cpu, still = c, time.Now()
+			} else if time.Since(still) > idle {
+				lr.t.Fatalf("no %s, and the process did nothing for %v", what, idle)
+			}
 		}
 	}
 }
@@ -92,7 +120,7 @@ func TestCLI(t *testing.T) {
 	emu.Stderr = &emuErr
 	must(t, emu.Start())
 	t.Cleanup(func() { emu.Process.Kill(); emu.Wait() })
-	out := readLines(t, stdout)
+	out := readLines(t, stdout, emu.Process.Pid)
 	if got := out.until("ready", 5*time.Second, func(string) bool { return true }); got != "ready "+link {
 		t.Fatalf("emulate said %q, want %q", got, "ready "+link)
 	}
@@ -162,10 +190,10 @@ func TestCLI(t *testing.T) {
 	must(t, err)
 	must(t, watch.Start())
 	t.Cleanup(func() { watch.Process.Kill(); watch.Wait() })
-	readLines(t, werr).until("link up", 5*time.Second, func(l string) bool { return strings.HasPrefix(l, "link up") })
+	readLines(t, werr, watch.Process.Pid).until("link up", 5*time.Second, func(l string) bool { return strings.HasPrefix(l, "連線已接上") })
 	say("tap 7 OK")
 	say("pedal short")
-	events := readLines(t, wout)
+	events := readLines(t, wout, watch.Process.Pid)
 	for _, want := range []string{
 		`{"seat":7,"key":"OK","edge":"down"}`,
 		`{"seat":7,"key":"OK","edge":"up"}`,
